@@ -1,0 +1,10 @@
+"""dpbounds.spec -- every bound of the sources, written once, as sympy expressions.
+
+Use :func:`registry` for all entries and :func:`get` for one by id.
+"""
+
+from .core import (CANONICAL, SEEDS, DomainError, Kind, Optimize, Source, SpecEntry, check_domain, get,
+                   parse_exact, registry, sym)
+
+__all__ = ["CANONICAL", "SEEDS", "DomainError", "Kind", "Optimize", "Source", "SpecEntry", "check_domain", "get",
+           "parse_exact", "registry", "sym"]

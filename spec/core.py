@@ -1,0 +1,400 @@
+"""The spec data model: entries, parameters, sources, domains and the registry.
+
+Every bound of the project is one :class:`SpecEntry`: a sympy expression with the domain on which its
+source proves it, its kind and its exact source.  Nothing outside ``spec/`` restates a formula by hand;
+``reference/`` evaluates these expressions, ``proofs_check/`` checks the claims made about them.
+"""
+
+from __future__ import annotations
+
+import enum
+import math
+from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
+from fractions import Fraction
+from typing import Any, Iterable, Mapping
+
+import sympy as sp
+
+# ----------------------------------------------------------------------------------------------
+# Errors
+# ----------------------------------------------------------------------------------------------
+
+
+class DomainError(ValueError):
+    """A parameter is missing, malformed or outside the domain on which a theorem holds.
+
+    The message names the parameter, its value, the allowed domain and the theorem that imposes it.
+    """
+
+    def __init__(self, param: str, value: Any, domain: str, theorem: str = "", reason: str = ""):
+        self.param = param
+        self.value = value
+        self.domain = domain
+        self.theorem = theorem
+        self.reason = reason
+        shown = "<missing>" if value is _MISSING else _show(value)
+        msg = f"{param}={shown} is outside the allowed domain: {domain}"
+        if theorem:
+            msg += f" [{theorem}]"
+        if reason:
+            msg += f" ({reason})"
+        super().__init__(msg)
+
+
+class _Missing:
+    def __repr__(self) -> str:  # pragma: no cover - cosmetic
+        return "<missing>"
+
+
+_MISSING = _Missing()
+MISSING = _MISSING
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, Fraction):
+        return fraction_to_decimal_str(value) if _is_terminating(value) else f"{value.numerator}/{value.denominator}"
+    s = repr(value)
+    return s if len(s) <= 80 else s[:77] + "..."
+
+
+def _is_terminating(q: Fraction) -> bool:
+    d = q.denominator
+    for p in (2, 5):
+        while d % p == 0:
+            d //= p
+    return d == 1
+
+
+def fraction_to_decimal_str(q: Fraction) -> str:
+    """Exact decimal string of a terminating rational (e.g. 1/8 -> '0.125'); 'p/q' otherwise."""
+    if not _is_terminating(q):
+        return f"{q.numerator}/{q.denominator}"
+    if q.denominator == 1:
+        return str(q.numerator)
+    sign = "-" if q < 0 else ""
+    q = abs(q)
+    d = q.denominator
+    k = 0
+    while d != 1 or k == 0:
+        # scale by 10 until the denominator divides out
+        q *= 10
+        k += 1
+        d = q.denominator
+        if d == 1:
+            break
+    digits = str(q.numerator).rjust(k + 1, "0")
+    s = digits[:-k] + "." + digits[-k:]
+    s = s.rstrip("0").rstrip(".") if "." in s else s
+    return sign + s
+
+
+# ----------------------------------------------------------------------------------------------
+# Exact parsing of user values (never sympify/eval a user string)
+# ----------------------------------------------------------------------------------------------
+
+_ALLOWED_NUM_CHARS = set("0123456789+-.eE/ _")
+
+
+def parse_exact(name: str, value: Any, theorem: str = "") -> Fraction:
+    """Return ``value`` as an exact rational, or raise :class:`DomainError`.
+
+    Accepts int, Fraction, Decimal, float (its exact binary value) and strings holding a decimal
+    literal ('0.1', '1e-300', '-3') or a ratio of integers ('1/3'). NaN and infinities are rejected.
+    Strings are parsed by :class:`fractions.Fraction`, never by ``eval`` or ``sympify``.
+    """
+    if isinstance(value, bool):
+        raise DomainError(name, value, "a finite real number", theorem, "booleans are not numbers")
+    if isinstance(value, Fraction):
+        return value
+    if isinstance(value, int):
+        return Fraction(value)
+    if isinstance(value, float):
+        if math.isnan(value) or math.isinf(value):
+            raise DomainError(name, value, "a finite real number", theorem)
+        return Fraction(value)
+    if isinstance(value, Decimal):
+        if not value.is_finite():
+            raise DomainError(name, value, "a finite real number", theorem)
+        return Fraction(value)
+    if isinstance(value, sp.Rational):
+        return Fraction(int(value.p), int(value.q))
+    if hasattr(value, "dtype") and hasattr(value, "item"):  # numpy scalar
+        return parse_exact(name, value.item(), theorem)
+    if isinstance(value, str):
+        s = value.strip()
+        if not s or len(s) > 400 or not set(s) <= _ALLOWED_NUM_CHARS:
+            raise DomainError(name, value, "a finite real number written as a decimal literal or p/q", theorem,
+                              "malformed number")
+        try:
+            if "/" in s:
+                num, den = s.split("/", 1)
+                q = Fraction(Decimal(num.strip())) / Fraction(Decimal(den.strip()))
+            else:
+                q = Fraction(Decimal(s))
+        except (ValueError, ZeroDivisionError, InvalidOperation, ArithmeticError):
+            raise DomainError(name, value, "a finite real number written as a decimal literal or p/q", theorem,
+                              "malformed number") from None
+        return q
+    raise DomainError(name, value, "a finite real number", theorem, f"unsupported type {type(value).__name__}")
+
+
+# ----------------------------------------------------------------------------------------------
+# Canonical symbols
+# ----------------------------------------------------------------------------------------------
+
+#: canonical parameter names -> (sympy assumptions, description).  Used identically in spec,
+#: reference, CLI and golden vectors.
+CANONICAL: dict[str, tuple[dict, str]] = {
+    "eps_g": ({"positive": True}, "global privacy budget epsilon"),
+    "delta_g": ({"positive": True}, "global privacy budget delta"),
+    "eps": ({"nonnegative": True}, "a per-round epsilon (realized, adaptively chosen)"),
+    "delta": ({"nonnegative": True}, "a per-round delta, or the delta of a conversion"),
+    "delta_prime": ({"positive": True}, "WRRW23's delta' (the concentration part of the budget)"),
+    "delta_dprime": ({"nonnegative": True}, "WRRW23's delta'' (the part spent on per-round deltas)"),
+    "dhat": ({"positive": True}, "delta-hat of advanced composition"),
+    "n": ({"positive": True, "integer": True}, "dataset size"),
+    "x": ({"positive": True}, "RRUV16 Lemma 6.4 / Thm 4.4 tuning parameter"),
+    "gamma": ({"positive": True}, "normal-mixture tuning parameter (also the granularity of RRUV16 Thm 6.5)"),
+    "v0": ({"positive": True}, "stitching start (intrinsic time where the boundary becomes finite)"),
+    "alpha": ({"positive": True}, "Renyi order (alpha > 1), or a confidence level where stated"),
+    "rho": ({"nonnegative": True}, "zCDP parameter"),
+    "B": ({"nonnegative": True}, "a zCDP/RDP budget"),
+    "k": ({"positive": True, "integer": True}, "number of rounds"),
+    "eta": ({"positive": True}, "stitching geometric spacing (eta > 1)"),
+    "s": ({"positive": True}, "stitching shape (s > 1), or a deviation multiplier where stated"),
+    "beta": ({"positive": True}, "tuning / failure parameter"),
+    "c": ({"positive": True}, "a scale (lower end of the variance range)"),
+    "t": ({"positive": True}, "a ratio (t >= 1)"),
+    "a": ({"positive": True}, "linear boundary intercept"),
+    "b": ({"positive": True}, "linear boundary slope"),
+    "l": ({"nonnegative": True, "integer": True}, "a count of 'bad' outcomes of randomized response"),
+    "sigma": ({"positive": True}, "noise scale"),
+    "Delta": ({"positive": True}, "odometer discretization (FZ21 Algorithm 5)"),
+    "norm": ({"nonnegative": True}, "||phi(X_i)||, a per-individual norm"),
+    "lam": ({"real": True}, "a free real parameter of an exponential moment"),
+}
+
+
+_SYMBOL_CACHE: dict[str, sp.Symbol] = {}
+
+
+def sym(name: str) -> sp.Symbol:
+    """The canonical sympy symbol for a parameter or aggregate name."""
+    if name in _SYMBOL_CACHE:
+        return _SYMBOL_CACHE[name]
+    # Only real (and integer) assumptions: a positivity assumption would make sympy fold a domain relation
+    # such as ``eps_g > 0`` to True at construction, and the domain check would silently vanish.  The
+    # natural sign assumptions live in CANONICAL and are applied by :func:`assumed` where a proof needs them.
+    integer = bool(CANONICAL.get(name, ({}, ""))[0].get("integer"))
+    s = sp.Symbol(name, real=True, integer=True) if integer else sp.Symbol(name, real=True)
+    _SYMBOL_CACHE[name] = s
+    return s
+
+
+def assumed(expr: sp.Basic) -> sp.Basic:
+    """``expr`` with each canonical symbol replaced by one carrying its natural sign assumptions.
+
+    For symbolic work in proofs_check (e.g. ``sqrt(eps_g**2) -> eps_g``); never for domain checking.
+    """
+    reps = {}
+    for s in expr.free_symbols:
+        assumptions = dict(CANONICAL.get(s.name, ({"nonnegative": True}, ""))[0])
+        reps[s] = sp.Symbol(s.name, real=True, **assumptions)
+    return expr.xreplace(reps)
+
+
+# ----------------------------------------------------------------------------------------------
+# Entries
+# ----------------------------------------------------------------------------------------------
+
+
+class Kind(str, enum.Enum):
+    FILTER = "filter"              # a stopping rule: HALT iff ``halt`` holds for the aggregates after the next round
+    ODOMETER = "odometer"          # a running high-probability bound on the privacy loss
+    CONVERSION = "conversion"      # a map between privacy notions (e.g. zCDP -> (eps, delta)-DP)
+    BOUNDARY = "boundary"          # a (time-uniform) concentration boundary
+    LEMMA = "lemma"                # an inequality or identity used by a proof
+    LOWER_BOUND = "lower_bound"    # an impossibility / lower bound statement
+    COMPOSITION = "composition"    # a composition theorem for fixed parameters
+    AGGREGATE = "aggregate"        # a per-round sum (V, A, ...)
+
+
+#: the seed files, by source key
+SEEDS = {
+    "rruv16": "000_6d22f6a3880a066d.txt",
+    "rruv16.stripped": "002_ecc3f503dc6836cc.txt",
+    "nikolov17": "001_67d4c89f55229a83.txt",
+    "wrrw23": "003_8948d815f0b87bba.txt",
+    "fz21": "004_8eb651b0fc92abd6.txt",
+}
+
+
+@dataclass(frozen=True)
+class Source:
+    """Where a result is stated: the paper, the seed file (or literature reference) and the location."""
+
+    paper: str       # e.g. "RRUV16"
+    where: str       # e.g. "Theorem 5.1, eq. (6)"
+    seed: str = ""   # seed file name in shared/seeds, or "" for a result from the literature
+    citation: str = ""  # full citation when the result is not in a seed
+
+    def __str__(self) -> str:
+        loc = f"{self.paper} {self.where}"
+        if self.seed:
+            return f"{loc} (seed {self.seed})"
+        if self.citation:
+            return f"{loc} ({self.citation})"
+        return loc
+
+
+@dataclass(frozen=True)
+class Optimize:
+    """The entry's value is ``inf`` (or ``sup``) of its expression over a free variable in (lo, hi)."""
+
+    mode: str        # "inf" or "sup"
+    var: str         # name of the variable optimized over (a symbol of the expression)
+    lo: sp.Expr
+    hi: sp.Expr
+    lo_open: bool = True
+    hi_open: bool = True
+
+
+@dataclass(frozen=True)
+class SpecEntry:
+    """One bound, written once.
+
+    ``expr`` is the entry's value (the odometer value, the filter statistic, the conversion's output, the
+    boundary, or the right-hand side of a lemma).  Per-round sequences enter only through the named
+    aggregates in ``aggregates`` (see :mod:`spec.aggregates`).  For a filter, ``halt`` is a sympy boolean in the
+    parameters and aggregates *after including the candidate round*: the round must not run when it holds.
+    For a lemma, ``lhs`` is set and the claim is ``lhs <= expr`` (or ``relation``) on the domain.
+    """
+
+    id: str
+    title: str
+    kind: Kind
+    source: Source
+    params: tuple[str, ...]
+    expr: sp.Expr
+    domain: tuple[sp.Basic, ...] = ()
+    aggregates: tuple[str, ...] = ()
+    halt: sp.Basic | None = None
+    lhs: sp.Expr | None = None
+    relation: str = "<="
+    optimize: Optimize | None = None
+    extra: Mapping[str, sp.Expr] = field(default_factory=dict)
+    monotone: Mapping[str, int] = field(default_factory=dict)  # +1 non-decreasing, -1 non-increasing
+    per_round_domain: tuple[sp.Basic, ...] = ()
+    reconstructed: bool = False
+    proof_claims: tuple[str, ...] = ()
+    notes: str = ""
+    same_as: tuple[str, ...] = ()  # ids of other sources' statements of the same result
+
+    # ------------------------------------------------------------------ helpers
+    @property
+    def symbols(self) -> tuple[sp.Symbol, ...]:
+        return tuple(sym(p) for p in self.params) + tuple(sym(a) for a in self.aggregates)
+
+    @property
+    def theorem(self) -> str:
+        return f"{self.id}: {self.source}"
+
+    def all_exprs(self) -> dict[str, sp.Basic]:
+        out: dict[str, sp.Basic] = {"expr": self.expr}
+        if self.lhs is not None:
+            out["lhs"] = self.lhs
+        if self.halt is not None:
+            out["halt"] = self.halt
+        for k, v in self.extra.items():
+            out[f"extra.{k}"] = v
+        return out
+
+    def check_values(self, values: Mapping[str, Any], *, allow_extra: bool = False,
+                     need: Iterable[str] | None = None) -> dict[str, Fraction]:
+        """Parse and validate parameter values; return them as exact rationals.
+
+        Raises :class:`DomainError` for an unknown, missing, malformed or out-of-domain parameter.  The
+        domain relations are decided exactly (sympy on rationals), never in floating point.
+        """
+        names = set(self.params) | set(self.aggregates)
+        if self.optimize is not None:
+            names.discard(self.optimize.var)
+        for key in values:
+            if key not in names and not allow_extra:
+                raise DomainError(key, values[key], f"one of the parameters {sorted(names)}", self.theorem,
+                                  "unknown parameter")
+        required = set(need) if need is not None else set(self.params) - (
+            {self.optimize.var} if self.optimize is not None else set())
+        out: dict[str, Fraction] = {}
+        for key in sorted(required):
+            if key not in values:
+                raise DomainError(key, _MISSING, "a value is required", self.theorem, "missing parameter")
+        for key, v in values.items():
+            if key in names:
+                out[key] = parse_exact(key, v, self.theorem)
+        check_domain(self.domain, out, self.theorem)
+        return out
+
+
+def check_domain(domain: Iterable[sp.Basic], values: Mapping[str, Fraction], theorem: str) -> None:
+    """Raise :class:`DomainError` if a domain relation is false at ``values`` (decided exactly)."""
+    subs = {sym(k): sp.Rational(v.numerator, v.denominator) for k, v in values.items()}
+    for rel in domain:
+        free = sorted(str(s) for s in rel.free_symbols)
+        if not set(free) <= set(values):
+            continue  # involves a symbol not given here (e.g. an aggregate checked elsewhere)
+        truth = rel.subs(subs)
+        if truth is sp.true or truth == True:  # noqa: E712 - sympy booleans
+            continue
+        if truth is sp.false or truth == False:  # noqa: E712
+            bad = free[0] if free else "?"
+            for name in free:  # name the first parameter that appears alone on one side, if any
+                if sym(name) in (getattr(rel, "lhs", None), getattr(rel, "rhs", None)):
+                    bad = name
+                    break
+            raise DomainError(bad, values.get(bad), render_relation(rel), theorem)
+        raise DomainError(free[0] if free else "?", values.get(free[0]) if free else None, render_relation(rel),
+                          theorem, "could not decide the domain condition exactly")
+
+
+def render_relation(rel: sp.Basic) -> str:
+    """A plain-text rendering of a domain relation, e.g. 'delta_g < exp(-1)'."""
+    return sp.sstr(rel)
+
+
+# ----------------------------------------------------------------------------------------------
+# Registry
+# ----------------------------------------------------------------------------------------------
+
+_REGISTRY: dict[str, SpecEntry] = {}
+
+
+def register(entry: SpecEntry) -> SpecEntry:
+    """Add an entry to the registry (ids are unique)."""
+    if entry.id in _REGISTRY:
+        raise ValueError(f"duplicate spec id {entry.id!r}")
+    for p in entry.params + entry.aggregates:
+        sym(p)
+    _REGISTRY[entry.id] = entry
+    return entry
+
+
+def _load_all() -> None:
+    # Importing the source modules registers their entries (idempotent).
+    from . import aggregates, conversions, fz21, howard, nikolov17, rruv16, wrrw23  # noqa: F401
+
+
+def registry() -> dict[str, SpecEntry]:
+    """All entries, by id, in registration order."""
+    _load_all()
+    return dict(_REGISTRY)
+
+
+def get(entry_id: str) -> SpecEntry:
+    """The entry with this id, or a :class:`DomainError` listing the known ids."""
+    reg = registry()
+    if not isinstance(entry_id, str) or entry_id not in reg:
+        raise DomainError("id", entry_id, "a registered spec id (see `dpbounds spec --list`)", "spec registry",
+                          "unknown id")
+    return reg[entry_id]
