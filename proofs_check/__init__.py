@@ -1,0 +1,1 @@
+"""dpbounds.proofs_check -- every constant and derivation step of the sources, with a verdict."""

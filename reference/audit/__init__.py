@@ -1,0 +1,1 @@
+"""Adapters that run peer DP libraries against the reference."""
