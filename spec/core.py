@@ -176,6 +176,16 @@ CANONICAL: dict[str, tuple[dict, str]] = {
 }
 
 
+#: a generic in-domain point used by the registry tests and the docs (entries override it with ``example``)
+DEFAULT_SAMPLE: dict[str, str] = {
+    "eps_g": "1", "delta_g": "0.000001", "eps": "0.1", "delta": "0.000001", "delta_prime": "0.000001",
+    "delta_dprime": "0.000001", "dhat": "0.000001", "n": "1000", "x": "0.01", "gamma": "0.01", "v0": "0.01",
+    "alpha": "2", "rho": "0.1", "B": "0.5", "k": "10", "eta": "2", "s": "1.4", "beta": "0.01", "c": "1",
+    "t": "2", "a": "1", "b": "1", "l": "3", "sigma": "1", "Delta": "0.5", "norm": "1", "lam": "0.5",
+    "V": "0.5", "S": "2", "D": "0.0000001", "A": "0.3", "KOV": "0.25", "LIFT": "0.0000001", "V2": "2",
+    "A2": "1.2", "S2": "4", "R": "0.4",
+}
+
 _SYMBOL_CACHE: dict[str, sp.Symbol] = {}
 
 
@@ -290,6 +300,16 @@ class SpecEntry:
     proof_claims: tuple[str, ...] = ()
     notes: str = ""
     same_as: tuple[str, ...] = ()  # ids of other sources' statements of the same result
+    example: Mapping[str, str] = field(default_factory=dict)  # an in-domain point (overrides DEFAULT_SAMPLE)
+
+    def sample_point(self) -> dict[str, str]:
+        """An in-domain point: DEFAULT_SAMPLE overridden by ``example``, restricted to params and aggregates."""
+        names = set(self.params) | set(self.aggregates)
+        if self.optimize is not None:
+            names.add(self.optimize.var)
+        pt = {k: v for k, v in DEFAULT_SAMPLE.items() if k in names}
+        pt.update({k: v for k, v in self.example.items()})
+        return pt
 
     # ------------------------------------------------------------------ helpers
     @property

@@ -1,0 +1,1 @@
+"""Claim modules, one per source; importing a module registers its claims."""

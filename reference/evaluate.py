@@ -1,0 +1,425 @@
+"""Evaluate any spec entry: certified enclosures (arb), high precision (mpmath), and a sound numpy fast path.
+
+Public API (all by spec id, with canonical parameter names):
+
+* :func:`enclose` -> :class:`Enclosure`, guaranteed to contain the exact value, at the relative width asked for,
+  or :class:`CertificationError` ("could not certify") -- never a wrong digit.
+* :func:`evaluate` -> :class:`Evaluation` (value as a decimal string, enclosure, float64 upper/lower, digits).
+* :func:`value_mp` -> the value from mpmath at any number of digits, in a private context.
+* :func:`fast_interval` / :func:`fast_upper` / :func:`fast_lower` -> vectorized float64 bounds that bracket the
+  exact value elementwise (see :class:`reference.interp.NpIntervalBackend` for the error model).
+* :func:`decide` -> the certified truth value of a filter's HALT condition (HALT when undecidable).
+
+Sequence inputs (``eps=[...]``, ``delta=[...]``, ``rho=[...]``) are reduced to the entry's aggregates by
+:mod:`reference.sequences`, exactly or with certified error bounds.
+"""
+
+from __future__ import annotations
+
+import decimal
+import math
+import threading
+from dataclasses import dataclass, field
+from fractions import Fraction
+from functools import lru_cache
+from typing import Any, Mapping
+
+import numpy as np
+import sympy as sp
+from flint import arb
+
+from spec import DomainError, get
+from spec.core import SpecEntry, fraction_to_decimal_str, parse_exact
+
+from . import sequences
+from .interp import POS_INF, ArbBackend, MpBackend, NotCertified, NpIntervalBackend, compile_expr
+from .numeric import arb_endpoints, arb_prec, dps_to_bits, float_down, float_up, mp_context
+
+
+class CertificationError(ArithmeticError):
+    """The certified evaluator could not reach the requested accuracy (the answer is withheld, not guessed)."""
+
+
+# ------------------------------------------------------------------------------------------------
+# Compiled expressions (cached per entry, per expression key, per backend kind)
+# ------------------------------------------------------------------------------------------------
+
+_ARB = ArbBackend()
+_COMPILE_LOCK = threading.Lock()
+_compiled: dict[tuple[str, str, str], Any] = {}
+
+
+def entry_expr(entry: SpecEntry, what: str) -> sp.Basic:
+    """The expression named ``what``: 'expr', 'lhs', 'halt' or 'extra.<name>'."""
+    if what == "expr":
+        return entry.expr
+    if what == "lhs" and entry.lhs is not None:
+        return entry.lhs
+    if what == "halt" and entry.halt is not None:
+        return entry.halt
+    if what.startswith("extra.") and what[6:] in entry.extra:
+        return entry.extra[what[6:]]
+    raise DomainError("what", what, f"one of {sorted(entry.all_exprs())}", entry.theorem, "unknown expression")
+
+
+def _compiled_fn(entry: SpecEntry, what: str, kind: str, backend=None):
+    key = (entry.id, what, kind)
+    fn = _compiled.get(key)
+    if fn is None:
+        with _COMPILE_LOCK:
+            fn = _compiled.get(key)
+            if fn is None:
+                fn = compile_expr(entry_expr(entry, what), backend)
+                if kind != "mp":
+                    _compiled[key] = fn
+    return fn
+
+
+# ------------------------------------------------------------------------------------------------
+# Inputs
+# ------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Inputs:
+    """Validated inputs: exact parameters and aggregate enclosures (lo, hi) or POS_INF."""
+
+    params: dict[str, Fraction]
+    aggregates: dict[str, Any]
+
+
+def prepare(entry: SpecEntry, params: Mapping[str, Any], *, eps=None, delta=None, rho=None,
+            aggregates: Mapping[str, Any] | None = None, optimize_var_given: bool = False) -> Inputs:
+    """Parse and check parameters and sequences for ``entry``; compute its aggregates."""
+    params = dict(params or {})
+    opt_val = None
+    if entry.optimize is not None and entry.optimize.var in params:
+        opt_val = parse_exact(entry.optimize.var, params.pop(entry.optimize.var), entry.theorem)
+    agg_given = dict(aggregates or {})
+    for a in list(params):
+        if a in entry.aggregates:
+            agg_given[a] = params.pop(a)
+    vals = entry.check_values(params)
+    if opt_val is not None:
+        vals[entry.optimize.var] = opt_val
+    aggs: dict[str, Any] = {}
+    have_seq = eps is not None or delta is not None or rho is not None
+    if entry.aggregates:
+        if have_seq and agg_given:
+            raise DomainError("aggregates", sorted(agg_given), "either per-round sequences or aggregate values, "
+                              "not both", entry.theorem)
+        if have_seq:
+            aggs = sequences.aggregates_for(entry, eps=eps, delta=delta, rho=rho)
+        else:
+            for a in entry.aggregates:
+                if a not in agg_given:
+                    raise DomainError(a, None, "a value for this aggregate, or the per-round sequences "
+                                      "(eps=..., delta=...)", entry.theorem, "missing aggregate")
+                v = agg_given[a]
+                if isinstance(v, str) and v.strip().lower() in ("inf", "+inf", "oo"):
+                    aggs[a] = POS_INF
+                    continue
+                q = parse_exact(a, v, entry.theorem)
+                if q < 0:
+                    raise DomainError(a, q, f"{a} >= 0 (a sum of nonnegative per-round terms)", entry.theorem)
+                aggs[a] = (q, q)
+    elif have_seq:
+        raise DomainError("eps", "<sequence>", "no per-round sequence: this entry has no aggregates",
+                          entry.theorem)
+    return Inputs(vals, aggs)
+
+
+def _arb_env(inp: Inputs) -> dict:
+    env = {k: arb(v.numerator) / arb(v.denominator) for k, v in inp.params.items()}
+    for k, v in inp.aggregates.items():
+        if v is POS_INF:
+            env[k] = POS_INF
+        else:
+            lo, hi = v
+            a = arb(lo.numerator) / arb(lo.denominator)
+            env[k] = a if lo == hi else a.union(arb(hi.numerator) / arb(hi.denominator))
+    return env
+
+
+# ------------------------------------------------------------------------------------------------
+# Certified enclosures
+# ------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Enclosure:
+    """[lo, hi] with exact rational ends containing the exact value, or exactly +oo (``pos_inf``)."""
+
+    lo: Fraction | None   # None only when pos_inf
+    hi: Fraction | None   # None only when pos_inf
+    bits: int
+    pos_inf: bool = False
+
+    def upper(self) -> float:
+        """The smallest float64 >= the exact value."""
+        return math.inf if self.pos_inf else float_up(self.hi)
+
+    def lower(self) -> float:
+        """The largest float64 <= the exact value."""
+        return math.inf if self.pos_inf else float_down(self.lo)
+
+    def contains(self, q: Fraction) -> bool:
+        return (not self.pos_inf) and self.lo <= q <= self.hi
+
+    def rel_width(self) -> float:
+        if self.pos_inf:
+            return 0.0
+        m = max(abs(self.lo), abs(self.hi))
+        return 0.0 if m == 0 else float((self.hi - self.lo) / m)
+
+
+def _to_enclosure(v, bits: int) -> Enclosure:
+    if v is POS_INF:
+        return Enclosure(None, None, bits, pos_inf=True)
+    ends = arb_endpoints(v)
+    if ends is None:
+        raise NotCertified(f"non-finite ball {v}")
+    return Enclosure(ends[0], ends[1], bits)
+
+
+def _evaluate_arb(entry: SpecEntry, what: str, inp: Inputs, bits: int, as_enclosure: bool = False):
+    """arb value of an expression (or the three-valued truth of a boolean) at ``bits`` of precision.
+
+    With ``as_enclosure`` the exact rational ends are read *inside* the precision context: arb's
+    ``lower()``/``upper()`` round (outward) to the current precision, which outside would be 53 bits.
+    """
+    fn = _compiled_fn(entry, what, "arb", _ARB)
+    with arb_prec(bits):
+        v = fn(_arb_env(inp))
+        return _to_enclosure(v, bits) if as_enclosure else v
+
+
+def enclose_inputs(entry: SpecEntry, inp: Inputs, *, what: str = "expr", rel_tol: Fraction | float = 1e-30,
+                   start_bits: int = 128, max_bits: int = 1 << 15) -> Enclosure:
+    """Certified enclosure of ``entry``'s expression at prepared inputs, refined until rel. width <= rel_tol."""
+    if entry.optimize is not None and entry.optimize.var not in inp.params:
+        from . import optimize as _opt  # certified inf/sup over the free variable
+        return _opt.enclose_optimum(entry, inp, what=what, rel_tol=rel_tol)
+    bits = start_bits
+    last_err: Exception | None = None
+    while bits <= max_bits:
+        try:
+            enc = _evaluate_arb(entry, what, inp, bits, as_enclosure=True)
+            if enc.pos_inf or enc.rel_width() <= float(rel_tol) or (enc.lo == enc.hi):
+                return enc
+            if enc.lo <= 0 <= enc.hi and \
+                    abs(enc.hi - enc.lo) < Fraction(1, 10**300):
+                return enc  # a value at (or astonishingly near) zero: absolute width suffices
+        except NotCertified as exc:
+            last_err = exc
+        bits *= 2
+    raise CertificationError(f"{entry.id}: could not certify to relative width {rel_tol} with {max_bits} bits"
+                             + (f" ({last_err})" if last_err else ""))
+
+
+def enclose(entry_id: str, params: Mapping[str, Any] | None = None, *, eps=None, delta=None, rho=None,
+            aggregates=None, what: str = "expr", rel_tol: float = 1e-30) -> Enclosure:
+    """Certified enclosure [lo, hi] of the exact value of a spec entry (hi None = +oo).
+
+    Raises :class:`spec.DomainError` on bad input and :class:`CertificationError` when it cannot certify.
+    """
+    entry = get(entry_id)
+    inp = prepare(entry, params or {}, eps=eps, delta=delta, rho=rho, aggregates=aggregates)
+    return _enclose_refining_streams(entry, inp, what, rel_tol, eps, delta, rho)[0]
+
+
+def _enclose_refining_streams(entry, inp, what, rel_tol, eps, delta, rho):
+    try:
+        return enclose_inputs(entry, inp, what=what, rel_tol=rel_tol), inp
+    except CertificationError:
+        if not any(isinstance(s, np.ndarray) for s in (eps, delta, rho)):
+            raise
+        # float64 streams were summed in the fast outward-rounded path (a few ulps wide): redo them exactly
+        inp = Inputs(inp.params, sequences.aggregates_for(entry, eps=eps, delta=delta, rho=rho, exact=True))
+        return enclose_inputs(entry, inp, what=what, rel_tol=rel_tol), inp
+
+
+def decide(entry: SpecEntry, inp: Inputs, *, max_bits: int = 1 << 12) -> bool:
+    """Certified truth of ``entry.halt`` at the inputs; undecidable at max_bits counts as HALT (True)."""
+    if entry.halt is None:
+        raise DomainError("id", entry.id, "a filter entry (with a HALT condition)", entry.theorem)
+    bits = 64
+    while bits <= max_bits:
+        try:
+            r = _evaluate_arb(entry, "halt", inp, bits)
+        except NotCertified:
+            r = None
+        if r is True or r is False:
+            return r
+        bits *= 4
+    return True
+
+
+# ------------------------------------------------------------------------------------------------
+# High precision (mpmath) and the combined evaluation record
+# ------------------------------------------------------------------------------------------------
+
+
+def _mp_env(ctx, inp: Inputs) -> dict:
+    env = {k: ctx.mpf(v.numerator) / v.denominator for k, v in inp.params.items()}
+    for k, v in inp.aggregates.items():
+        if v is POS_INF:
+            env[k] = ctx.inf
+        else:
+            lo, hi = v
+            env[k] = (ctx.mpf(lo.numerator) / lo.denominator + ctx.mpf(hi.numerator) / hi.denominator) / 2
+    return env
+
+
+def value_mp_inputs(entry: SpecEntry, inp: Inputs, digits: int, what: str = "expr"):
+    """The value computed by mpmath in a private context at ``digits`` (+guard) digits, as an mpf of that context."""
+    if entry.optimize is not None and entry.optimize.var not in inp.params:
+        from . import optimize as _opt
+        return _opt.value_mp_optimum(entry, inp, digits, what=what)
+    ctx = mp_context(digits + 15)
+    fn = compile_expr(entry_expr(entry, what), MpBackend(ctx))
+    return ctx, fn(_mp_env(ctx, inp))
+
+
+def value_mp(entry_id: str, params: Mapping[str, Any] | None = None, *, digits: int = 30, eps=None, delta=None,
+             rho=None, aggregates=None, what: str = "expr") -> str:
+    """The value at ``digits`` significant digits as a decimal string, computed by mpmath (private context)."""
+    entry = get(entry_id)
+    inp = prepare(entry, params or {}, eps=eps, delta=delta, rho=rho, aggregates=aggregates)
+    ctx, v = value_mp_inputs(entry, inp, digits, what)
+    return mp_to_str(ctx, v, digits)
+
+
+def mp_to_str(ctx, v, digits: int) -> str:
+    if ctx.isinf(v):
+        return "inf" if v > 0 else "-inf"
+    return ctx.nstr(v, digits, strip_zeros=False, min_fixed=-5, max_fixed=20)
+
+
+def decimal_str(q: Fraction, digits: int, rounding: str) -> str:
+    """``q`` rounded to ``digits`` significant digits, ``rounding`` in {'floor', 'ceiling', 'nearest'}."""
+    if q == 0:
+        return "0"
+    mode = {"floor": decimal.ROUND_FLOOR, "ceiling": decimal.ROUND_CEILING, "nearest": decimal.ROUND_HALF_EVEN}[rounding]
+    with decimal.localcontext() as dctx:
+        dctx.prec = digits
+        dctx.rounding = mode
+        dctx.Emax = 10**9
+        dctx.Emin = -10**9
+        d = decimal.Decimal(q.numerator) / decimal.Decimal(q.denominator)
+        s = format(d, "E") if (d.adjusted() < -6 or d.adjusted() > 20) else format(d, "f")
+    return s
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    id: str
+    source: str
+    params: dict
+    value: str
+    enclosure: tuple[str, str]
+    upper: float
+    lower: float
+    digits: int
+    infinite: bool = False
+
+    def as_dict(self) -> dict:
+        return {"id": self.id, "source": self.source, "params": self.params, "value": self.value,
+                "enclosure": list(self.enclosure), "upper": self.upper, "lower": self.lower, "digits": self.digits}
+
+
+def evaluate(entry_id: str, params: Mapping[str, Any] | None = None, *, digits: int = 30, eps=None, delta=None,
+             rho=None, aggregates=None, what: str = "expr") -> Evaluation:
+    """Value (decimal string at ``digits`` significant digits), certified enclosure and float64 bracket.
+
+    The enclosure's ends are rounded outward to ``digits + 5`` significant digits; ``upper``/``lower`` are the
+    next float64 outward from the enclosure.  ``value`` is the enclosure's midpoint rounded to ``digits``
+    digits, cross-checked against an independent mpmath evaluation (the check raises if they disagree).
+    """
+    if not isinstance(digits, int) or isinstance(digits, bool) or not 1 <= digits <= 5000:
+        raise DomainError("digits", digits, "an integer in [1, 5000]", "reference.evaluate")
+    entry = get(entry_id)
+    inp = prepare(entry, params or {}, eps=eps, delta=delta, rho=rho, aggregates=aggregates)
+    rel_tol = Fraction(1, 10 ** (digits + 3))
+    enc, inp = _enclose_refining_streams(entry, inp, what, rel_tol, eps, delta, rho)
+    shown = {k: fraction_to_decimal_str(v) for k, v in inp.params.items()}
+    for k, v in inp.aggregates.items():
+        if v is POS_INF:
+            shown[k] = "inf"
+        elif v[0] == v[1] and len(fraction_to_decimal_str(v[0])) <= digits + 10:
+            shown[k] = fraction_to_decimal_str(v[0])
+        else:  # an enclosure of the aggregate, rounded outward
+            shown[k] = [decimal_str(v[0], digits + 5, "floor"), decimal_str(v[1], digits + 5, "ceiling")]
+    if enc.pos_inf:
+        return Evaluation(entry.id, str(entry.source), shown, "inf", ("inf", "inf"), math.inf, math.inf, digits,
+                          infinite=True)
+    mid = (enc.lo + enc.hi) / 2
+    value = decimal_str(mid, digits, "nearest")
+    lo_s = decimal_str(enc.lo, digits + 5, "floor")
+    hi_s = decimal_str(enc.hi, digits + 5, "ceiling")
+    return Evaluation(entry.id, str(entry.source), shown, value, (lo_s, hi_s), enc.upper(), enc.lower(), digits)
+
+
+# ------------------------------------------------------------------------------------------------
+# Fast path
+# ------------------------------------------------------------------------------------------------
+
+
+def _np_pair(name: str, v, rounded_inputs: bool):
+    a = np.asarray(v, dtype=np.float64)
+    if np.any(np.isnan(a)):
+        i = int(np.flatnonzero(np.isnan(a).ravel())[0])
+        raise DomainError(name, float("nan"), "a finite real number", "reference.fast", f"at index {i}")
+    if rounded_inputs:
+        return (np.nextafter(a, -np.inf), np.nextafter(a, np.inf))
+    return (a, a)
+
+
+def fast_interval(entry_id: str, *, what: str = "expr", rounded_inputs: bool = False, check_domain: bool = True,
+                  **arrays) -> tuple[np.ndarray, np.ndarray]:
+    """Vectorized float64 (lo, hi) with lo <= exact value <= hi elementwise.
+
+    ``arrays`` maps parameter and aggregate names to scalars or numpy arrays (broadcast together).  Inputs are
+    taken as the exact binary64 values given; with ``rounded_inputs=True`` each input stands for any real within
+    one ulp of it (use this when the floats came from rounding decimals).  Domain relations are checked
+    elementwise and a violation raises :class:`DomainError` naming the parameter and the first bad index.
+    """
+    entry = get(entry_id)
+    names = set(entry.params) | set(entry.aggregates)
+    if entry.optimize is not None:
+        if entry.optimize.var not in arrays:
+            raise DomainError(entry.optimize.var, None, "the fast path needs an explicit value for the optimized "
+                              "variable (any value gives a valid upper bound of an infimum)", entry.theorem)
+        names.add(entry.optimize.var)
+    for k in arrays:
+        if k not in names:
+            raise DomainError(k, "<array>", f"one of {sorted(names)}", entry.theorem, "unknown parameter")
+    for k in names:
+        if k not in arrays:
+            raise DomainError(k, None, "a value is required", entry.theorem, "missing parameter")
+    env = {k: _np_pair(k, v, rounded_inputs) for k, v in arrays.items()}
+    B = NpIntervalBackend()
+    if check_domain:
+        for rel in entry.domain:
+            t, f = compile_expr(rel, B)(env)
+            bad = ~np.broadcast_to(np.asarray(t), np.broadcast_shapes(*[np.shape(x[0]) for x in env.values()]))
+            if np.any(bad):
+                idx = np.unravel_index(int(np.flatnonzero(bad.ravel())[0]), bad.shape) if bad.ndim else ()
+                sym0 = sorted(str(s) for s in rel.free_symbols)[0]
+                val = np.broadcast_to(env[sym0][0], bad.shape)[idx] if sym0 in env else None
+                raise DomainError(sym0, float(val) if val is not None else None, str(rel), entry.theorem,
+                                  f"first violation at index {tuple(int(i) for i in idx)}")
+    fn = _compiled_fn(entry, what, "np", B)
+    lo, hi = fn(env)
+    shape = np.broadcast_shapes(*[np.shape(x[0]) for x in env.values()]) if env else ()
+    return np.broadcast_to(lo, shape).copy(), np.broadcast_to(hi, shape).copy()
+
+
+def fast_upper(entry_id: str, **arrays) -> np.ndarray:
+    """Vectorized float64 upper bounds (>= the exact value elementwise); see :func:`fast_interval`."""
+    return fast_interval(entry_id, **arrays)[1]
+
+
+def fast_lower(entry_id: str, **arrays) -> np.ndarray:
+    """Vectorized float64 lower bounds (<= the exact value elementwise); see :func:`fast_interval`."""
+    return fast_interval(entry_id, **arrays)[0]

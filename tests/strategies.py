@@ -1,0 +1,54 @@
+"""Hypothesis strategies shared by the test suite (composed, named for what they generate)."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+from hypothesis import strategies as st
+
+
+def log_uniform(lo_exp: float, hi_exp: float) -> st.SearchStrategy[float]:
+    """Floats spread evenly in log10 between 10**lo_exp and 10**hi_exp."""
+    return st.floats(lo_exp, hi_exp, allow_nan=False, allow_infinity=False).map(lambda e: float(10.0 ** e))
+
+
+#: per-round epsilon from 1e-12 to 10
+eps_values = log_uniform(-12, 1)
+#: typical per-round epsilon (1e-4 .. 1)
+eps_typical = log_uniform(-4, 0)
+#: a delta from 1e-15 to 0.3
+delta_values = log_uniform(-15, np.log10(0.3))
+#: a delta valid for theorems that need delta < 1/e
+delta_small = log_uniform(-15, np.log10(0.36))
+#: global epsilon budgets
+eps_budget = log_uniform(-2, 1)
+#: intrinsic time V from 1e-8 to 1e6
+v_values = log_uniform(-8, 6)
+
+
+def decimal_strings(strategy: st.SearchStrategy[float]) -> st.SearchStrategy[str]:
+    """Exact decimal renderings (12 significant digits) of floats drawn from ``strategy``."""
+    return strategy.map(lambda x: f"{x:.12g}")
+
+
+@st.composite
+def eps_sequences(draw, max_len: int = 60, eps=eps_typical) -> list[float]:
+    """A sequence of per-round epsilons, including repeated values."""
+    n = draw(st.integers(1, max_len))
+    pool = draw(st.lists(eps, min_size=1, max_size=4))
+    return [draw(st.sampled_from(pool)) for _ in range(n)]
+
+
+@st.composite
+def long_eps_arrays(draw, max_len: int = 10_000) -> np.ndarray:
+    """A long float64 array of per-round epsilons (up to 1e4 rounds)."""
+    n = draw(st.integers(1, max_len))
+    seed = draw(st.integers(0, 2**32 - 1))
+    lo = draw(st.floats(-6, -1))
+    rng = np.random.default_rng(seed)
+    return 10.0 ** rng.uniform(lo, lo + 1.0, size=n)
+
+
+def fractions_of(strategy: st.SearchStrategy[float]) -> st.SearchStrategy[Fraction]:
+    return strategy.map(Fraction)
