@@ -52,3 +52,23 @@ def long_eps_arrays(draw, max_len: int = 10_000) -> np.ndarray:
 
 def fractions_of(strategy: st.SearchStrategy[float]) -> st.SearchStrategy[Fraction]:
     return strategy.map(Fraction)
+
+
+@st.composite
+def entry_points(draw, entry, spread: float = 2.0, as_float: bool = True):
+    """Points near an entry's sample point: each parameter and aggregate scaled by 10**u, u in [-spread, spread].
+
+    Integer parameters (n, k, l) stay integers.  Returns floats (exact binary values) when ``as_float``.
+    The caller filters out-of-domain points (``hypothesis.assume`` on ``entry.check_values``).
+    """
+    from spec.core import CANONICAL
+    pt = {}
+    for name, v in sorted(entry.sample_point().items()):
+        base = float(Fraction(v))
+        if CANONICAL.get(name, ({}, ""))[0].get("integer"):
+            pt[name] = int(max(1, round(base * 10 ** draw(st.floats(-1, 2)))))
+        elif base == 0:
+            pt[name] = 0.0
+        else:
+            pt[name] = base * 10 ** draw(st.floats(-spread, spread))
+    return pt
