@@ -13,6 +13,7 @@ from typing import Any
 from spec import DomainError
 
 COMMANDS = ("spec", "eval", "filter", "odometer", "bstar", "check_proofs", "golden", "audit", "report", "bench")
+#: modules whose subcommand name differs from the module name: check_proofs -> check-proofs
 
 
 def parse_assignments(items: list[str] | None, flag: str = "--param") -> dict[str, str]:
