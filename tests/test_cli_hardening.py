@@ -1,0 +1,132 @@
+"""Bad input never produces a traceback: the CLI exits 2 with one line naming the parameter, value and
+domain; no user string reaches sympify/eval; outputs are written atomically."""
+
+from __future__ import annotations
+
+import ast
+import io
+import json
+import subprocess
+import sys
+from contextlib import redirect_stderr, redirect_stdout
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from reference.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def run_cli(argv: list[str], stdin: str = "") -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    old_stdin = sys.stdin
+    sys.stdin = io.StringIO(stdin)
+    try:
+        with redirect_stdout(out), redirect_stderr(err):
+            rc = main(argv)
+    finally:
+        sys.stdin = old_stdin
+    return rc, out.getvalue(), err.getvalue()
+
+
+BAD_EVAL = [
+    (["eval", "rruv16.thm5_1", "--param", "eps_g=1", "--param", "delta_g=0.5", "--eps", "0.1"], "delta_g"),
+    (["eval", "rruv16.thm5_1", "--param", "eps_g=-1", "--param", "delta_g=1e-6", "--eps", "0.1"], "eps_g"),
+    (["eval", "rruv16.thm5_1", "--param", "eps_g=nan", "--param", "delta_g=1e-6", "--eps", "0.1"], "eps_g"),
+    (["eval", "rruv16.thm5_1", "--param", "eps_g=inf", "--param", "delta_g=1e-6", "--eps", "0.1"], "eps_g"),
+    (["eval", "rruv16.thm5_1", "--param", "eps_g=1", "--eps", "0.1"], "delta_g"),
+    (["eval", "rruv16.thm5_1", "--param", "eps_g=1", "--param", "delta_g=1e-6", "--param", "zz=1", "--eps", "0.1"], "zz"),
+    (["eval", "no.such.id", "--param", "eps_g=1"], "id"),
+    (["eval", "rruv16.thm5_1", "--param", "eps_g=1", "--param", "delta_g=1e-6", "--eps", "0.1,,0.2"], "--eps"),
+    (["eval", "rruv16.thm5_1", "--param", "eps_g=1", "--param", "delta_g=1e-6", "--eps", "0.1,-0.2"], "eps[1]"),
+    (["eval", "rruv16.thm5_1", "--param", "eps_g=1", "--param", "delta_g=1e-6", "--eps", "0.1", "--delta", "0,0"], "delta"),
+    (["eval", "rruv16.thm5_1", "--param", "eps_g=__import__('os').system('true')", "--param", "delta_g=1e-6",
+      "--eps", "0.1"], "eps_g"),
+    (["eval", "rruv16.thm5_1", "--param", "eps_g", "--eps", "0.1"], "--param"),
+    (["eval", "rruv16.thm5_1", "--param", "eps_g=1", "--param", "delta_g=1e-6", "--eps", "0.1", "--digits", "0"], "digits"),
+    (["spec", "--show", "nope"], "id"),
+]
+
+
+@pytest.mark.parametrize("argv,param", BAD_EVAL, ids=[" ".join(a)[:60] for a, _ in BAD_EVAL])
+def test_bad_input_exits_2_with_one_line_naming_the_parameter(argv, param):
+    rc, out, err = run_cli(argv)
+    assert rc == 2, (rc, err)
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in err, err
+    assert param in lines[0], lines[0]
+
+
+def test_no_user_string_reaches_sympify_or_eval(monkeypatch):
+    import sympy
+    calls = []
+    real = sympy.sympify
+
+    def spy(*a, **k):
+        calls.append(a)
+        return real(*a, **k)
+
+    monkeypatch.setattr(sympy, "sympify", spy)
+    rc, out, err = run_cli(["eval", "rruv16.thm5_1", "--param", "eps_g=__import__('os').system('touch /tmp/pwn')",
+                            "--param", "delta_g=1e-6", "--eps", "0.1"])
+    assert rc == 2
+    assert not any("__import__" in str(a) for a in calls)
+    assert not Path("/tmp/pwn").exists()
+
+
+def test_reference_and_spec_sources_never_call_eval_or_sympify_on_input():
+    """Static check: no eval/exec anywhere; sympify only where marked '# trusted' (literal spec text)."""
+    for pkg in ("reference", "spec"):
+        for path in (ROOT / pkg).rglob("*.py"):
+            tree = ast.parse(path.read_text())
+            for node in ast.walk(tree):
+                if isinstance(node, ast.Call):
+                    name = getattr(node.func, "id", None) or getattr(node.func, "attr", None)
+                    if name in ("eval", "exec"):
+                        raise AssertionError(f"{path}:{node.lineno} calls {name}")
+                    if name in ("sympify", "parse_expr", "S") and pkg == "reference":
+                        line = path.read_text().splitlines()[node.lineno - 1]
+                        assert "# trusted" in line, f"{path}:{node.lineno} calls {name} without '# trusted'"
+
+
+argv_tokens = st.sampled_from(["eval", "spec", "--param", "--eps", "--delta", "--digits", "--format", "json", "text",
+                               "rruv16.thm5_1", "rruv16.lemma6_4", "eps_g=1", "delta_g=1e-6", "delta_g=2", "x=0.1",
+                               "0.1,0.2", "-1", "nan", "1e400", "", "=", "--show", "--list", "A=0.1", "V=inf",
+                               "aggregate.V", "0", "abc"])
+
+
+@settings(max_examples=60)
+@given(st.lists(argv_tokens, min_size=0, max_size=8))
+def test_fuzzed_argv_exits_0_or_2_without_traceback(argv):
+    rc, out, err = run_cli(argv)
+    assert rc in (0, 2), (argv, rc, err)
+    assert "Traceback" not in err and "internal error" not in err, (argv, err)
+
+
+def test_console_script_runs_in_a_subprocess():
+    r = subprocess.run([sys.executable, "-m", "reference.cli", "eval", "rruv16.lemma6_4", "--param", "x=0.01",
+                        "--param", "delta_g=1e-6", "--eps", "0.1,0.2", "--format", "json"],
+                       capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert r.returncode == 0, r.stderr
+    rec = json.loads(r.stdout)
+    assert set(rec) >= {"id", "source", "params", "value", "enclosure", "upper", "lower", "digits"}
+    lo, hi = (float(x) for x in rec["enclosure"])
+    assert rec["lower"] <= lo <= float(rec["value"]) <= hi <= rec["upper"]
+
+
+def test_atomic_write_leaves_old_file_when_interrupted(tmp_path, monkeypatch):
+    from reference import io as rio
+    target = tmp_path / "f.json"
+    rio.atomic_write_text(target, "old")
+
+    def boom(*a, **k):
+        raise OSError("disk full")
+
+    monkeypatch.setattr(rio.os, "replace", boom)
+    with pytest.raises(OSError):
+        rio.atomic_write_text(target, "new" * 1000)
+    assert target.read_text() == "old"
+    assert [p.name for p in tmp_path.iterdir()] == ["f.json"]  # no temp file left behind
