@@ -29,7 +29,7 @@ import sympy as sp
 from flint import arb
 
 from spec import DomainError, get
-from spec.core import SpecEntry, fraction_to_decimal_str, parse_exact
+from spec.core import CANONICAL, SpecEntry, fraction_to_decimal_str, parse_exact
 
 from . import sequences
 from .interp import POS_INF, ArbBackend, MpBackend, NotCertified, NpIntervalBackend, compile_expr
@@ -398,6 +398,16 @@ def fast_interval(entry_id: str, *, what: str = "expr", rounded_inputs: bool = F
         if k not in arrays:
             raise DomainError(k, None, "a value is required", entry.theorem, "missing parameter")
     env = {k: _np_pair(k, v, rounded_inputs) for k, v in arrays.items()}
+    # the canonical sign assumptions (aggregates >= 0, eps_g > 0, ...) are part of every entry's domain: the
+    # compiled fast path relies on them (products of nonnegative factors), so they are always enforced
+    for k, (lo_k, _) in env.items():
+        need = "nonnegative" if (k in entry.aggregates or "nonnegative" in CANONICAL.get(k, ({}, ""))[0]) else \
+            ("positive" if "positive" in CANONICAL.get(k, ({}, ""))[0] else None)
+        bad = (lo_k < 0) if need == "nonnegative" else ((lo_k <= 0) if need == "positive" else None)
+        if bad is not None and np.any(bad):
+            i = int(np.flatnonzero(np.ravel(bad))[0])
+            raise DomainError(k, float(np.ravel(lo_k)[i]), f"{k} {'>= 0' if need == 'nonnegative' else '> 0'}",
+                              entry.theorem, f"first violation at index {i}")
     B = NpIntervalBackend()
     if check_domain:
         for rel in entry.domain:
@@ -410,7 +420,10 @@ def fast_interval(entry_id: str, *, what: str = "expr", rounded_inputs: bool = F
                 raise DomainError(sym0, float(val) if val is not None else None, str(rel), entry.theorem,
                                   f"first violation at index {tuple(int(i) for i in idx)}")
     fn = _compiled_fn(entry, what, "np", B)
-    lo, hi = fn(env)
+    with np.errstate(invalid="ignore", over="ignore", divide="ignore", under="ignore"):
+        lo, hi = fn(env)
+    lo = np.where(np.isnan(lo), -np.inf, lo)
+    hi = np.where(np.isnan(hi), np.inf, hi)
     shape = np.broadcast_shapes(*[np.shape(x[0]) for x in env.values()]) if env else ()
     return np.broadcast_to(lo, shape).copy(), np.broadcast_to(hi, shape).copy()
 

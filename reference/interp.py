@@ -331,13 +331,19 @@ class NpIntervalBackend:
         self.shape = shape
 
     # -- helpers
-    @staticmethod
-    def _down(x):
-        return np.nextafter(x, -np.inf)
+    # Outward rounding of a correctly rounded result r: the exact value lies within half an ulp of r, and
+    # |r| * 2**-52 >= ulp(r) for normal r (2**-1074 covers zero and subnormals).  Adding that (a monotone, exact
+    # scaling followed by a rounded addition) moves r at least one ulp outward -- cheaper than np.nextafter.
+    _U = 2.0 ** -52
+    _TINY = 2.0 ** -1074
 
-    @staticmethod
-    def _up(x):
-        return np.nextafter(x, np.inf)
+    @classmethod
+    def _down(cls, x):
+        return x - (np.abs(x) * cls._U + cls._TINY)
+
+    @classmethod
+    def _up(cls, x):
+        return x + (np.abs(x) * cls._U + cls._TINY)
 
     def _widen(self, lo, hi, k=None):
         k = self.TRANSCENDENTAL_ULPS if k is None else k
@@ -370,18 +376,29 @@ class NpIntervalBackend:
             for a, b in vals[1:]:
                 lo = self._down(lo + a)
                 hi = self._up(hi + b)
-        return self._clean(lo, hi)
+        return lo, hi  # NaNs propagate and are mapped to (-inf, +inf) once, by the caller
 
     def _mul2(self, x, y):
         a, b = x
         c, d = y
+        if np.all(a >= 0) and np.all(c >= 0):  # both factors nonnegative here: ends multiply monotonically
+            with np.errstate(invalid="ignore", over="ignore"):
+                return np.maximum(self._down(a * c), 0.0), self._up(b * d)
         with np.errstate(invalid="ignore", over="ignore"):
             p = (a * c, a * d, b * c, b * d)
             lo = np.minimum(np.minimum(p[0], p[1]), np.minimum(p[2], p[3]))
             hi = np.maximum(np.maximum(p[0], p[1]), np.maximum(p[2], p[3]))
-            return self._clean(self._down(lo), self._up(hi))
+            return self._down(lo), self._up(hi)
 
-    def mul(self, vals):
+    def mul(self, vals, nonneg=None):
+        if nonneg is not None and all(nonneg):
+            # every factor is >= 0 on the domain (checked by fast_interval): ends multiply monotonically
+            lo, hi = vals[0]
+            with np.errstate(invalid="ignore", over="ignore"):
+                for a, b in vals[1:]:
+                    lo = self._down(lo * a)
+                    hi = self._up(hi * b)
+            return np.maximum(lo, 0.0), hi
         acc = vals[0]
         for v in vals[1:]:
             acc = self._mul2(acc, v)
@@ -613,8 +630,11 @@ def compile_expr(expr: sp.Basic, backend) -> Callable[[Env], Any]:
             fs = [comp(a) for a in e.args]
             return lambda env: B.add([f(env) for f in fs])
         if isinstance(e, sp.Mul):
-            # split off a reciprocal part so that x/y is one division rather than x * y**-1
             fs = [comp(a) for a in e.args]
+            if B.name == "np":
+                flags = [_provably_nonnegative(a) for a in e.args]
+                if all(flags):
+                    return lambda env: B.mul([f(env) for f in fs], nonneg=flags)
             return lambda env: B.mul([f(env) for f in fs])
         if isinstance(e, sp.Pow):
             base, ex = e.args
@@ -722,6 +742,19 @@ def compile_expr(expr: sp.Basic, backend) -> Callable[[Env], Any]:
         raise NotImplementedError(f"no interpreter rule for {type(e).__name__}: {e}")
 
     return comp(expr)
+
+
+def _provably_nonnegative(e: sp.Basic) -> bool:
+    """True when ``e`` is >= 0 for all parameter values satisfying the canonical sign assumptions.
+
+    The fast path enforces those assumptions on its inputs (``reference.evaluate.fast_interval``), so a product of
+    such factors can be bounded from its ends without the four-product hull.
+    """
+    from spec.core import assumed
+    try:
+        return bool(assumed(e).is_nonnegative)
+    except Exception:  # noqa: BLE001 - sympy's assumption system may give up: then we do not rely on it
+        return False
 
 
 def _as_int(B, v) -> int:
