@@ -81,7 +81,7 @@ def section_registry(sec: Section, out: Path, quick: bool) -> None:
 
 
 def section_filters(sec: Section, out: Path, quick: bool) -> None:
-    from .accountants import compare_filters_table  # provided by reference.accountants
+    from .compare import compare_filters_table
     headers, rows, note = compare_filters_table(quick=quick)
     sec.p(note)
     sec.table(headers, rows)
