@@ -10,7 +10,7 @@ from __future__ import annotations
 import enum
 import math
 from dataclasses import dataclass, field
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from fractions import Fraction
 from typing import Any, Iterable, Mapping
 
@@ -93,7 +93,7 @@ def fraction_to_decimal_str(q: Fraction) -> str:
 # Exact parsing of user values (never sympify/eval a user string)
 # ----------------------------------------------------------------------------------------------
 
-_ALLOWED_NUM_CHARS = set("0123456789+-.eE/ _")
+_ALLOWED_NUM_CHARS = set("0123456789+-.eE/ ")
 
 
 def parse_exact(name: str, value: Any, theorem: str = "") -> Fraction:
@@ -129,14 +129,55 @@ def parse_exact(name: str, value: Any, theorem: str = "") -> Fraction:
         try:
             if "/" in s:
                 num, den = s.split("/", 1)
-                q = Fraction(Decimal(num.strip())) / Fraction(Decimal(den.strip()))
+                q = _decimal_literal(num.strip()) / _decimal_literal(den.strip())
             else:
-                q = Fraction(Decimal(s))
-        except (ValueError, ZeroDivisionError, InvalidOperation, ArithmeticError):
+                q = _decimal_literal(s)
+        except (ValueError, ZeroDivisionError):
             raise DomainError(name, value, "a finite real number written as a decimal literal or p/q", theorem,
                               "malformed number") from None
         return q
     raise DomainError(name, value, "a finite real number", theorem, f"unsupported type {type(value).__name__}")
+
+
+def _decimal_literal(s: str) -> Fraction:
+    """Parse [sign] digits [. digits] [(e|E) [sign] digits] exactly; ValueError otherwise (no regex, no eval)."""
+    i, n = 0, len(s)
+    sign = 1
+    if i < n and s[i] in "+-":
+        sign = -1 if s[i] == "-" else 1
+        i += 1
+    int_digits = ""
+    while i < n and s[i].isdigit():
+        int_digits += s[i]
+        i += 1
+    frac_digits = ""
+    if i < n and s[i] == ".":
+        i += 1
+        while i < n and s[i].isdigit():
+            frac_digits += s[i]
+            i += 1
+    if not int_digits and not frac_digits:
+        raise ValueError("no digits")
+    exp = 0
+    if i < n and s[i] in "eE":
+        i += 1
+        esign = 1
+        if i < n and s[i] in "+-":
+            esign = -1 if s[i] == "-" else 1
+            i += 1
+        exp_digits = ""
+        while i < n and s[i].isdigit():
+            exp_digits += s[i]
+            i += 1
+        if not exp_digits or len(exp_digits) > 5:  # |exponent| < 100000 keeps the rationals tractable
+            raise ValueError("bad exponent")
+        exp = esign * int(exp_digits)
+    if i != n:
+        raise ValueError("trailing characters")
+    mant = int((int_digits or "0") + frac_digits)
+    exp -= len(frac_digits)
+    q = Fraction(mant * 10**exp) if exp >= 0 else Fraction(mant, 10**(-exp))
+    return sign * q
 
 
 # ----------------------------------------------------------------------------------------------
