@@ -627,6 +627,9 @@ def compile_expr(expr: sp.Basic, backend) -> Callable[[Env], Any]:
             if len(e.args) == 2 and len(exps) == 1 and sp.Integer(-1) in e.args:
                 fy = comp(exps[0].args[0])
                 return lambda env: B.fn("expm1", [fy(env)])
+            stable = _difference_of_square_roots(e)
+            if stable is not None:  # sqrt(x) - sqrt(y) -> (x - y)/(sqrt(x) + sqrt(y)): no cancellation
+                return comp(stable)
             fs = [comp(a) for a in e.args]
             return lambda env: B.add([f(env) for f in fs])
         if isinstance(e, sp.Mul):
@@ -742,6 +745,42 @@ def compile_expr(expr: sp.Basic, backend) -> Callable[[Env], Any]:
         raise NotImplementedError(f"no interpreter rule for {type(e).__name__}: {e}")
 
     return comp(expr)
+
+
+def _sqrt_like(t: sp.Basic):
+    """(sign, radicand) if t = +-c*sqrt(r) with c >= 0 constant (so t = sign*sqrt(c^2 r)), else None."""
+    coeff, rest = t.as_coeff_Mul()
+    sign = 1
+    if coeff.is_negative:
+        sign, coeff = -1, -coeff
+    factors = sp.Mul.make_args(rest)
+    if not factors or not any(isinstance(f, sp.Pow) and f.exp == sp.Rational(1, 2) for f in factors):
+        return None
+    if not all((isinstance(f, sp.Pow) and f.exp == sp.Rational(1, 2)) or (f.is_number and f.is_positive)
+               for f in factors):
+        return None
+    radicand = sp.expand(coeff**2 * sp.Mul(*[f.base if isinstance(f, sp.Pow) and f.exp == sp.Rational(1, 2)
+                                                else f**2 for f in factors]))
+    return sign, radicand
+
+
+def _difference_of_square_roots(e: sp.Add):
+    """Rewrite sqrt(x) - sqrt(y) as (x - y)/(sqrt(x) + sqrt(y)) when x - y simplifies to fewer terms.
+
+    An exact identity (x, y >= 0, not both 0), so the enclosures stay certified; it removes the catastrophic
+    cancellation of e.g. WRRW23's y* = (sqrt(2L + 2 eps) - sqrt(2L))^2 or FZ21's B* for small eps.
+    """
+    if len(e.args) != 2:
+        return None
+    parts = [_sqrt_like(t) for t in e.args]
+    if any(p is None for p in parts) or parts[0][0] == parts[1][0]:
+        return None
+    (s1, r1), (s2, r2) = parts
+    pos, neg = (r1, r2) if s1 > 0 else (r2, r1)
+    diff = sp.expand(pos - neg)
+    if sp.count_ops(diff) >= sp.count_ops(pos) + sp.count_ops(neg):
+        return None
+    return diff / (sp.sqrt(pos) + sp.sqrt(neg))
 
 
 def _provably_nonnegative(e: sp.Basic) -> bool:
