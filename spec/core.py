@@ -215,6 +215,7 @@ CANONICAL: dict[str, tuple[dict, str]] = {
     "norm": ({"nonnegative": True}, "||phi(X_i)||, a per-individual norm"),
     "lam": ({"real": True}, "a free real parameter of an exponential moment"),
     "u": ({"positive": True}, "a boundary value (the unknown of a boundary's defining equation)"),
+    "m": ({"nonnegative": True, "integer": True}, "completed filter restarts (FZ21 Algorithm 5)"),
 }
 
 
@@ -223,7 +224,7 @@ DEFAULT_SAMPLE: dict[str, str] = {
     "eps_g": "1", "delta_g": "0.000001", "eps": "0.1", "delta": "0.000001", "delta_prime": "0.000001",
     "delta_dprime": "0.000001", "dhat": "0.000001", "n": "1000", "x": "0.01", "gamma": "0.01", "v0": "0.01",
     "alpha": "2", "rho": "0.1", "B": "0.5", "k": "10", "eta": "2", "s": "1.4", "beta": "0.01", "c": "1",
-    "t": "2", "a": "1", "b": "1", "u": "5", "l": "3", "sigma": "1", "Delta": "0.5", "norm": "1", "lam": "0.5",
+    "t": "2", "a": "1", "b": "1", "u": "5", "m": "3", "l": "3", "sigma": "1", "Delta": "0.5", "norm": "1", "lam": "0.5",
     "V": "0.5", "S": "2", "D": "0.0000001", "A": "0.3", "KOV": "0.25", "LIFT": "0.0000001", "V2": "2",
     "A2": "1.2", "S2": "4", "R": "0.4",
 }

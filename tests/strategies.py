@@ -66,7 +66,7 @@ def entry_points(draw, entry, spread: float = 2.0, as_float: bool = True):
     for name, v in sorted(entry.sample_point().items()):
         base = float(Fraction(v))
         if CANONICAL.get(name, ({}, ""))[0].get("integer"):
-            pt[name] = int(max(1, round(base * 10 ** draw(st.floats(-1, 2)))))
+            pt[name] = int(max(1, round(base * 10 ** draw(st.floats(-1, 1)))))
         elif base == 0:
             pt[name] = 0.0
         else:
