@@ -131,6 +131,7 @@ def prepare(entry: SpecEntry, params: Mapping[str, Any], *, eps=None, delta=None
 
 def _arb_env(inp: Inputs) -> dict:
     env = {k: arb(v.numerator) / arb(v.denominator) for k, v in inp.params.items()}
+    exact = dict(inp.params)  # exact rational values, for relations decidable in exact arithmetic
     for k, v in inp.aggregates.items():
         if v is POS_INF:
             env[k] = POS_INF
@@ -138,6 +139,9 @@ def _arb_env(inp: Inputs) -> dict:
             lo, hi = v
             a = arb(lo.numerator) / arb(lo.denominator)
             env[k] = a if lo == hi else a.union(arb(hi.numerator) / arb(hi.denominator))
+            if lo == hi:
+                exact[k] = lo
+    env["__exact__"] = exact
     return env
 
 

@@ -715,6 +715,27 @@ def compile_expr(expr: sp.Basic, backend) -> Callable[[Env], Any]:
                 return B.add(terms)
             return f_sum
         # relations and booleans
+        if isinstance(e, sp.Rel) and B.name == "arb":
+            exact = _exact_relation(e)
+            if exact is not None:
+                fa, fb = comp(e.lhs), comp(e.rhs)
+                op = type(e)
+
+                def f_rel(env, exact=exact, fa=fa, fb=fb, op=op):
+                    r = exact(env.get("__exact__"))
+                    if r is not None:
+                        return r
+                    a, b = fa(env), fb(env)
+                    if op is sp.StrictLessThan:
+                        return B.lt(a, b)
+                    if op is sp.LessThan:
+                        return B.le(a, b)
+                    if op is sp.StrictGreaterThan:
+                        return B.lt(b, a)
+                    if op is sp.GreaterThan:
+                        return B.le(b, a)
+                    return B.eq(a, b) if op is sp.Eq else _not(B, B.eq(a, b))
+                return f_rel
         if isinstance(e, sp.StrictLessThan):
             fa, fb = comp(e.lhs), comp(e.rhs)
             return lambda env: B.lt(fa(env), fb(env))
@@ -781,6 +802,51 @@ def _difference_of_square_roots(e: sp.Add):
     if sp.count_ops(diff) >= sp.count_ops(pos) + sp.count_ops(neg):
         return None
     return diff / (sp.sqrt(pos) + sp.sqrt(neg))
+
+
+def _exact_relation(rel: sp.Basic):
+    """For a relation between polynomials with rational coefficients (e.g. V/2 > B, R > B, V < v0), a function
+    deciding it exactly on exact rational inputs (``env['__exact__']``), or None if the relation is not of that form.
+
+    Ball arithmetic cannot decide equality of non-dyadic rationals (1/100 vs 1/100); exact arithmetic can, so a
+    filter whose budget is met exactly CONTinues as its theorem says ("sum <= B").
+    """
+    diff = sp.expand(rel.lhs - rel.rhs)
+    syms = sorted(diff.free_symbols, key=lambda x: x.name)
+    if not syms or not diff.is_polynomial(*syms):
+        return None
+    poly = sp.Poly(diff, *syms)
+    if not all(c.is_Rational for c in poly.coeffs()):
+        return None
+    names = [x.name for x in syms]
+    terms = [(tuple(m), Fraction(int(c.p), int(c.q))) for m, c in poly.terms()]
+    op = type(rel)
+
+    def decide(exact):
+        if exact is None or any(nm not in exact for nm in names):
+            return None
+        v = Fraction(0)
+        for mono, c in terms:
+            t = c
+            for nm, p in zip(names, mono):
+                if p:
+                    t *= exact[nm] ** p
+            v += t
+        if op is sp.StrictLessThan:
+            return v < 0
+        if op is sp.LessThan:
+            return v <= 0
+        if op is sp.StrictGreaterThan:
+            return v > 0
+        if op is sp.GreaterThan:
+            return v >= 0
+        if op is sp.Eq:
+            return v == 0
+        if op is sp.Ne:
+            return v != 0
+        return None
+
+    return decide
 
 
 def _provably_nonnegative(e: sp.Basic) -> bool:
