@@ -123,7 +123,7 @@ with open({str(log)!r}, "a") as log:
 
 
 def test_eps_zero_with_positive_delta_halts_lifted_filter_and_voids_odometer():
-    f = make_filter("rruv16.lemma3_3.filter.thm5_1", eps_g="1", delta_g="1e-6", delta_dprime="1e-6")
+    f = make_filter("rruv16.lemma3_3.filter.thm5_1", eps_g="3", delta_g="1e-6", delta_dprime="1e-6")
     assert f.try_spend("0.1") is Decision.CONT
     assert f.try_spend("0", "1e-12") is Decision.HALT
     o = make_odometer("wrrw23.thm3.mixture", gamma="0.01", delta_prime="1e-6", delta_dprime="1e-6")
@@ -171,7 +171,7 @@ def test_multi_order_renyi_filter_is_the_intersection():
 def test_renyi_odometer_restarts_like_algorithm_5():
     o = RenyiOdometer("1")
     vals = [o.step(r) for r in ["0.6", "0.3", "0.2", "0.9", "0.1"]]
-    # segments: [0.6, 0.3] (0.9), restart at 0.2 -> [0.2], 0.9 would exceed -> restart [0.9, 0.1]
-    assert vals == [1, 1, 2, 2, 3]
+    # segments: [0.6, 0.3]; 0.2 would exceed 1 -> restart [0.2]; 0.9 would exceed -> restart [0.9, 0.1]
+    assert vals == [1, 1, 2, 3, 3]
     with pytest.raises(spec.DomainError):
         o.step("1.5")
