@@ -378,8 +378,9 @@ def _np_pair(name: str, v, rounded_inputs: bool):
     if np.any(np.isnan(a)):
         i = int(np.flatnonzero(np.isnan(a).ravel())[0])
         raise DomainError(name, float("nan"), "a finite real number", "reference.fast", f"at index {i}")
-    if rounded_inputs:
-        return (np.nextafter(a, -np.inf), np.nextafter(a, np.inf))
+    if rounded_inputs:  # a nonnegative input stands for a nonnegative real: do not widen below 0
+        down = np.nextafter(a, -np.inf)
+        return (np.where(a >= 0, np.maximum(down, 0.0), down), np.nextafter(a, np.inf))
     return (a, a)
 
 
