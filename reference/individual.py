@@ -16,6 +16,14 @@ import numpy as np
 from spec import DomainError, parse_exact
 
 
+def _add_up(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Elementwise upper bound of a + b: exact when the float addition was exact (TwoSum error 0), else one ulp up."""
+    s = a + b
+    bb = s - a
+    err = (a - (s - bb)) + (b - bb)
+    return np.where(err == 0, s, np.nextafter(s, np.inf))
+
+
 def _as_costs(rho, n: int, name: str = "rho") -> np.ndarray:
     r = np.asarray(rho, dtype=np.float64)
     if r.shape != (n,):
@@ -48,7 +56,7 @@ class IndividualFilter:
     def step(self, rho) -> np.ndarray:
         """Given this round's individual costs rho_t^(i), return the active mask and record the spends."""
         r = _as_costs(rho, self.n)
-        cand = np.nextafter(self.spent_hi + r, np.inf)  # upper bound of the exact candidate sum
+        cand = _add_up(self.spent_hi, r)  # upper bound of the exact candidate sum (exact when representable)
         active = cand <= self.B
         self.spent_hi = np.where(active, cand, self.spent_hi)
         self.rounds += 1
@@ -75,7 +83,7 @@ class IndividualOdometer:
         if np.any(r > self.Delta):
             i = int(np.flatnonzero(r > self.Delta)[0])
             raise DomainError(f"rho[{i}]", float(r[i]), "rho <= Delta (Corollary 5.3)", "fz21.cor5_3")
-        cand = np.nextafter(self.segment_hi + r, np.inf)
+        cand = _add_up(self.segment_hi, r)
         restart = cand > self.Delta  # the individual's Delta-filter HALTs: restart at this round
         self.m = self.m + restart
         self.segment_hi = np.where(restart, r, cand)

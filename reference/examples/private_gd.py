@@ -44,7 +44,8 @@ def run(filtering: bool, *, sigma=4.0, C=1.0, k=60, k_max=90, eta=0.5, alpha=8, 
         g = _grads(theta, X, y)
         norms = np.linalg.norm(g, axis=1)
         if filtering:
-            cap = np.minimum(C, np.sqrt(np.maximum(B_norm - spent, 0.0)))
+            # clip a hair below the cap so that the float norm^2 of the clipped gradient cannot exceed it
+            cap = np.minimum(C, np.sqrt(np.maximum(B_norm - spent, 0.0))) * (1 - 1e-9)
             g = g * np.minimum(1.0, cap / np.maximum(norms, 1e-300))[:, None]
             gn2 = np.linalg.norm(g, axis=1) ** 2
             active = filt.step(alpha * gn2 / (2 * sigma**2 * C**2))
