@@ -42,8 +42,13 @@ def classify_upper(peer_value: float, lo: Fraction, hi: Fraction, tol: float = 1
     """Classify a peer's claimed upper bound (smaller = more privacy) against the certified [lo, hi]."""
     pv = Fraction(peer_value)
     slack = max(abs(lo), abs(hi)) * Fraction(tol)
+    if lo <= pv <= hi:
+        return "exact", "inside the certified enclosure"
     if lo - slack <= pv <= hi + slack:
-        return "exact", f"within the enclosure (rel. tol {tol:g})"
+        m = max(abs(lo), abs(hi))
+        rel = float(min(abs(pv - lo), abs(pv - hi)) / m) if m else 0.0
+        side = "below" if pv < lo else "above"
+        return "exact", f"{side} the enclosure by float rounding only (rel. {rel:.1e} <= tol {tol:g})"
     if pv > hi:
         ratio = float(pv / hi) if hi > 0 else float("inf")
         return "conservative", f"looser by a factor {ratio:.6g}"
