@@ -47,7 +47,9 @@ LIFT = _agg("LIFT", "RRUV16 Lemma 3.3 lifted delta sum_i 2 delta_i / (eps_i e^{e
             sp.Piecewise((sp.Integer(0), sp.Eq(delta, 0)), (sp.oo, sp.Eq(eps, 0)),
                          (2 * delta / (eps * sp.exp(eps)), True)),
             Source("RRUV16", "Lemma 3.3 with Lemma 2.3", _RRUV),
-            "A round with delta_i = 0 contributes 0; a round with eps_i = 0 < delta_i contributes +oo.")
+            "A round with delta_i = 0 contributes 0; a round with eps_i = 0 < delta_i contributes +oo.  Caution: the "
+            "constant 2 delta/(eps e^eps) is RRUV16 Lemma 2.3's, which proofs_check refutes "
+            "(rruv16.lemma2_3.second_conversion); the lifted bounds implement the paper as stated.")
 V2 = _agg("V2", "lifted intrinsic time sum_i (2 eps_i)^2", (2 * eps)**2,
           Source("RRUV16", "Lemma 3.3 (base bound at 2 eps_i)", _RRUV), "Exactly 4 V.")
 A2 = _agg("A2", "lifted mean-loss sum sum_i 2 eps_i (e^{2 eps_i} - 1)/2", 2 * eps * (sp.exp(2 * eps) - 1) / 2,

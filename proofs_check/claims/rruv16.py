@@ -36,27 +36,29 @@ def _is_zero(expr: sp.Expr) -> bool:
 
 
 def lemma2_3_counterexample(eps: Fraction, delta: Fraction, factor: Fraction = Fraction(99, 100)):
-    """Two-point X, Y that are (eps, delta)-indistinguishable with P_{a~X}(|log X(a)/Y(a)| > 2 eps) > the stated
-    2 delta/(eps e^eps).  Returns (p, q, bad_mass, stated_bound) as exact/arb values, or None if not a counterexample.
+    """Three-point X, Y that are (eps, delta)-indistinguishable (both directions) yet, under a ~ X *and* under a ~ Y,
+    |log X(a)/Y(a)| > 2 eps with probability above the stated 2 delta/(eps e^eps).
 
-    X = (p, 1-p), Y = (q, 1-q) on {a, b} with q = factor * delta/(e^{2eps} - e^eps) and p just below e^eps q + delta
-    (rational, certified): then p/q > e^{2 eps} at a, so all of X's mass p at a is 'bad'.
+    X = (p, q, 1-p-q), Y = (q, p, 1-p-q) with q = factor delta/(e^{2eps} - e^eps) and p (rational) just below
+    e^eps q + delta.  The hockey-stick divergence either way is max(0, p - e^eps q) + max(0, q - e^eps p) <= delta,
+    which is (eps, delta)-indistinguishability on every event; the outcomes a and c have |log-ratio| > 2 eps.
+    Returns (p, q, bad_mass, stated_bound) or None.
     """
     with arb_prec(200):
         e = fraction_to_arb(eps).exp()
         d = fraction_to_arb(delta)
-        q_arb = fraction_to_arb(factor) * d / (e * e - e)
-        q = Fraction(q_arb.mid().str(30, radius=False))
+        q = Fraction((fraction_to_arb(factor) * d / (e * e - e)).mid().str(30, radius=False))
         qa = fraction_to_arb(q)
-        p_hi = e * qa + d
-        p = Fraction((p_hi - arb("1e-25")).mid().str(30, radius=False))
+        p = Fraction((e * qa + d - arb("1e-25")).mid().str(30, radius=False))
         pa = fraction_to_arb(p)
-        one = arb(1)
-        checks = [pa <= e * qa + d, qa <= e * pa + d, (one - pa) <= e * (one - qa) + d, (one - qa) <= e * (one - pa) + d,
-                  pa / qa > (2 * fraction_to_arb(eps)).exp()]
+        zero = arb(0)
+        hockey = (pa - e * qa).max(zero) + (qa - e * pa).max(zero)  # the same in both directions by symmetry
+        two_eps = (2 * fraction_to_arb(eps)).exp()
+        bad_a = pa / qa > two_eps  # |log| > 2 eps at a and (by symmetry) at c
+        bad_mass = pa + qa          # under a ~ X and under a ~ Y alike
         stated = 2 * d / (fraction_to_arb(eps) * e)
-        if all(checks) and pa > stated:
-            return p, q, pa, stated
+        if hockey <= d and bad_a and bad_mass > stated and p + q < 1:
+            return p, q, bad_mass, stated
     return None
 
 
@@ -73,13 +75,16 @@ def _lemma2_3() -> Verdict:
         return Verdict("inconclusive", "no counterexample found at eps = 1, delta = 0.01")
     p, q, pa, stated_v = ce
     return Verdict("refuted",
-                   "At eps = 1, delta = 1/100: X = (p, 1-p), Y = (q, 1-q) with q = " + str(q) + ", p = " + str(p)
-                   + " are (1, 0.01)-indistinguishable on every event (checked in arb), yet "
-                   "P_{a~X}[log(X(a)/Y(a)) > 2 eps] = p = " + f"{float(p):.6g}" + " > 2 delta/(eps e^eps) = "
-                   + f"{float(stated_v.mid()):.6g}" + ".  The constant that the standard argument gives "
-                   "(Kasiviswanathan-Smith) is delta e^eps/(e^eps - 1) per tail; 2 delta/(eps e^eps) is smaller than "
-                   "that for every eps > 0 (1 - e^-eps <= eps e^eps), so the lemma as printed is too strong.  "
-                   "Downstream: RRUV16 Lemma 3.3's lift uses this constant.", "exact rationals + arb")
+                   "At eps = 1, delta = 1/100: X = (p, q, 1-p-q) and Y = (q, p, 1-p-q) with q = " + str(q) + ", p = "
+                   + str(p) + " satisfy P[X in E] <= e^eps P[Y in E] + delta and vice versa for every event E (the "
+                   "hockey-stick divergence max(0, p - e q) + max(0, q - e p) <= delta, checked in arb), yet "
+                   "|log X(a)/Y(a)| > 2 eps on {a, c}, which has probability p + q = " + f"{float(pa.mid()):.6g}"
+                   + " under a ~ X and under a ~ Y alike, more than 2 delta/(eps e^eps) = "
+                   + f"{float(stated_v.mid()):.6g}" + ".  The standard argument (Kasiviswanathan-Smith) gives "
+                   "about delta (e^eps + e^-eps)/(e^eps - 1) here; 2 delta/(eps e^eps) is smaller than delta e^eps/"
+                   "(e^eps - 1) for every eps > 0, so the lemma as printed is too strong (it is right to first order "
+                   "as eps -> 0).  Downstream: RRUV16 Lemma 3.3's lift (aggregate LIFT) uses this constant.",
+                   "exact rationals + arb")
 
 
 # ------------------------------------------------------------------------------------------ Thm 4.5
