@@ -220,3 +220,15 @@ register(SpecEntry(
           "log(n) in (11) becomes log(1/gamma)/2 (equal to log n at gamma = 1/n^2).  The text says 'log2(n^2)/delta_g "
           "in (11) will be replaced with log2(1/gamma)/delta_g', but (11) contains log(n)/delta_g, not "
           "log2(n^2)/delta_g: the remark's wording does not match the equation (see proofs_check)."))
+
+_T65_lift = {A: A2, V: V2}
+register(SpecEntry(
+    id="rruv16.lemma3_3.odometer.thm6_5", title="Theorem 6.5 odometer lifted to approximate-DP rounds",
+    kind=Kind.ODOMETER, source=src("Lemma 3.3 applied to Theorem 6.5"), params=("n", "delta_g", "delta_dprime"),
+    aggregates=("A2", "V2", "LIFT"),
+    expr=sp.Piecewise((sp.oo, LIFT > delta_dprime),
+                      (sp.Piecewise((_eq11, _IN), (_eq12, True)).subs(_T65_lift, simultaneous=True), True)),
+    domain=(n >= 2,) + DELTA_SMALL + (delta_dprime > 0,), monotone={"LIFT": +1},
+    notes="Theorem 6.5 at 2 eps_i (A2, V2 = 4V; the range test uses V2); +oo once sum 2 delta_i/(eps_i e^{eps_i}) "
+          "exceeds delta_dprime.  A valid (u, delta_g + delta_dprime) odometer as far as Lemma 2.3 holds (see "
+          "rruv16.lemma2_3.second_conversion)."))

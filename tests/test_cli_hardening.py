@@ -130,3 +130,56 @@ def test_atomic_write_leaves_old_file_when_interrupted(tmp_path, monkeypatch):
         rio.atomic_write_text(target, "new" * 1000)
     assert target.read_text() == "old"
     assert [p.name for p in tmp_path.iterdir()] == ["f.json"]  # no temp file left behind
+
+
+BAD_OTHER = [
+    (["filter", "wrrw23.thm2", "--budget", "eps_g=1", "--budget", "delta_prime=2", "--budget", "delta_dprime=0"],
+     "eps\n0.1\n", "delta_prime"),
+    (["filter", "rruv16.thm5_1", "--budget", "eps_g=1", "--budget", "delta_g=0.5"], "eps\n0.1\n", "delta_g"),
+    (["filter", "wrrw23.thm2", "--budget", "eps_g=1", "--budget", "delta_prime=1e-6", "--budget", "delta_dprime=0"],
+     "eps,delta\n0.1\n", "row 1"),
+    (["filter", "wrrw23.thm2", "--budget", "eps_g=1", "--budget", "delta_prime=1e-6", "--budget", "delta_dprime=0"],
+     "epsilon\n0.1\n", "header"),
+    (["filter", "wrrw23.thm2", "--budget", "eps_g=1", "--budget", "delta_prime=1e-6", "--budget", "delta_dprime=0"],
+     "eps\nnan\n", "eps"),
+    (["filter", "rruv16.thm5_1", "--budget", "eps_g=1", "--budget", "delta_g=1e-6"], "eps,delta\n0.1,1e-9\n", "delta[0]"),
+    (["filter", "fz21.thm4_7", "--budget", "eps_g=1", "--budget", "delta_g=1e-6", "--conversion", "gauss"], "eps\n0.1\n",
+     "conversion"),
+    (["filter", "wrrw23.thm3.mixture"], "eps\n0.1\n", "id"),
+    (["odometer", "wrrw23.thm3.mixture", "--param", "gamma=-1", "--param", "delta_prime=1e-6", "--param",
+      "delta_dprime=0"], "eps\n0.1\n", "gamma"),
+    (["odometer", "wrrw23.thm3.mixture", "--param", "gamma=0.1", "--param", "delta_prime=1e-6", "--param",
+      "delta_dprime=0"], "eps\n-0.1\n", "eps"),
+    (["bstar", "--eps-g", "0", "--delta-g", "1e-6"], "", "eps_g"),
+    (["bstar", "--eps-g", "1", "--delta-g", "1"], "", "delta_g"),
+    (["bstar", "--eps-g", "__import__('os')", "--delta-g", "1e-6"], "", "eps_g"),
+    (["golden", "--out", "/tmp/dpbounds-golden-bad", "--bounds", "no.such"], "", "id"),
+    (["golden", "--out", "/tmp/dpbounds-golden-bad", "--digits", "2"], "", "digits"),
+    (["audit", "--peers", "nope"], "", "--peers"),
+    (["check-proofs", "--claim", "nope"], "", "--claim"),
+]
+
+
+@pytest.mark.parametrize("argv,stdin,param", BAD_OTHER, ids=[" ".join(a)[:70] for a, _, _ in BAD_OTHER])
+def test_every_subcommand_rejects_bad_input_with_one_line(argv, stdin, param):
+    rc, out, err = run_cli(argv, stdin)
+    assert rc == 2, (rc, err)
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in err, err
+    assert param in lines[0], lines[0]
+
+
+stream_rows = st.lists(st.tuples(st.sampled_from(["0", "0.01", "0.1", "1", "-1", "nan", "1e400", "x", "", "0.5"]),
+                                 st.sampled_from(["0", "1e-9", "1", "-0.0", "abc", ""])), max_size=6)
+
+
+@settings(max_examples=40)
+@given(stream_rows, st.sampled_from(["eps,delta", "eps", "delta,eps", "rho", "eps,eps", ""]))
+def test_fuzzed_filter_streams_exit_0_or_2(rows, header):
+    text = header + "\n" + "".join(f"{a},{b}\n" for a, b in rows)
+    rc, out, err = run_cli(["filter", "wrrw23.thm2", "--budget", "eps_g=1", "--budget", "delta_prime=1e-6",
+                            "--budget", "delta_dprime=1e-6", "--format", "json"], text)
+    assert rc in (0, 2), (text, rc, err)
+    assert "Traceback" not in err and "internal error" not in err, err
+    if rc == 0:
+        json.loads(out)
