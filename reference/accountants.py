@@ -32,7 +32,7 @@ from spec.aggregates import AGGREGATES
 from spec.core import Kind, fraction_to_decimal_str
 
 from .evaluate import Inputs, decide, enclose_inputs
-from .interp import POS_INF, ArbBackend, NotCertified, compile_expr
+from .interp import POS_INF, ArbBackend, NotCertified, compile_expr, eval_rational_poly
 from .io import atomic_write_json
 from .numeric import arb_endpoints, arb_prec, float_up
 
@@ -67,15 +67,7 @@ class _Sum:
     def term_value(self, rnd: Mapping[str, Fraction]):
         """The candidate round's term: a Fraction, an arb ball, or POS_INF."""
         if self.poly is not None:
-            names, terms = self.poly
-            t = Fraction(0)
-            for mono, c in terms:
-                x = c
-                for nm, p in zip(names, mono):
-                    if p:
-                        x *= rnd[nm] ** p
-                t += x
-            return t
+            return eval_rational_poly(*self.poly, rnd)
         with arb_prec(256):
             return self._fn({nm: arb(rnd[nm].numerator) / arb(rnd[nm].denominator) for nm in self.vars})
 

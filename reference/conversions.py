@@ -22,7 +22,7 @@ import spec
 from spec import DomainError, parse_exact
 
 from .evaluate import Enclosure, Inputs, enclose_inputs
-from .optimize import _argmin_float
+from .optimize import _argmin_float, golden_section
 
 CONVERSIONS = ("bs16", "cks20", "mironov", "gauss")
 VALID = {"bs16": True, "cks20": True, "mironov": True, "gauss": False}
@@ -226,8 +226,6 @@ def _cks20_eps_min_float(r: float, delta: float) -> tuple[float, float]:
     g = _cks20_float_fn()
     L = math.log(1 / delta)
     t0 = math.log(math.sqrt(L / r))
-    lo_t, hi_t = t0 - 3, t0 + 3
-    phi = (math.sqrt(5) - 1) / 2
 
     def G(t):
         try:
@@ -235,17 +233,7 @@ def _cks20_eps_min_float(r: float, delta: float) -> tuple[float, float]:
         except (ValueError, OverflowError, ZeroDivisionError):
             return math.inf
 
-    c, d = hi_t - phi * (hi_t - lo_t), lo_t + phi * (hi_t - lo_t)
-    gc, gd = G(c), G(d)
-    for _ in range(80):
-        if gc < gd:
-            hi_t, d, gd = d, c, gc
-            c = hi_t - phi * (hi_t - lo_t)
-            gc = G(c)
-        else:
-            lo_t, c, gc = c, d, gd
-            d = lo_t + phi * (hi_t - lo_t)
-            gd = G(d)
+    lo_t, hi_t = golden_section(G, t0 - 3, t0 + 3, 80)
     t = (lo_t + hi_t) / 2
     return G(t), 1 + math.exp(t)
 

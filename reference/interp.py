@@ -804,6 +804,29 @@ def _difference_of_square_roots(e: sp.Add):
     return diff / (sp.sqrt(pos) + sp.sqrt(neg))
 
 
+def rational_poly(expr: sp.Expr):
+    """(names, [(exponents, coefficient)]) if ``expr`` is a polynomial with rational coefficients, else None."""
+    syms = sorted(expr.free_symbols, key=lambda x: x.name)
+    if not syms or not expr.is_polynomial(*syms):
+        return None
+    poly = sp.Poly(expr, *syms)
+    if not all(c.is_Rational for c in poly.coeffs()):
+        return None
+    return [x.name for x in syms], [(tuple(m), Fraction(int(c.p), int(c.q))) for m, c in poly.terms()]
+
+
+def eval_rational_poly(names, terms, values) -> Fraction:
+    """Exact value of a polynomial from :func:`rational_poly` at exact values (a mapping name -> Fraction)."""
+    v = Fraction(0)
+    for mono, c in terms:
+        t = c
+        for nm, p in zip(names, mono):
+            if p:
+                t *= values[nm] ** p
+        v += t
+    return v
+
+
 def _exact_relation(rel: sp.Basic):
     """For a relation between polynomials with rational coefficients (e.g. V/2 > B, R > B, V < v0), a function
     deciding it exactly on exact rational inputs (``env['__exact__']``), or None if the relation is not of that form.
@@ -811,27 +834,16 @@ def _exact_relation(rel: sp.Basic):
     Ball arithmetic cannot decide equality of non-dyadic rationals (1/100 vs 1/100); exact arithmetic can, so a
     filter whose budget is met exactly CONTinues as its theorem says ("sum <= B").
     """
-    diff = sp.expand(rel.lhs - rel.rhs)
-    syms = sorted(diff.free_symbols, key=lambda x: x.name)
-    if not syms or not diff.is_polynomial(*syms):
+    rp = rational_poly(sp.expand(rel.lhs - rel.rhs))
+    if rp is None:
         return None
-    poly = sp.Poly(diff, *syms)
-    if not all(c.is_Rational for c in poly.coeffs()):
-        return None
-    names = [x.name for x in syms]
-    terms = [(tuple(m), Fraction(int(c.p), int(c.q))) for m, c in poly.terms()]
+    names, terms = rp
     op = type(rel)
 
     def decide(exact):
         if exact is None or any(nm not in exact for nm in names):
             return None
-        v = Fraction(0)
-        for mono, c in terms:
-            t = c
-            for nm, p in zip(names, mono):
-                if p:
-                    t *= exact[nm] ** p
-            v += t
+        v = eval_rational_poly(names, terms, exact)
         if op is sp.StrictLessThan:
             return v < 0
         if op is sp.LessThan:

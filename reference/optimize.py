@@ -70,6 +70,26 @@ def _env_arb(inp) -> dict:
     return {k: fraction_to_arb(v) for k, v in inp.params.items()}
 
 
+def golden_section(f, lo, hi, iterations: int):
+    """Shrink [lo, hi] around a minimum of a unimodal f by golden-section search (floats or mpmath numbers).
+
+    A search heuristic only: its result is always re-certified (an upper end by evaluation at a point, a lower end
+    by branch and bound)."""
+    phi = (5 ** 0.5 - 1) / 2
+    c, d = hi - phi * (hi - lo), lo + phi * (hi - lo)
+    fc, fd = f(c), f(d)
+    for _ in range(iterations):
+        if fc < fd:
+            hi, d, fd = d, c, fc
+            c = hi - phi * (hi - lo)
+            fc = f(c)
+        else:
+            lo, c, fc = c, d, fd
+            d = lo + phi * (hi - lo)
+            fd = f(d)
+    return lo, hi
+
+
 def _argmin_float(entry: SpecEntry, inp, what: str) -> Fraction:
     """A near-optimal alpha (a rational), by golden-section search on t = log(alpha - 1) in private mpmath."""
     ctx = mp_context(20)
@@ -94,19 +114,7 @@ def _argmin_float(entry: SpecEntry, inp, what: str) -> Fraction:
         grid = [ctx.mpf(t) / 4 for t in range(-160, 161)]
     vals = [g(t) for t in grid]
     i = min(range(len(grid)), key=lambda j: vals[j])
-    lo, hi = grid[max(i - 1, 0)], grid[min(i + 1, len(grid) - 1)]
-    phi = (ctx.sqrt(5) - 1) / 2
-    c, d = hi - phi * (hi - lo), lo + phi * (hi - lo)
-    gc, gd = g(c), g(d)
-    for _ in range(70):
-        if gc < gd:
-            hi, d, gd = d, c, gc
-            c = hi - phi * (hi - lo)
-            gc = g(c)
-        else:
-            lo, c, gc = c, d, gd
-            d = lo + phi * (hi - lo)
-            gd = g(d)
+    lo, hi = golden_section(g, grid[max(i - 1, 0)], grid[min(i + 1, len(grid) - 1)], 70)
     t = (lo + hi) / 2
     alpha = 1 + ctx.exp(t)
     return Fraction(str(ctx.nstr(alpha, 25)))

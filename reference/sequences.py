@@ -24,7 +24,7 @@ from spec import DomainError
 from spec.aggregates import AGGREGATES
 from spec.core import SpecEntry, parse_exact, sym
 
-from .interp import POS_INF, ArbBackend, NotCertified, NpIntervalBackend, compile_expr
+from .interp import POS_INF, ArbBackend, NotCertified, NpIntervalBackend, compile_expr, eval_rational_poly, rational_poly
 from .numeric import arb_endpoints, arb_prec
 
 _ROUND_NAMES = ("eps", "delta", "rho")
@@ -151,18 +151,10 @@ _poly_cache: dict[str, Any] = {}
 
 
 def _poly_terms(agg_name: str):
-    """Coefficients of a polynomial per-round term, or None when the term is transcendental."""
-    if agg_name in _poly_cache:
-        return _poly_cache[agg_name]
-    term = AGGREGATES[agg_name].expr
-    syms = sorted(term.free_symbols, key=lambda s: s.name)
-    res = None
-    if term.is_polynomial(*syms):
-        poly = sp.Poly(term, *syms)
-        res = ([s.name for s in syms],
-               [(tuple(m), Fraction(int(sp.Rational(c).p), int(sp.Rational(c).q))) for m, c in poly.terms()])
-    _poly_cache[agg_name] = res
-    return res
+    """Coefficients of a polynomial per-round term (interp.rational_poly), or None when it is transcendental."""
+    if agg_name not in _poly_cache:
+        _poly_cache[agg_name] = rational_poly(AGGREGATES[agg_name].expr)
+    return _poly_cache[agg_name]
 
 
 def _unique_rows(rounds: dict, names: list[str]) -> list[tuple[tuple[Fraction, ...], int]]:
@@ -189,17 +181,9 @@ def aggregate_exact(agg_name: str, rounds: dict) -> Any:
     poly = _poly_terms(agg_name)
     if poly is not None:
         pnames, terms = poly
-        idx = [names.index(nm) for nm in pnames]
         total = Fraction(0)
         for row, count in rows:
-            t_row = Fraction(0)
-            for mono, c in terms:
-                t = c
-                for j, p in zip(idx, mono):
-                    if p:
-                        t *= row[j] ** p
-                t_row += t
-            total += t_row * count
+            total += eval_rational_poly(pnames, terms, dict(zip(names, row))) * count
         return (total, total)
     fn = compile_expr(term, ArbBackend())
     with arb_prec(256):
