@@ -163,6 +163,20 @@ class Filter:
         self.rounds = 0
         self.halted = False
         self.save_path = Path(save_path) if save_path else None
+        # HALT is monotone in the aggregates when every aggregate is declared non-decreasing (tested in
+        # tests/test_monotonicity.py): then a point certified CONT vouches for every point below it.
+        self._monotone = bool(entry.aggregates) and all(entry.monotone.get(a) == 1 for a in entry.aggregates)
+        self._safe: dict | None = None
+
+    def _refresh_safe_point(self, cand: dict) -> None:
+        """After a certified CONT at ``cand``, certify a point above it (headroom), so that later rounds whose
+        aggregates stay below it are CONT by monotonicity without re-evaluating the bound."""
+        self._safe = None
+        for g in (Fraction(1, 2), Fraction(1, 16), Fraction(1, 256), Fraction(1, 8192)):
+            point = {a: hi + hi * g for a, (lo, hi) in cand.items()}
+            if not decide(self.entry, Inputs(self.budget, {a: (v, v) for a, v in point.items()})):
+                self._safe = point
+                return
 
     # -- the stopping rule
     def try_spend(self, eps=None, delta=0, rho=None) -> Decision:
@@ -176,7 +190,12 @@ class Filter:
                               "missing per-round value")
         terms = {a: s.term_value(rnd) for a, s in self.sums.items()}
         cand = {a: s.with_term(terms[a]) for a, s in self.sums.items()}
-        halt = decide(self.entry, Inputs(self.budget, cand))
+        if self._safe is not None and all(v is not POS_INF and v[1] <= self._safe[a] for a, v in cand.items()):
+            halt = False  # below a point certified CONT, and HALT is monotone in the aggregates
+        else:
+            halt = decide(self.entry, Inputs(self.budget, cand))
+            if not halt and self._monotone and all(v is not POS_INF for v in cand.values()):
+                self._refresh_safe_point(cand)
         if halt:
             self.halted = True
             self._save()
