@@ -100,7 +100,7 @@ def delta_rr(eps_list: Sequence, eps_g, delta_list: Sequence | None = None, max_
             z = (1 + ea.exp()) ** c
             rows = []
             for l in range(c + 1):
-                b = arb(math.comb(c, l))
+                b = arb.bin_uiui(c, l)  # a ball for C(c, l) at the working precision (no huge exact integers)
                 rows.append(((c - 2 * l) * e, b * (ea * (c - l)).exp() / z, b * (ea * l).exp() / z))
             per.append(rows)
         # convolve group by group, merging equal (exact rational) losses

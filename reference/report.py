@@ -115,7 +115,8 @@ def section_audit(sec: Section, out: Path, quick: bool) -> None:
     headers, rows, notes = run_audit(peers=None, quick=True)
     for n in notes:
         sec.p(n)
-    sec.table(headers, rows)
+    if rows:
+        sec.table(headers, rows)
 
 
 def section_figures(sec: Section, out: Path, quick: bool) -> None:

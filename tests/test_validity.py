@@ -66,6 +66,14 @@ def test_filter_under_adaptive_adversary_is_exactly_private(fid, budget, dtot, n
     assert r.hi <= dtot, f"{fid} vs {name}: exact delta {float(r.hi):.4g} > {float(dtot)}"
 
 
+@pytest.mark.parametrize("eps,k,eps_g", [("0.1", 1, "0.05"), ("0.3", 7, "0.5"), ("0.01", 300, "0.2"), ("1", 12, "3")])
+def test_exact_engine_matches_the_spec_kov15_formula(eps, k, eps_g):
+    from reference.evaluate import enclose
+    a = enclose("conversions.kov15.exact", {"eps": eps, "k": str(k), "eps_g": eps_g}, rel_tol=1e-20)
+    b = delta_rr([eps] * k, eps_g)
+    assert a.lo <= b.hi and b.lo <= a.hi
+
+
 def test_dp_agrees_with_convolution_for_non_adaptive_adversary():
     seq = ["0.1", "0.2", "0.1", "0.05", "0.2"]
     a = adaptive_delta(adv.fixed(seq), always_continue, "0.3")

@@ -1,6 +1,6 @@
 """confseq (Howard et al.'s own implementation): normal_mixture_bound and poly_stitching_bound against the
-howard.* spec entries.  confseq needs a C++ build: apt-get install libboost-dev; pip install pybind11;
-pip install --no-build-isolation confseq."""
+howard.* spec entries.  confseq needs a C++ build: apt-get install libboost-dev; pip install pybind11
+scikit-build cmake ninja; pip install --no-build-isolation confseq."""
 
 from __future__ import annotations
 
