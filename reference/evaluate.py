@@ -236,15 +236,15 @@ def enclose(entry_id: str, params: Mapping[str, Any] | None = None, *, eps=None,
     return _enclose_refining_streams(entry, inp, what, rel_tol, eps, delta, rho)[0]
 
 
-def _enclose_refining_streams(entry, inp, what, rel_tol, eps, delta, rho):
+def _enclose_refining_streams(entry, inp, what, rel_tol, eps, delta, rho, max_bits=1 << 15):
     try:
-        return enclose_inputs(entry, inp, what=what, rel_tol=rel_tol), inp
+        return enclose_inputs(entry, inp, what=what, rel_tol=rel_tol, max_bits=max_bits), inp
     except CertificationError:
         if not any(isinstance(s, np.ndarray) for s in (eps, delta, rho)):
             raise
         # float64 streams were summed in the fast outward-rounded path (a few ulps wide): redo them exactly
         inp = Inputs(inp.params, sequences.aggregates_for(entry, eps=eps, delta=delta, rho=rho, exact=True))
-        return enclose_inputs(entry, inp, what=what, rel_tol=rel_tol), inp
+        return enclose_inputs(entry, inp, what=what, rel_tol=rel_tol, max_bits=max_bits), inp
 
 
 def decide(entry: SpecEntry, inp: Inputs, *, max_bits: int = 1 << 12) -> bool:
@@ -337,7 +337,7 @@ class Evaluation:
 
 
 def evaluate(entry_id: str, params: Mapping[str, Any] | None = None, *, digits: int = 30, eps=None, delta=None,
-             rho=None, aggregates=None, what: str = "expr") -> Evaluation:
+             rho=None, aggregates=None, what: str = "expr", max_bits: int = 1 << 15) -> Evaluation:
     """Value (decimal string at ``digits`` significant digits), certified enclosure and float64 bracket.
 
     The enclosure's ends are rounded outward to ``digits + 5`` significant digits; ``upper``/``lower`` are the
@@ -349,7 +349,7 @@ def evaluate(entry_id: str, params: Mapping[str, Any] | None = None, *, digits: 
     entry = get(entry_id)
     inp = prepare(entry, params or {}, eps=eps, delta=delta, rho=rho, aggregates=aggregates)
     rel_tol = Fraction(1, 10 ** (digits + 3))
-    enc, inp = _enclose_refining_streams(entry, inp, what, rel_tol, eps, delta, rho)
+    enc, inp = _enclose_refining_streams(entry, inp, what, rel_tol, eps, delta, rho, max_bits)
     shown = {k: fraction_to_decimal_str(v) for k, v in inp.params.items()}
     for k, v in inp.aggregates.items():
         if v is POS_INF:
