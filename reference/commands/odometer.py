@@ -1,4 +1,8 @@
-"""`dpbounds odometer ID --param NAME=VALUE ... [--format json] < stream.csv`: the running bound per round."""
+"""`dpbounds odometer ID --param NAME=VALUE ... [--format json] < stream.csv`: the running bound per round.
+
+The CSV has a header naming its columns (eps, delta and/or rho; ``fz21.prop5_2`` takes rho).  Each output line has
+the round and the bound (float64 rounded up; 'inf' once the bound is no longer valid).
+"""
 
 from __future__ import annotations
 
@@ -18,17 +22,19 @@ def add_parser(sub) -> None:
 
 def run(args) -> int:
     from ..accountants import RenyiOdometer, make_odometer
+    from ..numeric import float_up
     params = parse_assignments(args.param)
     o = make_odometer(args.id, **params)
     rounds = []
     for i, rec in enumerate(read_rounds(sys.stdin), start=1):
         if isinstance(o, RenyiOdometer):
-            v = float(o.step(rec.get("rho")))
+            v = float_up(o.step(rec.get("rho"), rec.get("delta", "0"), eps=rec.get("eps")))
         else:
             v = o.step(rec.get("eps"), rec.get("delta", "0"), rec.get("rho"))
         rounds.append({"round": i, **rec, "bound_upper": v})
         if args.format == "text":
             sys.stdout.write(f"{i}\t{v!r}\n")
+            sys.stdout.flush()
     if args.format == "json":
         emit_json({"id": args.id, "params": params, "rounds": rounds})
     return 0
