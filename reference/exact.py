@@ -798,7 +798,7 @@ def crossing_probability_mc(bound, eps, N: int, paths: int = 20000, seed: int = 
     Seeded (numpy default_rng(seed)); the crossing event is the same exact lattice event as the upper DP of
     :func:`crossing_probability_bounds` (threshold lower ends), simulated through the disagree count.
     ``method``: 'hoeffding' (est +- sqrt(log(2/conf)/(2 paths))) or 'clopper-pearson' (exact binomial interval,
-    scipy's beta quantiles nudged outward by 1e-12).  Float convenience, not certified (it is statistical).
+    Beta quantiles by bisection on mpmath's incomplete beta, nudged outward by 1e-12).  Float convenience, not certified (it is statistical).
     """
     e = parse_exact("eps", eps, _THM)
     if not e > 0:
@@ -827,12 +827,25 @@ def crossing_probability_mc(bound, eps, N: int, paths: int = 20000, seed: int = 
         w = math.sqrt(math.log(2 / conf) / (2 * paths))
         return est, max(0.0, est - w), min(1.0, est + w)
     if method in ("clopper-pearson", "cp"):
-        from scipy.stats import beta
         k = crossed_total
-        lo = 0.0 if k == 0 else float(beta.ppf(conf / 2, k, paths - k + 1))
-        hi = 1.0 if k == paths else float(beta.ppf(1 - conf / 2, k + 1, paths - k))
+        lo = 0.0 if k == 0 else _beta_ppf(conf / 2, k, paths - k + 1)
+        hi = 1.0 if k == paths else _beta_ppf(1 - conf / 2, k + 1, paths - k)
         return est, max(0.0, lo - 1e-12), min(1.0, hi + 1e-12)
     raise DomainError("method", method, "'hoeffding' or 'clopper-pearson'", _THM)
+
+
+def _beta_ppf(q: float, a: float, b: float) -> float:
+    """The q-quantile of Beta(a, b) by bisection on mpmath's regularized incomplete beta (private context)."""
+    from .numeric import mp_context
+    ctx = mp_context(30)
+    lo, hi = ctx.mpf(0), ctx.mpf(1)
+    for _ in range(80):
+        mid = (lo + hi) / 2
+        if ctx.betainc(a, b, 0, mid, regularized=True) < q:
+            lo = mid
+        else:
+            hi = mid
+    return float((lo + hi) / 2)
 
 
 def odometer_lower_bound_fn(entry_id: str, params: dict, eps: float) -> Callable[[int], float]:
