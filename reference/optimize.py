@@ -1,36 +1,42 @@
-"""Certified enclosures of infima over the free variable of an :class:`spec.Optimize` entry (CKS20's alpha).
+"""Certified enclosures of inf (or sup) over the free variable of an :class:`spec.Optimize` entry (CKS20's alpha).
 
-For ``inf_{alpha in (1, oo)} g(alpha)``:
+Returned: an :class:`reference.evaluate.Enclosure` [lo, hi] of ``inf_{a in (a_lo, oo)} g(a)`` (``sup`` is handled
+as ``-inf(-g)``), where ``g`` is the entry's expression at the given parameters.  Domain: entries whose optimization
+range is ``(a_lo, oo)`` with ``a_lo`` rational and whose objective passes the quasi-convexity proof below; anything
+else raises :class:`reference.evaluate.CertificationError` (a fixed value of the variable still gives a valid upper
+bound of an infimum through the ordinary evaluator).
 
-* **upper end** -- any alpha gives a valid upper bound of an infimum: ``hi`` is the certified upper end of
-  ``g(alpha_hat)`` at a near-optimal rational ``alpha_hat`` found in floating point (mpmath, private context).
-* **lower end** -- a certified lower bound over the *whole* range, in three parts:
-  (1, a0] and [aN, oo) by explicit tail bounds proved for the entry (below, per entry), each checked in arb to be
-  >= ``hi`` (so the infimum cannot lie there); [a0, aN] by interval branch and bound with the mean-value form
-  ``g(I) in g(m) + g'(I)(I - m)`` (derivative from sympy, evaluated in arb), using monotonicity wherever the
-  derivative enclosure has a sign.  Pieces whose lower bound exceeds ``hi`` are discarded.
+How it is certified
+-------------------
+1. **Quasi-convexity, proved symbolically once per entry** (:func:`quasiconvexity`).  With sympy, from the spec
+   expression: ``g'(a) = N(a)/D(a)`` (``together(simplify(diff(g, a)))``); the variable is written ``a = a_lo + x``
+   with ``x > 0`` and each parameter carries the sign its spec domain gives it (``rho >= 0`` -> nonnegative, ...).
+   The factors of ``N`` that sympy's assumption system proves positive are dropped; what remains is one factor
+   ``S``; sympy must prove ``D > 0`` and ``dS/dx >= 0``.  Then ``sign g'(a) = sign S(a)`` with ``S``
+   nondecreasing on the whole range: ``g`` decreases while ``S < 0`` and increases once ``S > 0``.
+   (For ``conversions.cks20``: ``S = rho (a-1)^2 + log a - log(1/delta)``, ``D = (a-1)^2``; for the delta form
+   ``conversions.cks20.delta``: ``S = (2a - 1) rho - eps + log(1 - 1/a)``, times positive factors.)
+2. **A near-optimal point** ``c``: the sign change of ``S`` located in a private mpmath context (geometric search
+   on ``a - a_lo = 2^k``, then bracketed root finding).  A heuristic only: nothing below trusts it.
+3. **The enclosure** (python-flint arb).  Let ``a- = c - w``, ``a+ = c + w``.  If arb certifies ``S(a-) < 0`` and
+   ``S(a+) > 0`` then, by step 1, ``g`` is decreasing on ``(a_lo, a-]`` and increasing on ``[a+, oo)``, so the
+   infimum over the *whole* range equals the minimum over ``[a-, a+]``; by the mean-value theorem
+   ``g(a) >= g(c) - sup|g'([a-, a+])| * w`` there.  That is ``lo``; ``hi`` is the upper end of ``g(c)`` (any point
+   bounds an infimum from above).  The loss ``sup|g'| w ~ g'' w^2`` is tiny for a tight window; ``w`` shrinks and
+   the precision grows until the requested relative width is met, or CertificationError.
 
-Tail bounds for ``conversions.cks20`` (g(a) = a rho + L/(a-1) + log(1 - 1/a) - log(a)/(a-1), L = log(1/delta)):
-
-* on (1, a0] with a0 - 1 <= L:  log(a)/(a-1) <= 1 (log a <= a - 1) and log(1 - 1/a) = log(a-1) - log a >=
-  log(a-1) - log(a0), so g(a) >= rho + L/x + log x - log a0 - 1 with x = a - 1; L/x + log x is decreasing for
-  x < L, so the bound is its value at x = a0 - 1.
-* on [aN, oo) with aN >= 2: a rho >= aN rho, L/(a-1) >= 0, log(1 - 1/a) >= log(1 - 1/aN) (increasing in a),
-  -log(a)/(a-1) >= -log(aN)/(aN - 1) (log(a)/(a-1) is decreasing), so g(a) >= aN rho + log(1 - 1/aN)
-  - log(aN)/(aN - 1).
-
-``conversions.cks20.delta`` (the delta form) is enclosed through the eps form: for each alpha,
-h(alpha) <= delta iff g(alpha; delta) <= eps, so inf h <= delta iff inf g(.; delta) <= eps; its ends are found by
-certified bisection on delta.
+No tail argument beyond step 1 is needed: monotonicity on ``(a_lo, a-]`` and ``[a+, oo)`` covers both tails.
 """
 
 from __future__ import annotations
 
+import math
+from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
+from typing import Callable
 
 import sympy as sp
-from flint import arb
 
 from spec import DomainError, get
 from spec.core import SpecEntry, sym
@@ -41,251 +47,371 @@ from .numeric import arb_endpoints, arb_prec, fraction_to_arb, mp_context
 _ARB = ArbBackend()
 
 
+# ------------------------------------------------------------------------------------------ analysis (sympy, once)
+
+@dataclass(frozen=True)
+class Analysis:
+    """The symbolic facts behind an entry's certified optimum (see the module docstring, step 1)."""
+
+    entry_id: str
+    what: str
+    var: str
+    sign: int                 # +1 for inf, -1 for sup (the objective is sign * expr, minimized)
+    a_lo: Fraction            # the open lower end of the range
+    g: sp.Expr                # objective, in the canonical symbols
+    dg: sp.Expr               # d g / d var (simplified)
+    s: sp.Expr                # the sign factor S: sign(g') = sign(S), S nondecreasing
+    proof: str                # what sympy proved, in words
+    f_arb: Callable
+    df_arb: Callable
+    s_arb: Callable
+
+    def mp_fns(self, ctx):
+        """(g, S) compiled for an mpmath context (private to this module; cached per context)."""
+        key = (self.entry_id, self.what, id(ctx))
+        fns = _MP_FNS.get(key)
+        if fns is None:
+            b = MpBackend(ctx)
+            fns = _MP_FNS[key] = (compile_expr(self.g, b), compile_expr(self.s, b))
+        return fns
+
+
+_MP_FNS: dict = {}
+_CTXS: dict = {}
+
+
+def _ctx(dps: int):
+    """A private mpmath context at ``dps`` digits, created once per precision (creating one costs ~1 ms).
+
+    Its precision is never changed after creation, so sharing it within this module is safe."""
+    c = _CTXS.get(dps)
+    if c is None:
+        c = _CTXS[dps] = mp_context(dps)
+    return c
+
+
+def _domain_assumptions(entry: SpecEntry) -> dict[str, dict]:
+    """Sign assumptions each parameter gets from the entry's own domain relations (p > 0, p >= 0, 0 < p, ...)."""
+    out: dict[str, dict] = {}
+    for rel in entry.domain:
+        if not isinstance(rel, sp.Rel):
+            continue
+        lhs, rhs = rel.lhs, rel.rhs
+        if isinstance(rel, (sp.StrictLessThan, sp.LessThan)):  # normalize to lhs >(=) rhs
+            lhs, rhs = rhs, lhs
+        strict = isinstance(rel, (sp.StrictGreaterThan, sp.StrictLessThan))
+        if isinstance(lhs, sp.Symbol) and rhs == 0:
+            kind = "positive" if strict else "nonnegative"
+            if out.get(lhs.name) != {"positive": True}:
+                out[lhs.name] = {kind: True}
+    return out
+
+
 @lru_cache(maxsize=None)
-def _compiled(entry_id: str, what: str):
-    e = get(entry_id)
-    expr = e.expr if what == "expr" else e.extra[what[6:]]
-    a = sym(e.optimize.var)
-    return compile_expr(expr, _ARB), compile_expr(sp.diff(expr, a), _ARB), expr
+def quasiconvexity(entry_id: str, what: str = "expr") -> Analysis:
+    """The sympy proof that the entry's objective is quasi-convex on its range (module docstring, step 1).
+
+    Raises CertificationError (naming what could not be proved) for entries outside this method's domain."""
+    from .evaluate import CertificationError, entry_expr
+    entry = get(entry_id)
+    opt = entry.optimize
+    if opt is None or opt.mode not in ("inf", "sup"):
+        raise DomainError("id", entry_id, "an entry with an 'inf' or 'sup' optimization", entry.theorem)
+    if not (opt.hi == sp.oo and opt.lo.is_Rational):
+        raise CertificationError(f"{entry_id}: only ranges (a_lo, oo) with rational a_lo are supported")
+    sign = 1 if opt.mode == "inf" else -1
+    a = sym(opt.var)
+    g = sign * entry_expr(entry, what)
+    dg = sp.simplify(sp.diff(g, a))
+    num, den = sp.fraction(sp.together(dg))
+    x = sp.Symbol("x_", positive=True)
+    assume = _domain_assumptions(entry)
+    reps = {sym(p): sp.Symbol(p, real=True, **assume.get(p, {})) for p in entry.params if p != opt.var}
+    back = {v: sym(k.name) for k, v in reps.items()}
+    reps[a] = sp.Rational(opt.lo) + x
+    num_x, den_x = num.xreplace(reps), den.xreplace(reps)
+    factors = sp.Mul.make_args(sp.factor_terms(num_x))
+    coeff = sp.Integer(1)
+    rest = []
+    for f in factors:
+        if f.is_positive:
+            continue
+        if f.is_number and f.is_negative:
+            coeff = -coeff
+            continue
+        rest.append(f)
+    if den_x.is_negative:
+        coeff, den_x = -coeff, -den_x
+    if not den_x.is_positive:
+        raise CertificationError(f"{entry_id}: could not prove the derivative's denominator {den} positive")
+    if len(rest) != 1:
+        raise CertificationError(f"{entry_id}: the derivative's numerator {num} is not one sign factor times "
+                                 f"provably positive factors")
+    s_x = coeff * rest[0]
+    ds = sp.diff(s_x, x)
+    if not (ds.is_nonnegative or sp.together(ds).is_nonnegative or sp.simplify(ds).is_nonnegative):
+        raise CertificationError(f"{entry_id}: could not prove the sign factor {s_x} nondecreasing")
+    s = s_x.xreplace({x: a - sp.Rational(opt.lo)}).xreplace(back)
+    proof = (f"g' = N/D with D = {den} > 0 on the range; N = (positive factors) * S, S = {sp.sstr(s)}, "
+             f"dS/d{opt.var} = {sp.sstr(sp.simplify(ds))} >= 0 (sympy assumptions, {opt.var} = {opt.lo} + x, x > 0)")
+    return Analysis(entry_id, what, opt.var, sign, Fraction(int(opt.lo.p), int(opt.lo.q)), g, dg, s, proof,
+                    compile_expr(g, _ARB), compile_expr(dg, _ARB), compile_expr(s, _ARB))
 
 
-_MP_CACHE: dict = {}
+# ------------------------------------------------------------------------------------------ the near-optimal point
 
+def _root_mp(an: Analysis, params: dict, dps: int, hint: Fraction | None = None):
+    """(ctx, c): the sign change of S in a private mpmath context, or None when S has no sign change found.
 
-def _compiled_mp(entry_id: str, what: str, ctx):
-    """The mpmath closure for an entry, compiled once per (entry, expression); bound to ``ctx`` at call time."""
-    from .interp import MpBackend as _Mp
-    key = (entry_id, what)
-    backend = _MP_CACHE.get(key)
-    if backend is None:
-        backend = _Mp(ctx)
-        fn = compile_expr(_compiled(entry_id, what)[2], backend)
-        _MP_CACHE[key] = backend = (backend, fn)
-    b, fn = backend
-    b.ctx = ctx  # the backend reads its context at call time
-    return fn
+    Heuristic: the certification does not rely on it."""
+    ctx = _ctx(dps)
+    _, s_fn = an.mp_fns(ctx)
+    env = {k: ctx.mpf(v.numerator) / v.denominator for k, v in params.items()}
+    a_lo = ctx.mpf(an.a_lo.numerator) / an.a_lo.denominator
 
-
-def _env_arb(inp) -> dict:
-    return {k: fraction_to_arb(v) for k, v in inp.params.items()}
-
-
-def golden_section(f, lo, hi, iterations: int):
-    """Shrink [lo, hi] around a minimum of a unimodal f by golden-section search (floats or mpmath numbers).
-
-    A search heuristic only: its result is always re-certified (an upper end by evaluation at a point, a lower end
-    by branch and bound)."""
-    phi = (5 ** 0.5 - 1) / 2
-    c, d = hi - phi * (hi - lo), lo + phi * (hi - lo)
-    fc, fd = f(c), f(d)
-    for _ in range(iterations):
-        if fc < fd:
-            hi, d, fd = d, c, fc
-            c = hi - phi * (hi - lo)
-            fc = f(c)
-        else:
-            lo, c, fc = c, d, fd
-            d = lo + phi * (hi - lo)
-            fd = f(d)
-    return lo, hi
-
-
-def _argmin_float(entry: SpecEntry, inp, what: str) -> Fraction:
-    """A near-optimal alpha (a rational), by golden-section search on t = log(alpha - 1) in private mpmath."""
-    ctx = mp_context(20)
-    fn = _compiled_mp(entry.id, what, ctx)
-    env = {k: ctx.mpf(v.numerator) / v.denominator for k, v in inp.params.items()}
-    var = entry.optimize.var
-
-    def g(t):
+    def sfn(a):
         e = dict(env)
-        e[var] = 1 + ctx.exp(t)
+        e[an.var] = a
         try:
-            v = fn(e)
-            return v if ctx.isfinite(v) else ctx.inf
+            v = s_fn(e)
         except (ValueError, ZeroDivisionError, OverflowError):
-            return ctx.inf
+            return None
+        return v if ctx.isfinite(v) else None
 
-    # start near Mironov's optimum 1 + sqrt(L/rho) when the entry has rho and delta, else scan coarsely
-    if "rho" in env and "delta" in env and env["rho"] > 0:
-        t0 = ctx.log(ctx.sqrt(ctx.log(1 / env["delta"]) / env["rho"]))
-        grid = [t0 + ctx.mpf(j) / 2 for j in range(-8, 9)]
-    else:
-        grid = [ctx.mpf(t) / 4 for t in range(-160, 161)]
-    vals = [g(t) for t in grid]
-    i = min(range(len(grid)), key=lambda j: vals[j])
-    lo, hi = golden_section(g, grid[max(i - 1, 0)], grid[min(i + 1, len(grid) - 1)], 70)
-    t = (lo + hi) / 2
-    alpha = 1 + ctx.exp(t)
-    return Fraction(str(ctx.nstr(alpha, 25)))
-
-
-def _cks20_tail_bounds(rho: arb, L: arb, alpha_hat: Fraction, hi: arb) -> tuple[Fraction, Fraction]:
-    """(a0, aN) such that the proved tail bounds of conversions.cks20 are >= hi on (1, a0] and [aN, oo)."""
-    # left tail: x = a0 - 1 = L * 2^-j, j = 0, 1, ...
-    a0 = None
-    x_max = min(Fraction(1, 2), alpha_hat - 1)
-    x = x_max
-    for _ in range(400):
-        xa = fraction_to_arb(x)
-        if xa < L:  # the monotonicity argument needs x <= L
-            a0a = 1 + xa
-            bound = rho + L / xa + xa.log() - a0a.log() - 1
-            if bound > hi:
-                a0 = 1 + x
+    lo = hi = None
+    if hint is not None and hint > an.a_lo:
+        h = ctx.mpf(hint.numerator) / hint.denominator
+        d = (h - a_lo) * ctx.mpf("1e-6")
+        for _ in range(12):
+            sl, sh = sfn(h - d), sfn(h + d)
+            if sl is not None and sh is not None and sl < 0 < sh:
+                lo, hi = h - d, h + d
                 break
-        x = x / 2
-    # right tail: aN = max(2, 2 alpha_hat) * 2^j
-    aN = None
-    a = max(Fraction(2), 2 * alpha_hat)
-    for _ in range(400):
-        aa = fraction_to_arb(a)
-        bound = aa * rho + (1 - 1 / aa).log() - aa.log() / (aa - 1)
-        if bound > hi:
-            aN = a
+            d *= 64
+            if h - d <= a_lo:
+                break
+    if lo is None:  # geometric search for the sign change of the nondecreasing S over a - a_lo = 2^k
+        # smallest step that a_lo + 2^k still resolves at this precision
+        kl, kh = -int(ctx.prec) + 8 + (int(ctx.mag(a_lo)) if a_lo != 0 else -1000), 3400
+        sl, sh = sfn(a_lo + ctx.ldexp(1, kl)), sfn(a_lo + ctx.ldexp(1, kh))
+        if sl is None or sh is None or not (sl < 0 < sh):
+            return None
+        while kh - kl > 1:
+            km = (kl + kh) // 2
+            sm = sfn(a_lo + ctx.ldexp(1, km))
+            if sm is None:
+                return None
+            if sm < 0:
+                kl = km
+            elif sm > 0:
+                kh = km
+            else:
+                return ctx, a_lo + ctx.ldexp(1, km)
+        lo, hi = a_lo + ctx.ldexp(1, kl), a_lo + ctx.ldexp(1, kh)
+    c = _illinois(sfn, lo, hi, ctx)
+    return ctx, c
+
+
+def _illinois(sfn, lo, hi, ctx):
+    """A root of the nondecreasing S in [lo, hi] (S(lo) < 0 < S(hi)) by the Illinois variant of regula falsi,
+    falling back to bisection steps; stops at the context's precision."""
+    flo, fhi = sfn(lo), sfn(hi)
+    side = 0
+    eps = ctx.ldexp(1, -int(ctx.prec) + 3)
+    for i in range(4 * int(ctx.prec)):
+        if hi - lo <= eps * abs(hi):
             break
-        a = a * 2
-    if a0 is None or aN is None:
-        raise NotCertified("could not certify the tails of the CKS20 infimum")
-    return a0, aN
-
-
-def _bnb(f, df, env: dict, var: str, a0: Fraction, aN: Fraction, hi: Fraction, rel_tol: Fraction,
-         max_pieces: int = 20000) -> tuple[Fraction, Fraction]:
-    """Certified (lower bound of inf f over [a0, aN], improved upper bound) by mean-value branch and bound.
-
-    Each piece's midpoint value improves the upper bound ``hi`` (any point's value bounds an infimum from
-    above); a piece is dropped when its certified lower end is >= hi, and kept as final when it is within
-    ``rel_tol`` of hi.
-    """
-    stack = [(a0, aN)]
-    pieces = 0
-    finals: list[Fraction] = []
-    while stack:
-        l, r = stack.pop()
-        pieces += 1
-        if pieces > max_pieces:
-            raise NotCertified("branch and bound budget exhausted")
-        I = fraction_to_arb(l).union(fraction_to_arb(r))
-        m = (l + r) / 2
-        e = dict(env)
-        e[var] = fraction_to_arb(m)
-        fm = f(e)
-        ends_m = arb_endpoints(fm)
-        if ends_m is not None and ends_m[1] < hi:
-            hi = ends_m[1]
-        e[var] = I
-        try:
-            d = df(e)
-        except NotCertified:
-            d = None
-        low = None
-        if d is not None and d > 0:
-            e[var] = fraction_to_arb(l)
-            low = f(e)
-        elif d is not None and d < 0:
-            e[var] = fraction_to_arb(r)
-            low = f(e)
-        elif d is not None:
-            low = fm - abs(d) * fraction_to_arb((r - l) / 2)
-        lo_end = arb_endpoints(low)[0] if low is not None and arb_endpoints(low) is not None else None
-        if lo_end is not None and lo_end >= hi:
-            continue
-        if lo_end is not None and (hi - lo_end <= abs(hi) * rel_tol or r - l < Fraction(1, 10**80)):
-            finals.append(lo_end)
-            continue
-        stack += [(l, m), (m, r)]
-    return (min(finals) if finals else hi), hi
-
-
-def enclose_optimum(entry: SpecEntry, inp, *, what: str = "expr", rel_tol=1e-30):
-    """Certified enclosure of inf over the entry's Optimize variable (see the module docstring)."""
-    from .evaluate import CertificationError, Enclosure
-    if entry.optimize is None or entry.optimize.mode != "inf":
-        raise DomainError("id", entry.id, "an entry with an 'inf' optimization", entry.theorem)
-    rel_tol = Fraction(rel_tol) if not isinstance(rel_tol, Fraction) else rel_tol
-    if entry.id == "conversions.cks20.delta":
-        return _enclose_cks20_delta(inp, rel_tol)
-    if entry.id != "conversions.cks20":
-        raise CertificationError(f"{entry.id}: no proved tail bounds for its optimization; give "
-                                 f"{entry.optimize.var} explicitly for a valid upper bound")
-    alpha_hat = None
-    if entry.id == "conversions.cks20" and what == "expr":
-        from .conversions import _cks20_eps_min_float
-        r, d = float(inp.params["rho"]), float(inp.params["delta"])
-        if r > 0 and d > 0 and r < 1e300:
-            alpha_hat = Fraction(_cks20_eps_min_float(r, d)[1])
-    if alpha_hat is None or not alpha_hat > 1:
-        alpha_hat = _argmin_float(entry, inp, what)
-    f, df, _ = _compiled(entry.id, what)
-    var = entry.optimize.var
-    bits = 160 + 4 * len(str(rel_tol.denominator))  # ~ 4 bits per requested digit, plus guard bits
-    try:
-        with arb_prec(bits):
-            env = _env_arb(inp)
-            e = dict(env)
-            e[var] = fraction_to_arb(alpha_hat)
-            hi = f(e)
-            rho, L = env["rho"], (1 / env["delta"]).log()
-            a0, aN = _cks20_tail_bounds(rho, L, alpha_hat, hi)
-            lo_end, hi_end = _bnb(f, df, env, var, a0, aN, arb_endpoints(hi)[1], rel_tol)
-    except NotCertified as exc:
-        raise CertificationError(f"{entry.id}: {exc}") from None
-    if lo_end > hi_end:
-        lo_end = hi_end
-    return Enclosure(lo_end, hi_end, bits)
-
-
-def _enclose_cks20_delta(inp, rel_tol: Fraction):
-    """inf_alpha h(alpha; rho, eps) via the eps form: certified bisection on delta."""
-    from .evaluate import Enclosure, Inputs, enclose_inputs
-    g_entry = get("conversions.cks20")
-    rho, eps = inp.params["rho"], inp.params["eps_g"]
-
-    inner_tol = min(Fraction(1, 10**12), rel_tol / 1000)
-
-    def eps_at(delta: Fraction):
-        return enclose_inputs(g_entry, Inputs({"rho": rho, "delta": delta}, {}), rel_tol=inner_tol)
-
-    # bracket in log-space: feasible (eps_cks(delta) <= eps certainly) and infeasible (> eps certainly)
-    lo_d, hi_d = Fraction(1, 10**300), Fraction(1)
-    if eps_at(lo_d).hi <= eps:
-        return Enclosure(Fraction(0), lo_d, 0)
-    # hi_d: delta = 1 - tiny is always feasible?  search downward
-    cand = Fraction(999999, 1000000)
-    if not eps_at(cand).hi <= eps:
-        return Enclosure(Fraction(0), Fraction(1), 0)  # the conversion gives nothing better than delta ~ 1
-    hi_d = cand
-    # invariant: eps_at(lo_d) not certainly <= eps ; eps_at(hi_d).hi <= eps (feasible)
-    for _ in range(400):
-        if (hi_d - lo_d) <= hi_d * rel_tol:
-            break
-        mid = _geometric_mid(lo_d, hi_d)
-        enc = eps_at(mid)
-        if enc.hi <= eps:
-            hi_d = mid
-        elif enc.lo > eps:
-            lo_d = mid
+        if i % 4 == 3 or flo is None or fhi is None:  # a bisection step now and then guarantees progress
+            c = (lo + hi) / 2
         else:
-            break  # eps is inside the enclosure at mid: cannot split further at this precision
-    # lo_d is certified infeasible only if eps_at(lo_d).lo > eps; otherwise report [0, hi_d]
-    lo_cert = lo_d if eps_at(lo_d).lo > eps else Fraction(0)
-    return Enclosure(lo_cert, hi_d, 0)
+            c = (lo * fhi - hi * flo) / (fhi - flo)
+            if not lo < c < hi:
+                c = (lo + hi) / 2
+        fc = sfn(c)
+        if fc is None:
+            return (lo + hi) / 2
+        if fc == 0:
+            return c
+        if fc < 0:
+            lo, flo = c, fc
+            if side == -1 and fhi is not None:
+                fhi /= 2
+            side = -1
+        else:
+            hi, fhi = c, fc
+            if side == +1 and flo is not None:
+                flo /= 2
+            side = +1
+    return (lo + hi) / 2
 
 
-def _geometric_mid(a: Fraction, b: Fraction) -> Fraction:
-    """A rational strictly between a < b: the geometric mean when they are far apart, else the midpoint."""
-    import math
-    if b / a < 4:
-        return (a + b) / 2
-    lm = (math.log(a.numerator) - math.log(a.denominator) + math.log(b.numerator) - math.log(b.denominator)) / 2
-    m = Fraction(math.exp(lm)) if -700 < lm < 700 else (a + b) / 2
-    return m if a < m < b else (a + b) / 2
+def argmin(entry: SpecEntry, params: dict, *, what: str = "expr", digits: int = 20,
+           hint: Fraction | None = None) -> Fraction | None:
+    """A near-optimal value of the Optimize variable (a rational; a heuristic, never trusted by a certificate)."""
+    an = quasiconvexity(entry.id, what)
+    r = _root_mp(an, params, digits + 5, hint)
+    if r is None:
+        return None
+    ctx, c = r
+    return _mp_to_fraction(ctx, c)
+
+
+def _mp_to_fraction(ctx, v) -> Fraction:
+    man, exp = ctx.mpf(v).man_exp
+    return Fraction(int(man)) * (Fraction(2) ** int(exp))
+
+
+# ------------------------------------------------------------------------------------------ certification (arb)
+
+def _lower_bound_at(an: Analysis, env_arb: dict, c: Fraction, w: Fraction) -> tuple[Fraction, Fraction] | None:
+    """(certified lower bound of inf g over the whole range, certified upper end of g(c)), or None.
+
+    Valid only inside an arb precision context.  None when S(c - w) < 0 < S(c + w) cannot be certified."""
+    var = an.var
+    lo_pt, hi_pt = c - w, c + w
+    if lo_pt <= an.a_lo:
+        return None
+    e = dict(env_arb)
+    try:
+        e[var] = fraction_to_arb(lo_pt)
+        if not an.s_arb(e) < 0:
+            return None
+        e[var] = fraction_to_arb(hi_pt)
+        if not an.s_arb(e) > 0:
+            return None
+        e[var] = fraction_to_arb(c)
+        gc = an.f_arb(e)
+        e[var] = fraction_to_arb(lo_pt).union(fraction_to_arb(hi_pt))
+        d = an.df_arb(e)
+        low = gc - abs(d) * fraction_to_arb(w)
+    except (NotCertified, ZeroDivisionError, ValueError):
+        return None
+    ends_l, ends_h = arb_endpoints(low), arb_endpoints(gc)
+    if ends_l is None or ends_h is None:
+        return None
+    return ends_l[0], ends_h[1]
+
+
+def _digits_of(rel_tol: Fraction) -> int:
+    rel_tol = Fraction(rel_tol)
+    if rel_tol <= 0:
+        return 60
+    return max(1, math.ceil(-math.log10(rel_tol)) if rel_tol < 1 else 1)
+
+
+def certify(entry: SpecEntry, params: dict, *, what: str = "expr", rel_tol=Fraction(1, 10**30),
+            hint: Fraction | None = None) -> tuple[Fraction, Fraction, int]:
+    """(lo, hi, bits): certified ends of min over the range of sign * expr (see the module docstring, step 3).
+
+    ``params`` are exact rationals.  Raises CertificationError when the width ``rel_tol`` cannot be certified."""
+    from .evaluate import CertificationError
+    an = quasiconvexity(entry.id, what)
+    rel_tol = Fraction(rel_tol)
+    digits = _digits_of(rel_tol)
+    best = None
+    for attempt in range(4):
+        dps = digits + 15 + 20 * attempt
+        root = _root_mp(an, params, dps, hint)
+        if root is None:
+            raise CertificationError(f"{entry.id}: the objective has no interior minimum at these parameters "
+                                     f"(its derivative's sign factor does not change sign)")
+        ctx, cm = root
+        c = _mp_to_fraction(ctx, cm)
+        hint = c
+        span = c - an.a_lo
+        bits = 4 * dps + 64
+        # window: wide enough that S changes sign across it, narrow enough that g'' w^2 is below the tolerance
+        for wexp in (digits // 2 + 3 + 10 * attempt, digits // 2 + 1, digits // 3 + 1, 6, 3):
+            w = span / 10**wexp
+            w = Fraction(math.ldexp(float(w), 0)) if 1e-300 < float(w) < 1e300 else w  # a short rational
+            with arb_prec(bits):
+                env = {k: fraction_to_arb(v) for k, v in params.items()}
+                r = _lower_bound_at(an, env, c, w)
+            if r is None:
+                continue
+            lo, hi = r
+            if best is None or hi - lo < best[1] - best[0]:
+                best = (lo, hi, bits)
+            if hi - lo <= abs(hi) * rel_tol or hi - lo <= Fraction(1, 10**300):
+                return lo, hi, bits
+            break  # the window was certified but too loose: retry with a finer root and window
+    if best is not None and rel_tol >= 1:
+        return best
+    raise CertificationError(f"{entry.id}: could not certify the optimum to relative width {float(rel_tol):.3g}"
+                             + (f" (best {float((best[1] - best[0]) / abs(best[1])) if best[1] else 0:.3g})"
+                                if best else ""))
+
+
+def enclose_optimum(entry: SpecEntry, inp, *, what: str = "expr", rel_tol=1e-30,
+                    hint: Fraction | None = None):
+    """Certified Enclosure of inf (sup) over the entry's Optimize variable at ``inp`` (module docstring)."""
+    from .evaluate import Enclosure
+    params = dict(inp.params)
+    if inp.aggregates:
+        for k, v in inp.aggregates.items():  # aggregates enter as exact values only
+            if not (isinstance(v, tuple) and v[0] == v[1]):
+                from .evaluate import CertificationError
+                raise CertificationError(f"{entry.id}: optimization over an aggregate enclosure is not supported")
+            params[k] = v[0]
+    rel = Fraction(rel_tol) if not isinstance(rel_tol, Fraction) else rel_tol
+    lo, hi, bits = certify(entry, params, what=what, rel_tol=rel, hint=hint)
+    an = quasiconvexity(entry.id, what)
+    if an.sign < 0:
+        lo, hi = -hi, -lo
+    return Enclosure(lo, hi, bits)
 
 
 def value_mp_optimum(entry: SpecEntry, inp, digits: int, what: str = "expr"):
-    """(ctx, value) of the optimum from the certified enclosure's midpoint (mpmath private context)."""
-    enc = enclose_optimum(entry, inp, what=what, rel_tol=Fraction(1, 10 ** (digits + 2)))
-    ctx = mp_context(digits + 10)
-    mid = (enc.lo + enc.hi) / 2
-    return ctx, ctx.mpf(mid.numerator) / mid.denominator
+    """(ctx, value): the optimum computed by mpmath alone (private context, ``digits`` + guard digits).
+
+    Independent of the arb certificate: the sign change of S found to full precision, then g there."""
+    from .evaluate import CertificationError
+    an = quasiconvexity(entry.id, what)
+    params = dict(inp.params)
+    for k, v in (inp.aggregates or {}).items():
+        params[k] = (v[0] + v[1]) / 2
+    r = _root_mp(an, params, digits + 20)
+    if r is None:
+        raise CertificationError(f"{entry.id}: the objective has no interior minimum at these parameters")
+    ctx, c = r
+    g_fn, _ = an.mp_fns(ctx)
+    env = {k: ctx.mpf(v.numerator) / v.denominator for k, v in params.items()}
+    env[an.var] = c
+    return ctx, an.sign * g_fn(env)
+
+
+def lower_bound_exceeds(entry: SpecEntry, params: dict, threshold: Fraction, *, what: str = "expr",
+                        hint: Fraction | None = None, bits: int = 160, digits: int = 35,
+                        search: bool = True) -> bool:
+    """True iff arb certifies inf over the range of (sign * expr) > threshold (False = not certified).
+
+    With a ``hint`` (a near-optimal point) the window is first tried there; ``search=False`` stops at that."""
+    an = quasiconvexity(entry.id, what)
+    cands = [hint] if hint is not None and hint > an.a_lo else []
+    for c in cands + ([None] if search or not cands else []):
+        if c is None:  # the hint did not certify: locate the optimum in mpmath
+            root = _root_mp(an, params, digits, hint)
+            if root is None:
+                return False
+            c = _mp_to_fraction(*root)
+        span = c - an.a_lo
+        with arb_prec(bits):
+            env = {k: fraction_to_arb(v) for k, v in params.items()}
+            for wexp in (11, 8, digits // 2 - 2, 5):
+                r = _lower_bound_at(an, env, c, span / 10**wexp)
+                if r is not None and r[0] > threshold:
+                    return True
+                if r is not None:
+                    break  # window certified but not above the threshold: a narrower one will not help much
+    return False
+
+
+def value_at_arb(an: Analysis, params: dict, point: Fraction, bits: int = 160) -> tuple[Fraction, Fraction]:
+    """Certified ends of (sign * expr) at one value of the variable (an upper bound of the infimum: its hi)."""
+    with arb_prec(bits):
+        env = {k: fraction_to_arb(v) for k, v in params.items()}
+        env[an.var] = fraction_to_arb(point)
+        ends = arb_endpoints(an.f_arb(env))
+    if ends is None:
+        raise NotCertified("non-finite value")
+    return ends
