@@ -55,7 +55,7 @@ def test_a_wrong_constant_in_x_log_x_is_refuted():
 
 
 def test_a_wrong_stitching_rounding_is_caught():
-    from proofs_check.claims.wrrw23_fz21 import stitching_margin
+    from proofs_check.claims.howard import stitching_margin
     assert stitching_margin(Fraction(1), Fraction(999, 1000)) > 0
     assert stitching_margin(Fraction(1), Fraction(999, 1000), k1_round=Fraction(16, 10)) < 0
 
