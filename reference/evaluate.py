@@ -31,7 +31,7 @@ from flint import arb
 from spec import DomainError, get
 from spec.core import CANONICAL, SpecEntry, fraction_to_decimal_str, parse_exact
 
-from . import sequences
+from . import npfast, sequences
 from .interp import POS_INF, ArbBackend, MpBackend, NotCertified, NpIntervalBackend, compile_expr
 from .numeric import arb_endpoints, arb_prec, dps_to_bits, float_down, float_up, mp_context
 
@@ -407,19 +407,21 @@ def fast_interval(entry_id: str, *, what: str = "expr", rounded_inputs: bool = F
         if k not in arrays:
             raise DomainError(k, None, "a value is required", entry.theorem, "missing parameter")
     env = {k: _np_pair(k, v, rounded_inputs) for k, v in arrays.items()}
+    nonneg_inputs: set[str] = set()
     # the canonical sign assumptions (aggregates >= 0, eps_g > 0, ...) are part of every entry's domain: the
     # compiled fast path relies on them (products of nonnegative factors), so they are always enforced
     for k, (lo_k, _) in env.items():
         need = "nonnegative" if (k in entry.aggregates or "nonnegative" in CANONICAL.get(k, ({}, ""))[0]) else \
             ("positive" if "positive" in CANONICAL.get(k, ({}, ""))[0] else None)
         bad = (lo_k < 0) if need == "nonnegative" else ((lo_k <= 0) if need == "positive" else None)
+        if need is not None:
+            nonneg_inputs.add(k)
         if bad is not None and np.any(bad):
             i = int(np.flatnonzero(np.ravel(bad))[0])
             raise DomainError(k, float(np.ravel(lo_k)[i]), f"{k} {'>= 0' if need == 'nonnegative' else '> 0'}",
                               entry.theorem, f"first violation at index {i}")
     B = NpIntervalBackend()
     expr = entry_expr(entry, what)
-    elementwise = expr.has(sp.erfc, sp.erf, sp.Sum)  # cancellation-prone: certified per element instead
     if check_domain:
         for rel in entry.domain:
             t, f = compile_expr(rel, B)(env)
@@ -430,12 +432,17 @@ def fast_interval(entry_id: str, *, what: str = "expr", rounded_inputs: bool = F
                 val = np.broadcast_to(env[sym0][0], bad.shape)[idx] if sym0 in env else None
                 raise DomainError(sym0, float(val) if val is not None else None, str(rel), entry.theorem,
                                   f"first violation at index {tuple(int(i) for i in idx)}")
-    if elementwise:
-        lo, hi = _fast_interval_elementwise(entry, what, env)
-    else:
-        fn = _compiled_fn(entry, what, "np", B)
-        with np.errstate(invalid="ignore", over="ignore", divide="ignore", under="ignore"):
-            lo, hi = fn(env)
+    # cancellation-prone expressions (the Gaussian curve Phi(a) - e^eps Phi(b)) and exact Sums: certified per
+    # element; everything else: the compiled chunked interval program (reference.npfast)
+    prog = None
+    if not expr.has(sp.erfc, sp.erf, sp.Sum):
+        try:
+            prog = npfast.program_for((entry.id, what, frozenset(nonneg_inputs)), expr, nonneg_inputs)
+        except npfast.Unsupported:
+            prog = None
+    if prog is not None:
+        return prog.run(env, elementwise=B._elementwise_arb)
+    lo, hi = _fast_interval_elementwise(entry, what, env)
     lo = np.where(np.isnan(lo), -np.inf, lo)
     hi = np.where(np.isnan(hi), np.inf, hi)
     shape = np.broadcast_shapes(*[np.shape(x[0]) for x in env.values()]) if env else ()
