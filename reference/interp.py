@@ -392,11 +392,14 @@ class NpIntervalBackend:
 
     def mul(self, vals, nonneg=None):
         if nonneg is not None and all(nonneg):
-            # every factor is >= 0 on the domain (checked by fast_interval): ends multiply monotonically
+            # every factor is >= 0 on the domain (checked by fast_interval): ends multiply monotonically.  A
+            # computed lower end may still be negative (cancellation): clamp it at 0 first (the exact value is
+            # >= 0), or two negative lower ends would multiply to a 'lower bound' above the exact product
             lo, hi = vals[0]
+            lo = np.maximum(lo, 0.0)
             with np.errstate(invalid="ignore", over="ignore"):
                 for a, b in vals[1:]:
-                    lo = self._down(lo * a)
+                    lo = self._down(lo * np.maximum(a, 0.0))
                     hi = self._up(hi * b)
             return np.maximum(lo, 0.0), hi
         acc = vals[0]

@@ -383,6 +383,7 @@ class Program:
                         rpos[i] = bool(np.all(scal[i][0] >= 0))
                 else:
                     rpos[i] = _dyn_pos(nd, rpos)
+            cpos = [tuple(rpos[a] for a in nd.args) for nd in nodes]
             out_lo = np.empty(size)
             out_hi = np.empty(size)
             if not is_arr[self.root]:
@@ -418,10 +419,11 @@ class Program:
                             elif nd.boolean:
                                 vals[i] = _exec(nd, [vals[a] for a in nd.args], None, elementwise, False)
                             else:
-                                buf = pool.pop() if pool else (np.empty(c), np.empty(c), np.empty(c))
+                                buf = pool.pop() if pool else (np.empty(c), np.empty(c), np.empty(c), np.empty(c))
                                 held[i] = buf
                                 vals[i] = _exec(nd, [vals[a] for a in nd.args],
-                                                (buf[0][:m], buf[1][:m], buf[2][:m]), elementwise, rpos[i])
+                                                (buf[0][:m], buf[1][:m], buf[2][:m], buf[3][:m]), elementwise, rpos[i],
+                                                cpos[i])
                         for a in release_after[pos]:
                             b = held.pop(a, None)
                             if b is not None:
@@ -443,10 +445,11 @@ class Program:
 # ----------------------------------------------------------------------------------------------------------------
 
 def _bufs(out, like):
+    """(lo, hi, scratch, scratch2): the node's buffers, or fresh 0-d/shaped arrays for scalar nodes."""
     if out is not None:
         return out
     sh = np.shape(like)
-    return (np.empty(sh), np.empty(sh), np.empty(sh))
+    return (np.empty(sh), np.empty(sh), np.empty(sh), np.empty(sh))
 
 
 def _dyn_pos(nd: _Node, rpos: list) -> bool:
@@ -476,7 +479,7 @@ def _NODES_NONNEG(nd: _Node, k: int) -> bool:
     return bool(nd.data and nd.data[k])
 
 
-def _exec(nd: _Node, a: list, out, elementwise, pos: bool = False):
+def _exec(nd: _Node, a: list, out, elementwise, pos: bool = False, cpos: tuple | None = None):
     """Execute one node; ``pos``: the node's ends are >= 0 (children's permitting), so its exact value is too."""
     op = nd.op
     if op == "mul" and pos:
@@ -495,7 +498,7 @@ def _exec(nd: _Node, a: list, out, elementwise, pos: bool = False):
     first = a[0][0]
     if op in ("max", "min"):
         shape = np.broadcast_shapes(*[np.shape(x[0]) for x in a])
-        lo, hi, _ = _bufs(out, np.empty(shape))
+        lo, hi, _ = _bufs(out, np.empty(shape))[:3]
         f = np.maximum if op == "max" else np.minimum
         f(a[0][0], a[1][0], out=lo)
         f(a[0][1], a[1][1], out=hi)
@@ -505,13 +508,13 @@ def _exec(nd: _Node, a: list, out, elementwise, pos: bool = False):
         return lo, hi
     if op in ("add", "addpos", "mul", "mulpos"):
         shape = np.broadcast_shapes(*[np.shape(x[0]) for x in a])
-        lo, hi, t = _bufs(out, np.empty(shape))
+        lo, hi, t = _bufs(out, np.empty(shape))[:3]
         if op in ("add", "addpos"):
             return _exec_add(nd, a, lo, hi, t, op == "addpos")
         if op == "mulpos":
-            return _exec_mulpos(a, lo, hi, t)
+            return _exec_mulpos(a, lo, hi, t, cpos)
         return _exec_mul(a, lo, hi, t)
-    lo, hi, t = _bufs(out, first)
+    lo, hi, t = _bufs(out, first)[:3]
     x_lo, x_hi = a[0]
     if op == "neg":
         np.negative(x_hi, out=lo)
@@ -537,13 +540,7 @@ def _exec(nd: _Node, a: list, out, elementwise, pos: bool = False):
         _up_any(hi, t, _KU, _KTINY)
         return lo, hi
     if op == "log1p":
-        np.log1p(x_lo, out=lo)
-        _down_any(lo, t, _KU, _KTINY)
-        np.log1p(x_hi, out=hi)
-        _up_any(hi, t, _KU, _KTINY)
-        if nd.nonneg or pos:
-            np.maximum(lo, 0.0, out=lo)
-        return lo, hi
+        return _exec_log1p(nd, x_lo, x_hi, out if out is not None else _bufs(None, first), pos)
     if op == "expm1":
         np.expm1(x_lo, out=lo)
         _down_any(lo, t, _KU, _KTINY)
@@ -595,6 +592,35 @@ def _exec(nd: _Node, a: list, out, elementwise, pos: bool = False):
     raise Unsupported(op)
 
 
+def _exec_log1p(nd, x_lo, x_hi, bufs, pos):
+    """log1p on [x_lo, x_hi] with one libm call: log1p is increasing and concave, so
+    log1p(x_hi) <= log1p(x_lo) + (x_hi - x_lo) / (1 + x_lo)  (mean value theorem, derivative decreasing).
+    Each step is rounded outward; 1 + x_lo <= 0 gives q = inf or NaN, i.e. the safe side."""
+    lo, hi, t, t2 = bufs
+    np.add(x_lo, 1.0, out=t)
+    _down_pos(t)                       # d <= 1 + x_lo (clamped at 0)
+    np.subtract(x_hi, x_lo, out=hi)
+    _up_pos(hi)                        # w >= x_hi - x_lo >= 0
+    hi /= t
+    _up_pos(hi)                        # q >= w / d
+    np.log1p(x_lo, out=lo)             # r, within 8 ulps
+    if pos:                            # x_lo >= 0: r >= 0
+        np.multiply(lo, 1.0 + _KU, out=t)
+        t += _KTINY                    # >= r + 8 ulp(r), i.e. >= log1p(x_lo)
+        hi += t
+        _up_pos(hi)
+        _down_pos(lo, None, _KU, _KTINY)
+        return lo, hi
+    np.copyto(t, lo)
+    _up_any(t, t2, _KU, _KTINY)
+    hi += t
+    _up_any(hi, t2)
+    _down_any(lo, t2, _KU, _KTINY)
+    if nd.nonneg:
+        np.maximum(lo, 0.0, out=lo)
+    return lo, hi
+
+
 def _exec_add(nd, a, lo, hi, t, pos):
     if pos:
         # all ends >= 0: recursive summation of k terms has |error| <= (k-1) u (1+u)^(k-1) sum|x_i| <= ... ;
@@ -623,17 +649,25 @@ def _exec_add(nd, a, lo, hi, t, pos):
     return lo, hi
 
 
-def _exec_mulpos(a, lo, hi, t):
-    """Product of factors whose exact values are >= 0: multiply the ends (lower ends clamped at 0 first)."""
+def _exec_mulpos(a, lo, hi, t, cpos=None):
+    """Product of factors whose exact values are >= 0: multiply the ends.  A lower end that may be negative
+    (``cpos[j]`` false) is clamped at 0 first."""
     for j, (x_lo, x_hi) in enumerate(a):
+        clamp = not (cpos and cpos[j])
         if j == 0:
-            np.maximum(x_lo, 0.0, out=lo)
+            if clamp:
+                np.maximum(x_lo, 0.0, out=lo)
+            else:
+                np.copyto(lo, x_lo)
             np.copyto(hi, x_hi)
             continue
-        np.maximum(x_lo, 0.0, out=t)
-        lo *= t
+        if clamp:
+            np.maximum(x_lo, 0.0, out=t)
+            lo *= t
+        else:
+            lo *= x_lo
         hi *= x_hi
-        _down_pos(lo, t)
+        _down_pos(lo)
         _up_pos(hi)
     return lo, hi
 
@@ -724,24 +758,30 @@ def _branch_needed(nd: _Node, j: int, vals: list) -> bool:
     return bool(np.any(reach & ~conds[j][1]))
 
 
-_NAN2 = (np.array(np.nan), np.array(np.nan))
-
-
 def _exec_pw(nd, a, out):
-    # a skipped branch (None) is never selected for any element: a NaN placeholder is safe
-    vals = [x if x is not None else _NAN2 for x in a[0::2]]
+    """value = c_1 ? v_1 : (c_2 ? v_2 : ...), per element; an undecided condition takes the hull of the value and
+    the rest; no branch certainly true -> NaN -> (-inf, +inf), the safe side.  A skipped branch (None) is never
+    selected for any element (see :func:`_branch_needed`)."""
+    vals = a[0::2]
     conds = a[1::2]
-    shape = np.broadcast_shapes(*[np.shape(x[0]) for x in vals + conds])
-    lo, hi, _ = _bufs(out, np.empty(shape))
-    # from the last branch backwards: value = cond_i ? val_i : rest ; undecided -> hull
-    r_lo = np.full(shape, np.nan)  # no branch true: (nan, nan) -> (-inf, +inf), the safe side
-    r_hi = np.full(shape, np.nan)
-    for (v_lo, v_hi), (t, f) in zip(reversed(vals), reversed(conds)):
-        n_lo = np.where(t, v_lo, np.where(f, r_lo, np.minimum(v_lo, r_lo)))
-        n_hi = np.where(t, v_hi, np.where(f, r_hi, np.maximum(v_hi, r_hi)))
-        r_lo, r_hi = n_lo, n_hi
-    lo[...] = r_lo
-    hi[...] = r_hi
+    shape = np.broadcast_shapes(*[np.shape(x[0]) for x in vals + conds if x is not None])
+    lo, hi, _ = _bufs(out, np.empty(shape))[:3]
+    lo.fill(np.nan)
+    hi.fill(np.nan)
+    for v, (t, f) in zip(reversed(vals), reversed(conds)):
+        if v is None or not np.any(~f):        # branch never taken here
+            continue
+        v_lo, v_hi = v
+        if np.all(t):
+            np.copyto(lo, v_lo)
+            np.copyto(hi, v_hi)
+            continue
+        und = ~(t | f)
+        np.copyto(lo, v_lo, where=t)
+        np.copyto(hi, v_hi, where=t)
+        if np.any(und):
+            np.minimum(lo, v_lo, out=lo, where=und)
+            np.maximum(hi, v_hi, out=hi, where=und)
     return lo, hi
 
 

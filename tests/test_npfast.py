@@ -150,3 +150,23 @@ def test_unsupported_operations_fall_back_to_the_elementwise_path():
     s = sp.Symbol("s", positive=True)
     with pytest.raises(npfast.Unsupported):
         npfast.Program(sp.zeta(s) + sp.Sum(s, (sp.Symbol("l", integer=True), 1, 3)), {"s"})
+
+
+@settings(max_examples=200)
+@given(a=st.floats(-1.5, 1e6), w=st.floats(0, 1e3), pos=st.booleans())
+def test_log1p_on_wide_intervals_brackets_both_ends(a, w, pos):
+    """log1p uses one libm call and the mean value bound log1p(b) <= log1p(a) + (b - a)/(1 + a): on intervals
+    [a, b] of any width (including a <= -1, where the upper end must fall back to +inf) the ends are bracketed."""
+    from reference.numeric import mp_context
+    if pos:
+        a = abs(a)
+    b = a + w
+    x = sp.Symbol("x", nonnegative=True) if pos else sp.Symbol("x", real=True)
+    lo, hi = _prog(sp.log(1 + x), {"x"} if pos else ()).run({"x": (np.array([a]), np.array([b]))})
+    ctx = mp_context(40)
+    if b > -1:
+        assert hi[0] >= ctx.log1p(ctx.mpf(b)), (a, b, hi[0])
+    if a > -1:
+        assert lo[0] <= ctx.log1p(ctx.mpf(a)), (a, b, lo[0])
+    else:
+        assert lo[0] == -math.inf
