@@ -33,7 +33,7 @@ from spec.core import CANONICAL, SpecEntry, fraction_to_decimal_str, parse_exact
 
 from . import npfast, sequences
 from .interp import POS_INF, ArbBackend, MpBackend, NotCertified, NpIntervalBackend, compile_expr
-from .numeric import arb_endpoints, arb_prec, dps_to_bits, float_down, float_up, mp_context
+from .numeric import arb_end_pairs, arb_prec, dps_to_bits, dyadic_fraction, float_down, float_up, mp_context
 
 
 class CertificationError(ArithmeticError):
@@ -138,9 +138,11 @@ def _arb_env(inp: Inputs) -> dict:
         else:
             lo, hi = v
             a = arb(lo.numerator) / arb(lo.denominator)
-            env[k] = a if lo == hi else a.union(arb(hi.numerator) / arb(hi.denominator))
-            if lo == hi:
+            if lo is hi or lo == hi:
+                env[k] = a
                 exact[k] = lo
+            else:
+                env[k] = a.union(arb(hi.numerator) / arb(hi.denominator))
     env["__exact__"] = exact
     return env
 
@@ -180,10 +182,57 @@ class Enclosure:
 def _to_enclosure(v, bits: int) -> Enclosure:
     if v is POS_INF:
         return Enclosure(None, None, bits, pos_inf=True)
-    ends = arb_endpoints(v)
+    ends = arb_end_pairs(v)
     if ends is None:
         raise NotCertified(f"non-finite ball {v}")
-    return Enclosure(ends[0], ends[1], bits)
+    return _pairs_to_enclosure(ends, bits)
+
+
+# Ends are built as exact Fractions only for |value| in (2**-_EXP_LIMIT, 2**_EXP_LIMIT), about 10**(+-315653): a
+# smaller end is rounded outward to 0 or +-2**-_EXP_LIMIT (so an exp(-1e30) is enclosed in [0, 2**-_EXP_LIMIT]),
+# and a larger one cannot be certified as a Fraction at all.
+_EXP_LIMIT = 1 << 20
+
+
+class MagnitudeOutOfRange(NotCertified):
+    """An enclosure end beyond 2**_EXP_LIMIT in magnitude: no exact rational end is built for it."""
+
+
+def _clamp_pair(m: int, e: int, upper: bool) -> tuple[int, int]:
+    """(mantissa, exponent) of an end, rounded outward (up for ``upper``) into the representable range."""
+    if m == 0:
+        return (0, 0)
+    top = e + abs(m).bit_length()  # |m * 2**e| < 2**top
+    if top > _EXP_LIMIT:
+        raise MagnitudeOutOfRange(f"an enclosure end of magnitude about 2**{top} is beyond 2**{_EXP_LIMIT}")
+    if top < -_EXP_LIMIT:
+        return (1 if m > 0 else -1, -_EXP_LIMIT) if (m > 0) == upper else (0, 0)
+    return (m, e)
+
+
+def _clamped(ends):
+    (lm, le), (hm, he) = ends
+    return _clamp_pair(lm, le, False), _clamp_pair(hm, he, True)
+
+
+def _pairs_to_enclosure(ends, bits: int) -> Enclosure:
+    (lm, le), (hm, he) = _clamped(ends)
+    return Enclosure(dyadic_fraction(lm, le), dyadic_fraction(hm, he), bits)
+
+
+def _ends_rel_width(ends) -> float:
+    """:meth:`Enclosure.rel_width` of the enclosure with these (mantissa, exponent) ends, in integer arithmetic.
+
+    Both ends are scaled to a common power of two, so the ratio (hi - lo) / max(|lo|, |hi|) is one of integers;
+    Python's int / int is correctly rounded, as is ``float(Fraction)`` (which divides the reduced integers): the
+    two give the same float.
+    """
+    (lm, le), (hm, he) = ends
+    e = le if le < he else he
+    lo = lm << (le - e)
+    hi = hm << (he - e)
+    m = max(abs(lo), abs(hi))
+    return 0.0 if m == 0 else (hi - lo) / m
 
 
 def _evaluate_arb(entry: SpecEntry, what: str, inp: Inputs, bits: int, as_enclosure: bool = False):
@@ -209,15 +258,28 @@ def enclose_inputs(entry: SpecEntry, inp: Inputs, *, what: str = "expr", rel_tol
                                      f"{enc.rel_width():.3g} > {float(rel_tol):.3g}")
         return enc
     bits = start_bits
+    tol = float(rel_tol)
+    fn = _compiled_fn(entry, what, "arb", _ARB)
     last_err: Exception | None = None
     while bits <= max_bits:
         try:
-            enc = _evaluate_arb(entry, what, inp, bits, as_enclosure=True)
-            if enc.pos_inf or enc.rel_width() <= float(rel_tol) or (enc.lo == enc.hi):
-                return enc
+            with arb_prec(bits):
+                v = fn(_arb_env(inp))
+                if v is POS_INF:
+                    return Enclosure(None, None, bits, pos_inf=True)
+                ends = arb_end_pairs(v)  # rounded outward at ``bits``: inside the precision context
+            if ends is None:
+                raise NotCertified(f"non-finite ball {v}")
+            ends = _clamped(ends)
+            # the acceptance test of Enclosure.rel_width() <= tol (or lo == hi), without building Fractions
+            if _ends_rel_width(ends) <= tol or ends[0] == ends[1]:
+                return _pairs_to_enclosure(ends, bits)
+            enc = _pairs_to_enclosure(ends, bits)
             if enc.lo <= 0 <= enc.hi and \
                     abs(enc.hi - enc.lo) < Fraction(1, 10**300):
                 return enc  # a value at (or astonishingly near) zero: absolute width suffices
+        except MagnitudeOutOfRange as exc:
+            raise CertificationError(f"{entry.id}: {exc}") from exc
         except NotCertified as exc:
             last_err = exc
         bits *= 2

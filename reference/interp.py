@@ -13,12 +13,14 @@ formula is ever restated by hand outside ``spec/``.  Relations and booleans eval
 from __future__ import annotations
 
 import math
+import operator
+import threading
 from fractions import Fraction
 from typing import Any, Callable
 
 import numpy as np
 import sympy as sp
-from flint import arb
+from flint import arb, ctx as _flint_ctx
 
 # ------------------------------------------------------------------------------------------------
 # Extended reals for arb: python-flint's +inf ball loses its sign under arithmetic, so +oo is a sentinel.
@@ -63,7 +65,7 @@ class ArbBackend:
 
     @staticmethod
     def _chk(v):
-        if isinstance(v, arb) and (v.is_nan() or not v.is_finite()):
+        if isinstance(v, arb) and not v.is_finite():  # is_finite() is False for NaN balls as well
             raise NotCertified(f"non-finite ball {v}")
         return v
 
@@ -140,7 +142,7 @@ class ArbBackend:
         if name == "tanh":
             return self._chk(x.tanh())
         if name == "zeta":
-            return self._chk(x.zeta())
+            return self._chk(_arb_zeta(x))
         if name == "abs":
             return abs(x)
         if name == "floor":
@@ -594,10 +596,71 @@ Env = dict
 
 
 def compile_expr(expr: sp.Basic, backend) -> Callable[[Env], Any]:
-    """Compile a sympy expression (or boolean) into ``f(env)`` for ``backend``; ``env`` maps symbol names to values."""
+    """Compile a sympy expression (or boolean) into ``f(env)`` for ``backend``; ``env`` maps symbol names to values.
+
+    For :class:`ArbBackend` the result is :func:`_compile_arb`'s: the same arb operations in the same order (so
+    bit-identical balls), with less interpreter overhead and constant subexpressions cached per precision.
+    """
+    if type(backend) is ArbBackend:
+        return _compile_arb(expr, backend)
+    return _compile(expr, backend)
+
+
+_MISSING = object()
+
+
+def _shared_subexpressions(expr: sp.Basic) -> frozenset:
+    """The compound subexpressions with free symbols that occur more than once in ``expr``'s tree.
+
+    A subexpression of a bound variable (a Sum's index) is never shared: its value changes within one call."""
+    bound: set = set()
+    for s in expr.atoms(sp.Sum, sp.Product, sp.Lambda):
+        bound |= set(s.variables)
+    counts: dict = {}
+    for node in sp.preorder_traversal(expr):
+        if node.args and node.free_symbols and not (node.free_symbols & bound):
+            counts[node] = counts.get(node, 0) + 1
+    return frozenset(n for n, c in counts.items() if c > 1)
+
+
+def _memoized(f: Callable[[Env], Any], key: int) -> Callable[[Env], Any]:
+    """``f`` evaluated at most once per evaluation: the value is kept in ``env['__cse__']`` (a dict the top-level
+    closure creates afresh for every call, so nothing outlives one evaluation)."""
+    def f_shared(env):
+        cache = env["__cse__"]
+        v = cache.get(key, _MISSING)
+        if v is _MISSING:
+            v = f(env)
+            cache[key] = v
+        return v
+    return f_shared
+
+
+def _compile(expr: sp.Basic, backend, hook=None, cse: bool = False) -> Callable[[Env], Any]:
+    """The generic compiler.  ``hook(e, comp)``, when given, may return a closure for a node (its children compiled
+    with ``comp``, so through the hook again) or None for the generic rule.  With ``cse``, a subexpression that
+    occurs more than once is compiled once and evaluated once per call; the caller must then pass an env with a
+    fresh ``'__cse__'`` dict on every call."""
     B = backend
+    shared = _shared_subexpressions(expr) if cse else frozenset()
+    compiled: dict = {}
 
     def comp(e: sp.Basic) -> Callable[[Env], Any]:
+        if not shared:
+            return comp_node(e)
+        f = compiled.get(e)
+        if f is None:
+            f = comp_node(e)
+            if e in shared:
+                f = _memoized(f, len(compiled))
+            compiled[e] = f
+        return f
+
+    def comp_node(e: sp.Basic) -> Callable[[Env], Any]:
+        if hook is not None:
+            f = hook(e, comp)
+            if f is not None:
+                return f
         if isinstance(e, sp.Symbol):
             name = e.name
             return lambda env: env[name]
@@ -771,6 +834,223 @@ def compile_expr(expr: sp.Basic, backend) -> Callable[[Env], Any]:
     return comp(expr)
 
 
+# ------------------------------------------------------------------------------------------------
+# The arb fast path: the same operations as ArbBackend on finite balls, with less interpreter overhead
+# ------------------------------------------------------------------------------------------------
+
+_ZETA_CACHE: dict = {}
+_ZETA_CACHE_MAX = 256
+
+
+def _arb_zeta(x):
+    """``x.zeta()``, memoized on (working precision, the exact midpoint and radius of ``x``).
+
+    arb's zeta of a real ball costs ~60 us at 200 bits, and its argument is a parameter (Howard's stitching
+    exponent s) that rarely changes between evaluations.  The ball computed depends only on that key, so a hit
+    returns exactly what a fresh call would: results never depend on call order or on other threads (dict get and
+    set are atomic under the GIL; a race at worst computes the same ball twice).
+    """
+    if not x.is_finite():
+        return x.zeta()
+    m, e = x.mid().man_exp()
+    rm, re_ = x.rad().man_exp()
+    key = (_flint_ctx.prec, int(m), int(e), int(rm), int(re_))
+    v = _ZETA_CACHE.get(key)
+    if v is None:
+        v = x.zeta()
+        if len(_ZETA_CACHE) >= _ZETA_CACHE_MAX:
+            _ZETA_CACHE.clear()
+        _ZETA_CACHE[key] = v
+    return v
+
+
+def _fin(v):
+    if v.is_finite():  # False for NaN balls as well
+        return v
+    raise NotCertified(f"non-finite ball {v}")
+
+
+def _int_pow(base, n: int):
+    if n % 2 == 0 and not base > 0 and not base < 0:
+        base = abs(base)
+    return _fin(base ** n)
+
+
+def _sqrt(x):
+    if x < 0:
+        raise NotCertified(f"sqrt of a negative ball {x}")
+    if not x >= 0:  # touches zero from below: clip (sqrt is only defined on x >= 0)
+        x = x.nonnegative_part()
+    return _fin(x.sqrt())
+
+
+def _log(x):
+    if not x > 0:
+        raise NotCertified(f"log of a ball not certainly positive {x}")
+    return _fin(x.log())
+
+
+def _rpow(base, expo):
+    if not base > 0:
+        raise NotCertified(f"general power of a ball not certainly positive {base}")
+    return _fin((expo * base.log()).exp())
+
+
+_CONST_CACHE_MAX = 32
+
+
+def _arb_constant(e: sp.Expr, B) -> Callable[[Env], Any]:
+    """A subexpression without free symbols, evaluated once per working precision.
+
+    The cache is keyed on ``flint.ctx.prec`` read at call time (the precision the ball would be computed at), so
+    a constant is never reused at another precision; the cached ball is the one a fresh evaluation gives.
+    Failures (NotCertified) are not cached.
+    """
+    inner = _compile(e, B)
+    cache: dict[int, Any] = {}
+
+    def f_const(env):
+        p = _flint_ctx.prec
+        v = cache.get(p)
+        if v is None:
+            v = inner(env)
+            if len(cache) >= _CONST_CACHE_MAX:
+                cache.clear()
+            cache[p] = v
+        return v
+    return f_const
+
+
+def _arb_hook(e: sp.Basic, comp):
+    """Fast closures for arb on envs of finite balls (see :func:`_compile_arb`); None = the generic rule."""
+    if isinstance(e, sp.Symbol):
+        return operator.itemgetter(e.name)
+    if not isinstance(e, sp.Expr):
+        return None
+    if not e.free_symbols:
+        return _arb_constant(e, _ARB_FAST_BACKEND)
+    if e.has(sp.oo):
+        return None  # may produce +oo: the generic rules handle the sentinel
+    if isinstance(e, sp.Add):
+        exps = [a for a in e.args if isinstance(a, sp.exp)]
+        if len(e.args) == 2 and len(exps) == 1 and sp.Integer(-1) in e.args:
+            return None  # expm1
+        if _difference_of_square_roots(e) is not None:
+            return None
+        fs = [comp(a) for a in e.args]
+        if len(fs) == 2:
+            f0, f1 = fs
+            return lambda env: _fin(f0(env) + f1(env))
+        first, rest = fs[0], tuple(fs[1:])
+
+        def f_add(env):
+            acc = first(env)
+            for f in rest:
+                acc = acc + f(env)
+            return _fin(acc)
+        return f_add
+    if isinstance(e, sp.Mul):
+        fs = [comp(a) for a in e.args]
+        if len(fs) == 2:
+            f0, f1 = fs
+            return lambda env: _fin(f0(env) * f1(env))
+        first, rest = fs[0], tuple(fs[1:])
+
+        def f_mul(env):
+            acc = first(env)
+            for f in rest:
+                acc = acc * f(env)
+            return _fin(acc)
+        return f_mul
+    if isinstance(e, sp.Pow):
+        base, ex = e.args
+        if base is sp.E:
+            fe = comp(ex)
+            return lambda env: _fin(fe(env).exp())
+        if ex.is_Integer:
+            n = int(ex)
+            if n == 0:
+                return None
+            fb = comp(base)
+            if n > 0:
+                return lambda env: _int_pow(fb(env), n)
+            m = -n
+            return lambda env: _fin(1 / _int_pow(fb(env), m))
+        fb = comp(base)
+        if ex == sp.Rational(1, 2):
+            return lambda env: _sqrt(fb(env))
+        if ex == sp.Rational(-1, 2):
+            return lambda env: _fin(1 / _int_pow(_sqrt(fb(env)), 1))
+        if isinstance(ex, sp.Rational) and ex.q == 2 and ex.p > 0:
+            h = int(ex.p) // 2
+
+            def f_half(env):
+                x = fb(env)
+                return _fin(_int_pow(x, h) * _sqrt(x))
+            return f_half
+        fe = comp(ex)
+        return lambda env: _rpow(fb(env), fe(env))
+    if isinstance(e, sp.exp):
+        fe = comp(e.args[0])
+        return lambda env: _fin(fe(env).exp())
+    if isinstance(e, sp.log):
+        if len(e.args) != 1:
+            return None
+        arg = e.args[0]
+        if isinstance(arg, sp.Add) and sp.Integer(1) in arg.args:
+            return None  # log1p
+        fe = comp(arg)
+        return lambda env: _log(fe(env))
+    if isinstance(e, sp.Abs):
+        fa = comp(e.args[0])
+        return lambda env: abs(fa(env))
+    if len(e.args) == 1:
+        fa = None
+        if isinstance(e, sp.erfc):
+            fa = comp(e.args[0])
+            return lambda env: _fin(fa(env).erfc())
+        if isinstance(e, sp.erf):
+            fa = comp(e.args[0])
+            return lambda env: _fin(fa(env).erf())
+        if isinstance(e, sp.tanh):
+            fa = comp(e.args[0])
+            return lambda env: _fin(fa(env).tanh())
+        if isinstance(e, sp.zeta):
+            fa = comp(e.args[0])
+            return lambda env: _fin(_arb_zeta(fa(env)))
+    return None
+
+
+_ARB_FAST_BACKEND = ArbBackend()
+
+
+def _compile_arb(expr: sp.Basic, B: ArbBackend) -> Callable[[Env], Any]:
+    """arb closure for ``expr``: ball-for-ball the generic compiler's result, faster.
+
+    When every env value is an arb ball (plus the ``__exact__`` dict), no node without ``oo`` can produce the
+    +oo sentinel, so those nodes skip the sentinel tests and the per-call argument lists and run the very same
+    arb operations in the same order; constant subexpressions are cached per precision
+    (:func:`_arb_constant`), and a subexpression occurring more than once is computed once per call (the same
+    operations on the same balls give the same ball, so this too is ball-for-ball the generic result).  Any other env (a +oo aggregate, a Python number) goes to the generic closure.
+    """
+    fast = _compile(expr, B, _arb_hook, cse=True)
+    generic: list = []
+    lock = threading.Lock()
+
+    def f(env):
+        for v in env.values():
+            if type(v) is not arb and type(v) is not dict:
+                break
+        else:
+            return fast({**env, "__cse__": {}})
+        if not generic:
+            with lock:
+                if not generic:
+                    generic.append(_compile(expr, B))
+        return generic[0](env)
+    return f
+
+
 def _sqrt_like(t: sp.Basic):
     """(sign, radicand) if t = +-c*sqrt(r) with c >= 0 constant (so t = sign*sqrt(c^2 r)), else None."""
     coeff, rest = t.as_coeff_Mul()
@@ -841,27 +1121,39 @@ def _exact_relation(rel: sp.Basic):
     if rp is None:
         return None
     names, terms = rp
-    op = type(rel)
+    cmp = {sp.StrictLessThan: operator.lt, sp.LessThan: operator.le, sp.StrictGreaterThan: operator.gt,
+           sp.GreaterThan: operator.ge, sp.Eq: operator.eq, sp.Ne: operator.ne}.get(type(rel))
+    if cmp is None:
+        return lambda exact: None
+    # lhs - rhs = P - N with P, N the sums of the terms with positive and (negated) negative coefficients, so
+    # "lhs - rhs op 0" is "P op N": the same exact decision with fewer rational operations
+    pos = tuple((c, tuple((nm, p) for nm, p in zip(names, mono) if p)) for mono, c in terms if c > 0)
+    neg = tuple((-c, tuple((nm, p) for nm, p in zip(names, mono) if p)) for mono, c in terms if c < 0)
 
     def decide(exact):
         if exact is None or any(nm not in exact for nm in names):
             return None
-        v = eval_rational_poly(names, terms, exact)
-        if op is sp.StrictLessThan:
-            return v < 0
-        if op is sp.LessThan:
-            return v <= 0
-        if op is sp.StrictGreaterThan:
-            return v > 0
-        if op is sp.GreaterThan:
-            return v >= 0
-        if op is sp.Eq:
-            return v == 0
-        if op is sp.Ne:
-            return v != 0
-        return None
+        return cmp(_poly_part(pos, exact), _poly_part(neg, exact))
 
     return decide
+
+
+def _poly_part(terms, values):
+    """Exact sum of c * prod(values[nm] ** p) over ``terms`` = ((c, ((nm, p), ...)), ...), c > 0; 0 if empty."""
+    total = None
+    for c, factors in terms:
+        t = None
+        for nm, p in factors:
+            x = values[nm]
+            if p != 1:
+                x = x ** p
+            t = x if t is None else t * x
+        if t is None:
+            t = c
+        elif c != 1:
+            t = c * t
+        total = t if total is None else total + t
+    return 0 if total is None else total
 
 
 def _provably_nonnegative(e: sp.Basic) -> bool:

@@ -9,31 +9,46 @@
 
 from __future__ import annotations
 
-import contextlib
 import math
 import threading
 from fractions import Fraction
-from typing import Iterator
-
 import mpmath
 from flint import arb, ctx as _flint_ctx
 
 _ARB_LOCK = threading.RLock()
 
 
-@contextlib.contextmanager
-def arb_prec(bits: int) -> Iterator[None]:
-    """Run a block of arb arithmetic at ``bits`` of working precision, isolated from other threads."""
-    bits = int(bits)
-    if bits < 16:
-        raise ValueError(f"precision {bits} bits is too small")
-    with _ARB_LOCK:
-        old = _flint_ctx.prec
-        _flint_ctx.prec = bits
+class arb_prec:  # noqa: N801 - used like a function: ``with arb_prec(bits): ...``
+    """Run a block of arb arithmetic at ``bits`` of working precision, isolated from other threads.
+
+    Holds the process-wide re-entrant lock for the whole block and restores the previous precision on exit (also
+    on an exception).  A plain class rather than ``contextlib.contextmanager``: this sits on the certified
+    evaluator's hot path.  Re-entrant, and one object may be entered more than once (a stack of old precisions).
+    """
+
+    __slots__ = ("bits", "_old")
+
+    def __init__(self, bits: int) -> None:
+        bits = int(bits)
+        if bits < 16:
+            raise ValueError(f"precision {bits} bits is too small")
+        self.bits = bits
+        self._old: list[int] = []
+
+    def __enter__(self) -> None:
+        _ARB_LOCK.acquire()
         try:
-            yield
+            self._old.append(_flint_ctx.prec)
+            _flint_ctx.prec = self.bits
+        except BaseException:
+            _ARB_LOCK.release()
+            raise
+
+    def __exit__(self, *exc) -> None:
+        try:
+            _flint_ctx.prec = self._old.pop()
         finally:
-            _flint_ctx.prec = old
+            _ARB_LOCK.release()
 
 
 def mp_context(dps: int) -> mpmath.MPContext:
@@ -109,10 +124,28 @@ def _arb_endpoint_fraction(v: arb, upper: bool) -> Fraction | None:
     return Fraction(man) * (Fraction(2) ** exp)
 
 
+def dyadic_fraction(man: int, exp: int) -> Fraction:
+    """The exact rational ``man * 2**exp``."""
+    man, exp = int(man), int(exp)
+    return Fraction(man << exp) if exp >= 0 else Fraction(man, 1 << -exp)
+
+
+def arb_end_pairs(v: arb) -> tuple[tuple[int, int], tuple[int, int]] | None:
+    """The ends of a finite arb ball as exact (mantissa, exponent) integer pairs, or None if it is not finite.
+
+    ``lower()``/``upper()`` round outward to the *current* precision: call inside :func:`arb_prec`.
+    """
+    if not v.is_finite():  # False for NaN balls as well
+        return None
+    lm, le = v.lower().man_exp()
+    hm, he = v.upper().man_exp()
+    return (int(lm), int(le)), (int(hm), int(he))
+
+
 def arb_endpoints(v: arb) -> tuple[Fraction, Fraction] | None:
     """Exact rational endpoints of a finite arb ball, or None if the ball is not finite."""
-    if v.is_nan() or not v.is_finite():
+    ends = arb_end_pairs(v)
+    if ends is None:
         return None
-    lo = v.lower().man_exp()
-    hi = v.upper().man_exp()
-    return (Fraction(int(lo[0])) * Fraction(2) ** int(lo[1]), Fraction(int(hi[0])) * Fraction(2) ** int(hi[1]))
+    (lm, le), (hm, he) = ends
+    return dyadic_fraction(lm, le), dyadic_fraction(hm, he)

@@ -170,3 +170,47 @@ def test_log1p_on_wide_intervals_brackets_both_ends(a, w, pos):
         assert lo[0] <= ctx.log1p(ctx.mpf(a)), (a, b, lo[0])
     else:
         assert lo[0] == -math.inf
+
+
+def _extreme_values(name: str, entry) -> list[float]:
+    if name.startswith("delta") or name in ("D", "LIFT"):
+        return [1e-300, 1e-30]
+    if name.startswith("eps"):
+        return [1000.0, 1e-30]
+    if name in entry.aggregates or name in ("rho", "V", "v0", "gamma", "u", "x"):
+        return [1e12, 1e-30]
+    return []
+
+
+ALL_CLOSED = [e for e in spec.registry().values()
+              if e.kind is not Kind.AGGREGATE and e.optimize is None and e.expr.is_Boolean is not True]
+EXTREME_CASES = [(e, k, v) for e in ALL_CLOSED for k in sorted(e.sample_point()) for v in _extreme_values(k, e)]
+
+
+@pytest.mark.parametrize("entry,name,value", EXTREME_CASES,
+                         ids=[f"{e.id}-{k}={v:g}" for e, k, v in EXTREME_CASES])
+def test_extreme_inputs_give_the_right_value_or_inf_on_the_right_side(entry, name, value):
+    """eps up to 1000, delta down to 1e-300, V up to 1e12 and down to 1e-30 (issue #3): never NaN, never a finite
+    number on the wrong side of the certified value; +inf only as an upper end, -inf only as a lower end."""
+    pt = {k: float(v) for k, v in entry.sample_point().items()}
+    pt[name] = value
+    if not _in_domain(entry, pt):
+        pytest.skip("outside the entry's domain")
+    lo, hi = (float(x) for x in ev.fast_interval(entry.id, **pt))
+    assert not (math.isnan(lo) or math.isnan(hi))
+    assert lo <= hi and hi != -math.inf
+    params = {k: v for k, v in pt.items() if k in entry.params}
+    aggs = {k: v for k, v in pt.items() if k in entry.aggregates}
+    try:
+        enc = ev.enclose(entry.id, params, aggregates=aggs, rel_tol=1e-15)
+    except (ev.CertificationError, NotCertified):
+        assert lo != math.inf  # a lower end +inf claims the exact value is +oo: only where that is certified
+        return
+    if enc.pos_inf:
+        assert hi == math.inf
+        return
+    assert lo != math.inf
+    assert lo <= enc.lower() and hi >= enc.upper(), (pt, lo, hi, enc.lower(), enc.upper())
+    m = max(abs(enc.upper()), abs(enc.lower()))
+    if 1e-290 < m < 1e290 and math.isfinite(lo) and math.isfinite(hi):
+        assert hi - lo <= 1e-12 * m, (pt, lo, hi)

@@ -1,0 +1,163 @@
+"""The certified evaluator's compiled arb closures (reference.interp._compile_arb): ball for ball the generic
+interpreter's result, with per-precision caches that never leak between precisions, calls or threads, and
+enclosure ends of astronomically small magnitude rounded outward instead of built as huge Fractions."""
+
+from __future__ import annotations
+
+import threading
+from fractions import Fraction
+
+import pytest
+import sympy as sp
+from flint import arb
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+import spec
+from reference import evaluate as ev
+from reference import interp
+from reference.numeric import arb_prec
+from spec.core import Kind
+
+from .strategies import entry_points
+
+CLOSED = [e for e in spec.registry().values()
+          if e.kind is not Kind.AGGREGATE and e.optimize is None and e.expr.is_Boolean is not True]
+
+
+def _inputs(entry, pt):
+    params = {k: v for k, v in pt.items() if k in entry.params}
+    aggs = {k: v for k, v in pt.items() if k in entry.aggregates}
+    try:
+        return ev.prepare(entry, params, aggregates=aggs)
+    except spec.DomainError:
+        return None
+
+
+def _same_ball(a, b) -> bool:
+    if a is interp.POS_INF or b is interp.POS_INF:
+        return a is b
+    if isinstance(a, bool) or a is None:
+        return a is b
+    return a.mid() == b.mid() and a.rad() == b.rad()
+
+
+def _run(fn, env, bits):
+    try:
+        with arb_prec(bits):
+            return ("ok", fn(dict(env)))
+    except interp.NotCertified as exc:
+        return ("not certified", type(exc))
+
+
+@pytest.mark.parametrize("entry", CLOSED, ids=[e.id for e in CLOSED])
+@settings(max_examples=8)
+@given(data=st.data(), bits=st.sampled_from([53, 200, 640]))
+def test_compiled_arb_is_ball_for_ball_the_generic_interpreter(entry, data, bits):
+    """Same arb operations in the same order: identical midpoints and radii (or the same refusal)."""
+    inp = _inputs(entry, data.draw(entry_points(entry)))
+    assume(inp is not None)
+    fast = interp.compile_expr(entry.expr, interp.ArbBackend())
+    generic = interp._compile(entry.expr, interp.ArbBackend())
+    with arb_prec(bits):
+        env = ev._arb_env(inp)
+    a, b = _run(fast, env, bits), _run(generic, env, bits)
+    assert a[0] == b[0], (a, b)
+    if a[0] == "ok":
+        assert _same_ball(a[1], b[1]), (a[1], b[1])
+
+
+@pytest.mark.parametrize("entry", [e for e in CLOSED if e.expr.has(sp.zeta) or
+                                   any(not s.free_symbols for s in sp.preorder_traversal(e.expr) if s.args)][:6],
+                         ids=lambda e: e.id)
+def test_cached_constants_and_zeta_do_not_depend_on_call_order_or_precision(entry):
+    """Evaluate at 64 then 300 bits and at 300 bits alone (fresh compile, caches cleared): identical balls.  A
+    constant or zeta cached at one precision is never reused at another."""
+    inp = _inputs(entry, {k: float(Fraction(v)) for k, v in entry.sample_point().items()})
+    assert inp is not None
+    fn = interp.compile_expr(entry.expr, interp.ArbBackend())
+    with arb_prec(64):
+        env64 = ev._arb_env(inp)
+    with arb_prec(300):
+        env300 = ev._arb_env(inp)
+    _run(fn, env64, 64)
+    after = _run(fn, env300, 300)
+    interp._ZETA_CACHE.clear()
+    fresh = _run(interp._compile(entry.expr, interp.ArbBackend()), env300, 300)
+    assert after[0] == fresh[0] == "ok"
+    assert _same_ball(after[1], fresh[1])
+
+
+def test_shared_subexpressions_are_memoized_per_call_only():
+    """A repeated subexpression is computed once per call, in a memo that belongs to that call: the caller's env
+    is not modified, and a second call with other values gets its own (right) values."""
+    x, y = sp.symbols("x y", positive=True)
+    expr = sp.log(x + y) * sp.sqrt(x + y) + sp.log(x + y)
+    assert sp.Add(x, y) in interp._shared_subexpressions(expr)
+    fn = interp.compile_expr(expr, interp.ArbBackend())
+    with arb_prec(128):
+        for xv, yv in [(1, 2), (5, 7), (1, 2)]:
+            env = {"x": arb(xv), "y": arb(yv), "__exact__": {}}
+            got = fn(env)
+            assert set(env) == {"x", "y", "__exact__"}
+            s = arb(xv + yv)
+            want = s.log() * s.sqrt() + s.log()
+            assert got.overlaps(want) and abs(got.mid() - want.mid()) < arb(2) ** -100
+
+
+def test_compiled_arb_from_several_threads_matches_single_thread():
+    """Evaluations at different precisions from several threads: each gets the ball a lone call gives."""
+    entry = next(e for e in CLOSED if e.id == "rruv16.thm5_1")
+    inp = _inputs(entry, {k: float(Fraction(v)) for k, v in entry.sample_point().items()})
+    fn = interp.compile_expr(entry.expr, interp.ArbBackend())
+    want = {}
+    for bits in (64, 128, 256, 512):
+        with arb_prec(bits):
+            want[bits] = fn(ev._arb_env(inp))
+    bad = []
+
+    def work(bits):
+        for _ in range(200):
+            with arb_prec(bits):
+                v = fn(ev._arb_env(inp))
+            if not _same_ball(v, want[bits]):
+                bad.append(bits)
+    ts = [threading.Thread(target=work, args=(b,)) for b in want]
+    for t in ts:
+        t.start()
+    for t in ts:
+        t.join()
+    assert not bad
+
+
+@pytest.mark.parametrize("m,e,upper,want", [
+    (3, -(1 << 21), False, (0, 0)),                       # positive, tiny, lower end: down to 0
+    (3, -(1 << 21), True, (1, -ev._EXP_LIMIT)),           # positive, tiny, upper end: up to 2**-LIMIT
+    (-3, -(1 << 21), False, (-1, -ev._EXP_LIMIT)),        # negative, tiny, lower end: down to -2**-LIMIT
+    (-3, -(1 << 21), True, (0, 0)),                       # negative, tiny, upper end: up to 0
+    (5, -10, True, (5, -10)),                             # ordinary ends are kept exactly
+    (0, 12345, False, (0, 0)),
+])
+def test_tiny_enclosure_ends_are_rounded_outward(m, e, upper, want):
+    got = ev._clamp_pair(m, e, upper)
+    assert got == want
+
+    def exact(mm, ee):  # 2**-(2**21) is a 2-Mbit integer ratio: fine here, too slow on the hot path
+        return Fraction(mm << ee) if ee >= 0 else Fraction(mm, 1 << -ee)
+    v, g = exact(m, e), exact(*got)
+    assert (g >= v) if upper else (g <= v)
+    if abs(e) < 4096:
+        assert g == v
+
+
+def test_huge_enclosure_ends_refuse_to_certify():
+    with pytest.raises(ev.MagnitudeOutOfRange):
+        ev._clamp_pair(1, ev._EXP_LIMIT, True)
+
+
+def test_a_value_far_below_the_smallest_float_is_enclosed_soundly():
+    """delta(eps=1) of the Gaussian mechanism with rho = 1e-30 is about exp(-1e30/4): no Fraction of it can be
+    built, yet the enclosure is returned promptly, contains it, and its float ends bracket it."""
+    enc = ev.enclose("conversions.gauss.delta", {"eps_g": "1", "rho": "1e-30"}, rel_tol=1e-15)
+    assert enc.lo <= 0 < enc.hi <= Fraction(1, 2 ** 1000)
+    assert enc.lower() <= 0.0 and 0.0 < enc.upper() <= 5e-324
