@@ -670,7 +670,6 @@ def _compile(expr: sp.Basic, backend, hook=None, cse: bool = False) -> Callable[
             raise NotImplementedError(f"cannot evaluate {e}")
         if isinstance(e, sp.Rational):
             q = Fraction(int(e.p), int(e.q))
-            c = None
 
             def f_rat(env, q=q):
                 return B.const(q)

@@ -10,14 +10,19 @@ once per call, not once per chunk.
 
 Error model (why ``lo <= exact <= hi`` elementwise), the same contract as :class:`reference.interp.NpIntervalBackend`:
 
-* ``+ - * /`` and ``sqrt`` are correctly rounded (IEEE 754).  A correctly rounded ``r`` lies within half an ulp of
-  the exact result; ``down(r) = r - (|r| 2^-52 + 2^-1074)`` and ``up(r) = r + (|r| 2^-52 + 2^-1074)`` move it at
-  least one ulp outward: ``|r| 2^-52 >= ulp(r)`` for normal ``r`` (computed exactly: a power-of-two scaling that
-  can only round to a value that is still >= ulp(r), a power of two) and ``2^-1074`` is the ulp of subnormals; the
-  final subtraction/addition rounds monotonically towards a float that is already on the safe side.  When the
-  value is known to be >= 0 (see ``pos`` below) the cheaper ``r - r 2^-52 - 2^-1074`` / ``r (1 + 2^-52) + 2^-1074``
+* ``+ - * /`` and ``sqrt`` are correctly rounded (IEEE 754, round to nearest).  A correctly rounded ``r`` lies within
+  half a grid step of the exact result, and ``|r| 2^-53 >= ulp(r)/2`` (``ulp(r)`` the spacing just above ``|r|``).
+  ``down(r) = r - d`` and ``up(r) = r + d`` with ``d = fl(|r| K1) + 2^-1074``, ``K1 = 2^-53 (1 + 2^-20)``: for normal
+  ``r``, ``d > ulp(r)/2`` strictly (the product rounds by less than the 2^-20 slack), so the rounded sum is at least
+  one grid step outward (strictly past the midpoint: no tie can round it back), which covers the half step of the
+  rounding of ``r`` (also at a power of two, where the step towards zero is halved); ``2^-1074`` is the grid step of
+  subnormals.  When the value is known to be >= 0 (see ``pos`` below) the cheaper ``fl(r (1 - K1)) - 2^-1074`` (the
+  constant rounds to ``1 - 2^-53``: the exact product ``r - r 2^-53`` is at most one downward step below ``r`` and
+  at least half a step, strictly past the midpoint unless it is exactly a grid point) and ``r (1 + 2^-52) + 2^-1074``
   are the same bounds specialised to ``|r| = r``.
-* ``exp``, ``log``, ``log1p``, ``expm1``, ``tanh``, ``erfc``, ``erf`` are libm/numpy kernels documented to a few ulps;
+* ``erfc`` comes from the certified Taylor table of :mod:`reference.np_special` (every error term computed with arb
+  when the table is built), already rounded outward.
+* ``exp``, ``log``, ``log1p``, ``expm1``, ``tanh`` are libm/numpy kernels documented to a few ulps;
   their results are moved :data:`TRANSCENDENTAL_ULPS` = 8 ulps outward (``8 |r| 2^-52 + 8 * 2^-1074``).
 * An end that overflows, or any NaN (``inf - inf``, ``0 * inf``, ``log`` of a negative end), is mapped to the safe
   side at the end (``lo`` NaN -> -inf, ``hi`` NaN -> +inf); an overflowed *lower* end ``+inf`` cannot survive the
@@ -48,6 +53,7 @@ TRANSCENDENTAL_ULPS = 8
 _U = 2.0 ** -52
 _TINY = 2.0 ** -1074
 _KU = TRANSCENDENTAL_ULPS * _U
+_K1 = 2.0 ** -53 * (1 + 2.0 ** -20)  # one rounding of a basic operation (module docstring)
 _KTINY = TRANSCENDENTAL_ULPS * _TINY
 _MAX = np.finfo(np.float64).max
 
@@ -60,24 +66,25 @@ class Unsupported(NotImplementedError):
 # Outward rounding, in place.  ``t`` is a scratch buffer of the same shape.
 # ----------------------------------------------------------------------------------------------------------------
 
-def _down_any(r, t, k=_U, tiny=_TINY):
+def _down_any(r, t, k=_K1, tiny=_TINY):
     np.abs(r, out=t)
     t *= k
     t += tiny
     r -= t
 
 
-def _up_any(r, t, k=_U, tiny=_TINY):
+def _up_any(r, t, k=_K1, tiny=_TINY):
     np.abs(r, out=t)
     t *= k
     t += tiny
     r += t
 
 
-def _down_pos(r, t=None, k=_U, tiny=_TINY):
+def _down_pos(r, t=None, k=_K1, tiny=_TINY):
     """r >= 0 (or NaN): r (1 - k) - tiny, clamped to [0, max float] (the exact value is >= 0 and finite, or +oo,
-    for which max float is still a lower bound).  fl(r (1 - k)) <= r - (k/u) ulp(r) because r k >= (k/u) ulp(r)
-    for normal r and r - (k/u) ulp(r) is a float; ``tiny`` covers subnormal r."""
+    for which max float is still a lower bound).  With ``k = K1`` the constant is 1 - 2^-53 and the product is at
+    least one grid step below r (module docstring); with ``k = m 2^-52`` (transcendental margins, m >= 1) it is at
+    least m steps below, since r k >= m ulp(r) for normal r; ``tiny`` covers subnormal r."""
     r *= 1.0 - k
     r -= tiny
     np.clip(r, 0.0, _MAX, out=r)
@@ -579,7 +586,13 @@ def _exec(nd: _Node, a: list, out, elementwise, pos: bool = False, cpos: tuple |
         if nd.pos or pos:
             np.maximum(lo, 0.0, out=lo)
         return lo, hi
-    if op in ("erfc", "erf", "zeta"):
+    if op == "erfc":  # certified table (reference.np_special): vectorized, ends rounded outward
+        from .np_special import erfc_interval
+        rlo, rhi = erfc_interval(x_lo, x_hi)
+        np.copyto(lo, rlo)
+        np.copyto(hi, rhi)
+        return lo, hi
+    if op in ("erf", "zeta"):
         if elementwise is None:
             raise Unsupported(op)
         rlo, rhi = elementwise(op, [(x_lo, x_hi)])
