@@ -609,18 +609,40 @@ def compile_expr(expr: sp.Basic, backend) -> Callable[[Env], Any]:
 _MISSING = object()
 
 
-def _shared_subexpressions(expr: sp.Basic) -> frozenset:
-    """The compound subexpressions with free symbols that occur more than once in ``expr``'s tree.
+_COSTLY = (sp.log, sp.exp, sp.erfc, sp.erf, sp.zeta, sp.tanh, sp.Sum)
 
+
+def _worth_sharing(node: sp.Basic) -> bool:
+    """A memo lookup costs about as much as one cheap arb operation: share only subexpressions with a
+    transcendental function (or a non-integer power) or at least four operations."""
+    if node.has(*_COSTLY) or any(isinstance(p, sp.Pow) and not p.exp.is_Integer for p in sp.preorder_traversal(node)):
+        return True
+    return sp.count_ops(node) >= 4
+
+
+def _shared_subexpressions(expr: sp.Basic) -> frozenset:
+    """The compound subexpressions with free symbols that an evaluation would otherwise compute more than once.
+
+    Counted on the DAG: a repeated node is descended into only once, so a subexpression that repeats only because
+    its (shared) parent repeats is not itself shared.  Cheap ones are not worth a memo (:func:`_worth_sharing`).
     A subexpression of a bound variable (a Sum's index) is never shared: its value changes within one call."""
     bound: set = set()
     for s in expr.atoms(sp.Sum, sp.Product, sp.Lambda):
         bound |= set(s.variables)
-    counts: dict = {}
-    for node in sp.preorder_traversal(expr):
-        if node.args and node.free_symbols and not (node.free_symbols & bound):
-            counts[node] = counts.get(node, 0) + 1
-    return frozenset(n for n, c in counts.items() if c > 1)
+    uses: dict = {}
+
+    def visit(node):
+        if not node.args:
+            return
+        if node in uses:
+            uses[node] += 1
+            return
+        uses[node] = 1
+        for a in node.args:
+            visit(a)
+    visit(expr)
+    return frozenset(n for n, c in uses.items()
+                     if c > 1 and n.args and n.free_symbols and not (n.free_symbols & bound) and _worth_sharing(n))
 
 
 def _memoized(f: Callable[[Env], Any], key: int) -> Callable[[Env], Any]:

@@ -266,6 +266,9 @@ class Program:
             if coeff == -1:  # negation is exact
                 a = self._lower(rest)
                 return self._add_node(_Node("neg", (a,)))
+            if coeff.is_Number and coeff < 0:  # -(|c| * rest): exact negation of a product that may be monotone
+                a = self._lower(-e)
+                return self._add_node(_Node("neg", (a,)))
             args = tuple(self._lower(a) for a in e.args)
             flags = [N[a].pos or N[a].nonneg for a in args]
             if all(flags):

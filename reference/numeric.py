@@ -69,23 +69,79 @@ def fraction_to_arb(q: Fraction) -> arb:
     return arb(q.numerator) / arb(q.denominator)
 
 
+_MAXF = 1.7976931348623157e308
+
+
+def _cmp_dyadic_float(man: int, exp: int, f: float) -> int:
+    """Sign of ``man * 2**exp - f``, exactly (f a float, possibly infinite)."""
+    if f == math.inf:
+        return -1
+    if f == -math.inf:
+        return 1
+    if f == 0.0:
+        return (man > 0) - (man < 0)
+    fm, fe = math.frexp(f)
+    fman, fexp = int(fm * 9007199254740992.0), fe - 53   # f = fman * 2**fexp exactly
+    e0 = exp if exp < fexp else fexp
+    a = man << (exp - e0)
+    b = fman << (fexp - e0)
+    return (a > b) - (a < b)
+
+
+def dyadic_to_float(man: int, exp: int, up: bool) -> float:
+    """The smallest float64 >= ``man * 2**exp`` (``up``) or the largest <= it, with integer arithmetic only.
+
+    A first guess from the leading 64 bits is corrected by exact comparisons, one ulp at a time (at most a few
+    steps); magnitudes beyond the float range go straight to +-max float / +-inf or to 0 / +-2**-1074.
+    """
+    if man == 0:
+        return 0.0
+    bl = abs(man).bit_length()
+    top = exp + bl                       # 2**(top-1) <= |q| < 2**top
+    if top > 1025:
+        if man > 0:
+            return math.inf if up else _MAXF
+        return -_MAXF if up else -math.inf
+    if top < -1076:
+        if man > 0:
+            return 5e-324 if up else 0.0
+        return 0.0 if up else -5e-324
+    shift = bl - 64 if bl > 64 else 0
+    try:
+        f = math.ldexp(float(man >> shift), exp + shift)
+    except OverflowError:
+        f = math.inf if man > 0 else -math.inf
+    if up:
+        while _cmp_dyadic_float(man, exp, f) > 0:
+            f = math.nextafter(f, math.inf)
+        while True:
+            g = math.nextafter(f, -math.inf)
+            if _cmp_dyadic_float(man, exp, g) > 0:
+                return f
+            f = g
+    while _cmp_dyadic_float(man, exp, f) < 0:
+        f = math.nextafter(f, -math.inf)
+    while True:
+        g = math.nextafter(f, math.inf)
+        if _cmp_dyadic_float(man, exp, g) < 0:
+            return f
+        f = g
+
+
 def float_up(v) -> float:
     """The smallest float64 >= v, for v a Fraction, int, float or arb (upper end of the ball); +inf if none."""
     if isinstance(v, arb):
-        if v.is_nan():
+        if not v.is_finite():  # also False for NaN balls
             return math.inf
-        if not v.is_finite():
-            return math.inf
-        v = _arb_endpoint_fraction(v, upper=True)
-        if v is None:
-            return math.inf
+        man, exp = v.upper().man_exp()
+        return dyadic_to_float(int(man), int(exp), True)
     if isinstance(v, float):
         return v
     q = Fraction(v)
     try:
         f = float(q)
     except OverflowError:
-        return math.inf if q > 0 else -1.7976931348623157e308
+        return math.inf if q > 0 else -_MAXF
     if Fraction(f) < q:
         f = math.nextafter(f, math.inf)
     return f
@@ -94,40 +150,52 @@ def float_up(v) -> float:
 def float_down(v) -> float:
     """The largest float64 <= v, for v a Fraction, int, float or arb (lower end of the ball); -inf if none."""
     if isinstance(v, arb):
-        if v.is_nan() or not v.is_finite():
+        if not v.is_finite():  # also False for NaN balls
             return -math.inf
-        v = _arb_endpoint_fraction(v, upper=False)
-        if v is None:
-            return -math.inf
+        man, exp = v.lower().man_exp()
+        return dyadic_to_float(int(man), int(exp), False)
     if isinstance(v, float):
         return v
     q = Fraction(v)
     try:
         f = float(q)
     except OverflowError:
-        return 1.7976931348623157e308 if q > 0 else -math.inf
+        return _MAXF if q > 0 else -math.inf
     if Fraction(f) > q:
         f = math.nextafter(f, -math.inf)
     return f
 
 
-def _arb_endpoint_fraction(v: arb, upper: bool) -> Fraction | None:
-    """The exact rational value of an arb ball's upper (or lower) endpoint."""
-    end = v.upper() if upper else v.lower()
-    man, exp = end.man_exp()
-    man, exp = int(man), int(exp)
-    if exp > 4000:
-        return None  # far beyond float range; callers map to +-inf
-    if exp < -4000:
-        # astronomically small: only the sign matters for float rounding
-        return Fraction(0) if man == 0 else Fraction(man, 1) / (Fraction(2) ** 4000)
-    return Fraction(man) * (Fraction(2) ** exp)
+def _coprime_fraction_factory():
+    """A constructor of Fractions from a numerator and denominator *known to be coprime* (no gcd), or None.
+
+    Python 3.12+ has ``Fraction._from_coprime_ints``; 3.11 has the ``_normalize=False`` keyword.  Both are private,
+    so each is feature-tested here (the result must equal the normalizing constructor's) and otherwise unused.
+    """
+    f = getattr(Fraction, "_from_coprime_ints", None)
+    if f is None:
+        def f(n, d):
+            return Fraction(n, d, _normalize=False)
+    try:
+        probe = f(3, 8)
+        if probe == Fraction(3, 8) and probe.numerator == 3 and probe.denominator == 8 and hash(probe) == hash(0.375):
+            return f
+    except TypeError:
+        pass
+    return None
+
+
+_COPRIME = _coprime_fraction_factory()
 
 
 def dyadic_fraction(man: int, exp: int) -> Fraction:
     """The exact rational ``man * 2**exp``."""
     man, exp = int(man), int(exp)
-    return Fraction(man << exp) if exp >= 0 else Fraction(man, 1 << -exp)
+    if exp >= 0:
+        return Fraction(man << exp)
+    if man & 1 and _COPRIME is not None:  # an odd mantissa is coprime to the power of two: skip the gcd
+        return _COPRIME(man, 1 << -exp)
+    return Fraction(man, 1 << -exp)
 
 
 def arb_end_pairs(v: arb) -> tuple[tuple[int, int], tuple[int, int]] | None:

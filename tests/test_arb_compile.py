@@ -93,7 +93,8 @@ def test_shared_subexpressions_are_memoized_per_call_only():
     is not modified, and a second call with other values gets its own (right) values."""
     x, y = sp.symbols("x y", positive=True)
     expr = sp.log(x + y) * sp.sqrt(x + y) + sp.log(x + y)
-    assert sp.Add(x, y) in interp._shared_subexpressions(expr)
+    # log(x + y) is computed twice without a memo; x + y inside it only once more (too cheap to memoize)
+    assert interp._shared_subexpressions(expr) == {sp.log(x + y)}
     fn = interp.compile_expr(expr, interp.ArbBackend())
     with arb_prec(128):
         for xv, yv in [(1, 2), (5, 7), (1, 2)]:
@@ -161,3 +162,61 @@ def test_a_value_far_below_the_smallest_float_is_enclosed_soundly():
     enc = ev.enclose("conversions.gauss.delta", {"eps_g": "1", "rho": "1e-30"}, rel_tol=1e-15)
     assert enc.lo <= 0 < enc.hi <= Fraction(1, 2 ** 1000)
     assert enc.lower() <= 0.0 and 0.0 < enc.upper() <= 5e-324
+
+
+@settings(max_examples=300)
+@given(m=st.integers(-(1 << 300), 1 << 300), e=st.integers(-1200, 200))
+def test_dyadic_fractions_equal_the_normalized_rational(m, e):
+    """The gcd-free construction for odd mantissas gives the same (reduced) Fraction, hash included."""
+    from reference.numeric import dyadic_fraction
+    q = dyadic_fraction(m, e)
+    want = Fraction(m) * Fraction(2) ** e
+    assert q == want and (q.numerator, q.denominator) == (want.numerator, want.denominator)
+    assert hash(q) == hash(want)
+
+
+def _reference_float(q: Fraction, up: bool) -> float:
+    """Smallest float >= q (or largest <= q): CPython's int / int is correctly rounded, then one exact step."""
+    import math
+    import sys
+    big = sys.float_info.max
+    if q > big:
+        return math.inf if up else big
+    if q < -big:
+        return -big if up else -math.inf
+    f = q.numerator / q.denominator
+    if up and Fraction(f) < q:
+        f = math.nextafter(f, math.inf)
+    if not up and Fraction(f) > q:
+        f = math.nextafter(f, -math.inf)
+    return f
+
+
+@settings(max_examples=400)
+@given(m=st.integers(-(1 << 2000), 1 << 2000), e=st.integers(-3300, 1100), up=st.booleans())
+def test_dyadic_to_float_is_the_nearest_float_on_the_asked_side(m, e, up):
+    from reference.numeric import dyadic_to_float
+    q = Fraction(m) * Fraction(2) ** e
+    got = dyadic_to_float(m, e, up)
+    assert got == _reference_float(q, up), (m, e, up, got)
+
+
+@pytest.mark.parametrize("q", [Fraction(1, 3), Fraction(-1, 3), Fraction(2) ** -1074, Fraction(3) * Fraction(2) ** -1076,
+                               Fraction(-(2 ** 1024)), Fraction(2 ** 1024 - 2 ** 970), Fraction(2 ** 1024 - 2 ** 971),
+                               Fraction(1) + Fraction(2) ** -53, Fraction(1), Fraction(0)])
+def test_float_up_down_of_arb_balls_bracket(q):
+    from reference.numeric import float_down, float_up
+    with arb_prec(3000):
+        x = arb(q.numerator) / arb(q.denominator)
+        lo, hi = float_down(x), float_up(x)
+    assert lo == _reference_float(q, False) or Fraction(lo) <= q
+    assert hi == _reference_float(q, True) or hi == float("inf") or Fraction(hi) >= q
+    assert lo <= hi
+
+
+@pytest.mark.parametrize("m,e", [(1, -1074), (1, -1075), (3, -1076), (1, -1076), (-1, -1075), (2 ** 53 - 1, 971),
+                                 (2 ** 54 - 1, 970), (2 ** 53 + 1, 971), (-(2 ** 54 - 1), 970), (2 ** 1024 - 1, 0),
+                                 (2 ** 53 + 1, -53), (-(2 ** 53 + 1), -53), (2 ** 60 + 2 ** 7, -60), (7, -1077)])
+@pytest.mark.parametrize("up", [False, True])
+def test_dyadic_to_float_edges(m, e, up):
+    test_dyadic_to_float_is_the_nearest_float_on_the_asked_side.hypothesis.inner_test(m, e, up)

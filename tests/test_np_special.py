@@ -80,3 +80,32 @@ def test_erfc_keeps_shapes_and_scalars():
     assert lo.shape == hi.shape == ()
     lo, hi = np_special.erfc_interval(np.zeros((2, 3)), np.array(1.0))
     assert lo.shape == (2, 3)
+
+
+@pytest.mark.parametrize("width", [0.0, 1e-15, 2.0 ** -11, 2.0 ** -10])
+def test_narrow_intervals_one_horner_path_brackets_both_ends(width):
+    """All intervals narrow (the one-Horner path with the derivative bound): each end checked against arb."""
+    rng = np.random.default_rng(11)
+    a = np.concatenate([rng.uniform(-6.0, 27.0, 400), [-6.0, -6.001953125, 0.0, 26.99, 27.0, 27.001953125]])
+    b = a + width * (np.abs(a) if width < 1e-10 else 1.0)
+    assert (b - a <= np_special._NARROW).all()
+    lo, hi = np_special.erfc_interval(a, b)
+    for x, y, l, h in zip(a, b, lo, hi):
+        _check_point(float(y), float(l), math.inf, tight=False)
+        _check_point(float(x), 0.0, float(h), tight=False)
+        if width <= 1e-15 and -6 <= x <= 26:
+            # still tight: the true variation over [x, y] (|erfc'/erfc| <= 2|x| + 2 there), times at most
+            # e^((2|x| + 1)/256) <= 1.3 for the derivative bound taken over the whole cell, plus a few ulps
+            assert h - l <= (4e-15 + 1.3 * (2 * abs(x) + 2) * (y - x)) * h, (x, y, l, h)
+
+
+def test_slope_table_bounds_the_derivative():
+    from reference.np_special import JMIN, _table
+    _, _, _, slope = _table()
+    rng = np.random.default_rng(5)
+    for i in rng.integers(0, slope.size, 300):
+        x0 = (JMIN + int(i)) / 256
+        for x in (x0 - 1 / 512, x0, x0 + 3 / 512, min(max(0.0, x0 - 1 / 512), x0 + 3 / 512)):
+            with arb_prec(200):
+                d = abs(2 / arb.pi().sqrt() * (-arb(x) * arb(x)).exp())
+                assert d <= arb(float(slope[i])), (x0, x, slope[i])
