@@ -808,10 +808,7 @@ def _compile(expr: sp.Basic, backend, hook=None, cse: bool = False) -> Callable[
                 fa, fb = comp(e.lhs), comp(e.rhs)
                 op = type(e)
 
-                def f_rel(env, exact=exact, fa=fa, fb=fb, op=op):
-                    r = exact(env.get("__exact__"))
-                    if r is not None:
-                        return r
+                def balls(env):
                     a, b = fa(env), fb(env)
                     if op is sp.StrictLessThan:
                         return B.lt(a, b)
@@ -822,6 +819,20 @@ def _compile(expr: sp.Basic, backend, hook=None, cse: bool = False) -> Callable[
                     if op is sp.GreaterThan:
                         return B.le(b, a)
                     return B.eq(a, b) if op is sp.Eq else _not(B, B.eq(a, b))
+
+                def f_rel(env, exact=exact):
+                    # a polynomial relation: the balls usually decide it (and then the exact rational decision,
+                    # whose values lie in the balls, is the same); exact arithmetic only when they cannot
+                    try:
+                        r = balls(env)
+                    except NotCertified:
+                        r = None
+                    if r is True or r is False:
+                        return r
+                    r = exact(env.get("__exact__"))
+                    if r is not None:
+                        return r
+                    return balls(env)
                 return f_rel
         if isinstance(e, sp.StrictLessThan):
             fa, fb = comp(e.lhs), comp(e.rhs)
