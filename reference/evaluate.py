@@ -403,7 +403,8 @@ def evaluate(entry_id: str, params: Mapping[str, Any] | None = None, *, digits: 
 
     The enclosure's ends are rounded outward to ``digits + 5`` significant digits; ``upper``/``lower`` are the
     next float64 outward from the enclosure.  ``value`` is the enclosure's midpoint rounded to ``digits``
-    digits, cross-checked against an independent mpmath evaluation (the check raises if they disagree).
+    digits.  :func:`value_mp` is the independent mpmath evaluation of the same spec expression; the tests check
+    that every enclosure contains it (tests/test_reference_eval.py), it is not recomputed here.
     """
     if not isinstance(digits, int) or isinstance(digits, bool) or not 1 <= digits <= 5000:
         raise DomainError("digits", digits, "an integer in [1, 5000]", "reference.evaluate")
