@@ -519,12 +519,36 @@ def fast_interval(entry_id: str, *, what: str = "expr", rounded_inputs: bool = F
 LOOSE_REL_WIDTH = 1e-12
 
 
+def _tight_mask(lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+    """hi - lo <= LOOSE_REL_WIDTH * max(|lo|, |hi|) elementwise (False for NaN), in cache-sized chunks."""
+    if lo.ndim == 0 or lo.size <= npfast.CHUNK:
+        with np.errstate(invalid="ignore"):
+            return (hi - lo) <= LOOSE_REL_WIDTH * np.maximum(np.abs(lo), np.abs(hi))
+    out = np.empty(lo.shape, dtype=bool)
+    fl, fh, fo = lo.reshape(-1), hi.reshape(-1), out.reshape(-1)
+    n = fl.size
+    c = npfast.CHUNK
+    t = np.empty(c)
+    u = np.empty(c)
+    with np.errstate(invalid="ignore"):
+        for i in range(0, n, c):
+            j = min(i + c, n)
+            m = j - i
+            a, b, tt, uu = fl[i:j], fh[i:j], t[:m], u[:m]
+            np.abs(a, out=tt)
+            np.abs(b, out=uu)
+            np.maximum(tt, uu, out=tt)
+            tt *= LOOSE_REL_WIDTH
+            np.subtract(b, a, out=uu)
+            np.less_equal(uu, tt, out=fo[i:j])
+    return out
+
+
 def _tighten_loose_elements(entry: SpecEntry, what: str, env: dict, lo: np.ndarray, hi: np.ndarray) -> None:
     """In place: where the vectorized enclosure is loose (the Gaussian curve Phi(a) - e^eps Phi(b) cancels when
     delta is far below its two terms), intersect it with the per-element certified arb enclosure.  Both are sound,
     so their intersection is; elements already tight are left alone."""
-    with np.errstate(invalid="ignore"):
-        tight = (hi - lo) <= LOOSE_REL_WIDTH * np.maximum(np.abs(lo), np.abs(hi))
+    tight = _tight_mask(lo, hi)
     if lo.ndim == 0:
         if not bool(tight):
             slo, shi = _fast_interval_elementwise(entry, what, env)

@@ -48,7 +48,7 @@ import sympy as sp
 from .interp import _difference_of_square_roots, _provably_nonnegative
 from .numeric import float_down, float_up
 
-CHUNK = 16384
+CHUNK = 32768
 TRANSCENDENTAL_ULPS = 8
 _U = 2.0 ** -52
 _TINY = 2.0 ** -1074
@@ -258,6 +258,11 @@ class Program:
             stable = _difference_of_square_roots(e)
             if stable is not None:
                 return self._lower(stable)
+            # a common numeric factor (2 V + 2 gamma -> 2 (V + gamma)): fewer roundings, and the inner sum is
+            # shared with its other occurrences in the DAG
+            c, inner = e.as_content_primitive()
+            if c.is_Integer and c > 1 and isinstance(inner, sp.Add):
+                return self._lower(sp.Mul(c, inner, evaluate=False))
             args = tuple(self._lower(a) for a in e.args)
             pos = all(N[a].pos for a in args)
             return self._add_node(_Node("add", args, pos=pos, nonneg=pos or self._nn(e)))
@@ -287,6 +292,8 @@ class Program:
                 if n == 1:
                     return b
                 even = n % 2 == 0
+                if n == -1:  # 1/b: no power node (ipow with exponent 1 would be a copy)
+                    return self._add_node(_Node("recip", (b,), pos=bn, nonneg=bn))
                 p = self._add_node(_Node("ipow", (b,), abs(n), pos=even or bn, nonneg=even or bn))
                 if n > 0:
                     return p
@@ -329,7 +336,13 @@ class Program:
             return self._add_node(_Node("zeta", (self._lower(e.args[0]),)))
         if isinstance(e, (sp.erfc, sp.erf)):
             name = "erfc" if isinstance(e, sp.erfc) else "erf"
-            return self._add_node(_Node(name, (self._lower(e.args[0]),), pos=name == "erfc",
+            # erfc amplifies the argument's width by ~2x: evaluate the argument in expanded form when that has
+            # fewer operations (sqrt(2) * (sqrt(2) a/2 - ...)/2 -> a/2 - ...: exact constants, fewer roundings)
+            arg = e.args[0]
+            expanded = sp.expand(arg)
+            if sp.count_ops(expanded) < sp.count_ops(arg):
+                arg = expanded
+            return self._add_node(_Node(name, (self._lower(arg),), pos=name == "erfc",
                                         nonneg=name == "erfc"))
         if isinstance(e, sp.Piecewise):
             args: list[int] = []
@@ -578,6 +591,13 @@ def _exec(nd: _Node, a: list, out, elementwise, pos: bool = False, cpos: tuple |
     if op == "ipow":
         return _exec_ipow(nd, x_lo, x_hi, lo, hi, t, pos)
     if op == "recip":
+        if cpos and cpos[0]:  # x_lo >= 0: monotone, no straddle (x_lo = 0 gives hi = +inf; lo clipped to max float)
+            np.divide(1.0, x_hi, out=lo)
+            _down_pos(lo)
+            np.divide(1.0, x_lo, out=hi)
+            np.abs(hi, out=hi)  # x_lo = -0.0 (it passes ">= 0") gives -inf: the upper end must be +inf
+            _up_pos(hi)
+            return lo, hi
         np.divide(1.0, x_hi, out=lo)
         _down_any(lo, t)
         np.divide(1.0, x_lo, out=hi)
@@ -608,11 +628,48 @@ def _exec(nd: _Node, a: list, out, elementwise, pos: bool = False, cpos: tuple |
     raise Unsupported(op)
 
 
+_LOG1P_SMALL = 2.0 ** -20
+
+
+def _log1p_small_end(x, out, t, up: bool):
+    """log1p(x) for |x| <= 2^-20 without libm: the cubic x - x^2/2 + x^3/3 and its remainder.
+
+    log1p(x) - (x - x^2/2 + x^3/3) = sum_{k>=4} (-1)^(k+1) x^k / k, of absolute value <= |x|^4 / (4 (1 - |x|))
+    <= 0.26 x^4.  In float64 ``c = x*x`` (|err| <= u c), ``c*x/3`` and ``c/2`` (a few u each, all << |x| 2^-19),
+    and the sum ``x - c/2 + c x/3`` (two roundings, each <= u |partial sum| <= u |x| (1 + 2^-19)): the total
+    rounding error is below 3 u |x|; the bound used is ``4 u |x| + 0.26 x^4 + 2^-1074`` (the x^4 term underflows
+    to 0 only where the tiny term covers it).
+    """
+    np.multiply(x, x, out=t)             # c = x^2
+    np.multiply(t, x, out=out)           # c x
+    out *= 1.0 / 3.0                     # c x / 3
+    t *= 0.5                             # c / 2
+    out -= t                             # c x / 3 - c / 2
+    out += x                             # x - c/2 + c x/3
+    np.abs(x, out=t)
+    t *= 4.0 * 2.0 ** -53                # 4 u |x| >= rounding (< 1.1 u |x|) + remainder (<= 0.26 |x|^4 <= 2^-61 |x|)
+    t += 2.0 ** -1073                    # subnormal intermediates: at most three half-steps of 2^-1074
+    if up:
+        out += t
+        _up_any(out, t)                  # the rounding of that addition
+    else:
+        out -= t
+        _down_any(out, t)
+
+
 def _exec_log1p(nd, x_lo, x_hi, bufs, pos):
     """log1p on [x_lo, x_hi] with one libm call: log1p is increasing and concave, so
     log1p(x_hi) <= log1p(x_lo) + (x_hi - x_lo) / (1 + x_lo)  (mean value theorem, derivative decreasing).
-    Each step is rounded outward; 1 + x_lo <= 0 gives q = inf or NaN, i.e. the safe side."""
+    Each step is rounded outward; 1 + x_lo <= 0 gives q = inf or NaN, i.e. the safe side.
+    A chunk whose ends all lie in [-2^-20, 2^-20] uses :func:`_log1p_small_end` at both ends instead (no libm)."""
     lo, hi, t, t2 = bufs
+    if np.ndim(x_lo) and x_lo.size and bool((np.abs(x_lo) <= _LOG1P_SMALL).all()) and \
+            bool((np.abs(x_hi) <= _LOG1P_SMALL).all()):
+        _log1p_small_end(x_lo, lo, t, up=False)
+        _log1p_small_end(x_hi, hi, t, up=True)
+        if nd.nonneg or pos:
+            np.maximum(lo, 0.0, out=lo)
+        return lo, hi
     np.add(x_lo, 1.0, out=t)
     _down_pos(t)                       # d <= 1 + x_lo (clamped at 0)
     np.subtract(x_hi, x_lo, out=hi)

@@ -257,3 +257,54 @@ def test_outward_rounding_covers_every_correctly_rounded_operation(a, b, op):
 def test_tie_cases_round_outward():
     for a, b in _TIES:
         test_outward_rounding_covers_every_correctly_rounded_operation.hypothesis.inner_test(a, b, "add")
+
+
+@settings(max_examples=30)
+@given(n=st.sampled_from([0, 1, 5, 32767, 32768, 32769, 70001]), seed=st.integers(0, 2 ** 16))
+def test_tight_mask_matches_the_plain_formula(n, seed):
+    """The chunked tightness test of the erfc refinement equals the one-line formula, NaN and signs included."""
+    rng = np.random.default_rng(seed)
+    lo = rng.uniform(-1, 1, n)
+    hi = lo + np.abs(lo) * rng.choice([0.0, 5e-13, 2e-12, 1.0], n)
+    if n:
+        hi[rng.integers(0, n)] = np.nan
+    with np.errstate(invalid="ignore"):
+        want = (hi - lo) <= ev.LOOSE_REL_WIDTH * np.maximum(np.abs(lo), np.abs(hi))
+    assert np.array_equal(ev._tight_mask(lo, hi), want)
+
+
+@settings(max_examples=60)
+@given(data=st.data(), scale=st.sampled_from([2.0 ** -20, 1e-9, 1e-15, 1e-300, 5e-324]))
+def test_log1p_small_argument_path_brackets_arb(data, scale):
+    """Chunks with every end in [-2^-20, 2^-20] use the cubic with a remainder bound instead of libm log1p."""
+    from flint import arb
+
+    from reference.numeric import arb_prec
+    xs = np.array(data.draw(st.lists(st.floats(-1.0, 1.0), min_size=1, max_size=20))) * scale
+    w = np.array(data.draw(st.lists(st.floats(0.0, 1e-3), min_size=xs.size, max_size=xs.size))) * scale
+    a = xs
+    b = np.minimum(xs + w, scale)
+    assert (np.abs(a) <= npfast._LOG1P_SMALL).all() and (np.abs(b) <= npfast._LOG1P_SMALL).all()
+    nd = npfast._Node("log1p", (0,))
+    bufs = tuple(np.empty(a.size) for _ in range(4))
+    lo, hi = npfast._exec_log1p(nd, a, b, bufs, False)
+    with arb_prec(300):
+        for x, y, l, h in zip(a, b, lo, hi):
+            assert arb(float(l)) <= arb(float(x)).log1p(), (x, l)
+            assert arb(float(y)).log1p() <= arb(float(h)), (y, h)
+            if abs(x) > 1e-290:
+                assert (h - l) <= (y - x) * 1.01 + 1e-14 * abs(x), (x, y, l, h)
+
+
+def test_reciprocal_of_nonnegative_ends_including_signed_zero():
+    """The monotone reciprocal path (children known >= 0): a lower end -0.0 or 0.0 gives an upper end +inf, never
+    -inf; a zero upper end never gives a lower end +inf."""
+    nd = npfast._Node("recip", (0,))
+    x_lo = np.array([-0.0, 0.0, 1.0, 0.0, 3.0])
+    x_hi = np.array([1.0, 2.0, 2.0, 0.0, np.inf])
+    bufs = tuple(np.empty(5) for _ in range(4))
+    with np.errstate(all="ignore"):  # as in Program.run
+        lo, hi = npfast._exec(nd, [(x_lo, x_hi)], bufs, None, True, (True,))
+    assert list(hi[:2]) == [np.inf, np.inf] and hi[3] == np.inf
+    assert 0.5 >= lo[2] > 0.49 and 1.0 <= hi[2] < 1.01
+    assert lo[3] < np.inf and lo[4] == 0.0 and hi[4] >= 1 / 3
