@@ -1066,6 +1066,7 @@ def _compile_arb(expr: sp.Basic, B: ArbBackend) -> Callable[[Env], Any]:
     operations on the same balls give the same ball, so this too is ball-for-ball the generic result).  Any other env (a +oo aggregate, a Python number) goes to the generic closure.
     """
     fast = _compile(expr, B, _arb_hook, cse=True)
+    needs_memo = bool(_shared_subexpressions(expr))
     generic: list = []
     lock = threading.Lock()
 
@@ -1074,7 +1075,7 @@ def _compile_arb(expr: sp.Basic, B: ArbBackend) -> Callable[[Env], Any]:
             if type(v) is not arb and type(v) is not dict:
                 break
         else:
-            return fast({**env, "__cse__": {}})
+            return fast({**env, "__cse__": {}}) if needs_memo else fast(env)
         if not generic:
             with lock:
                 if not generic:
