@@ -88,9 +88,9 @@ def bench_certified(quick: bool) -> list[dict]:
             rows.append({"bench": "certified 50 digits", "id": e.id, "rate": None, "note": f"skipped: {exc}"[:80]})
             continue
         t0 = time.perf_counter()
-        enclose_inputs(e, inp, rel_tol=1e-50, start_bits=200)
+        enclose_inputs(e, inp, rel_tol=1e-50)
         n = max(1, int((0.05 if quick else 0.2) / max(time.perf_counter() - t0, 1e-6)))  # ~0.2 s per timed call
-        rate = _best_rate(lambda: [enclose_inputs(e, inp, rel_tol=1e-50, start_bits=200) for _ in range(n)], n,
+        rate = _best_rate(lambda: [enclose_inputs(e, inp, rel_tol=1e-50) for _ in range(n)], n,
                           1 if quick else 3)
         rows.append({"bench": "certified 50 digits", "id": e.id, "rate": rate, "unit": "evals/s",
                      "note": _class_of(e.expr)})

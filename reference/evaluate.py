@@ -246,9 +246,22 @@ def _evaluate_arb(entry: SpecEntry, what: str, inp: Inputs, bits: int, as_enclos
         return _to_enclosure(v, bits) if as_enclosure else v
 
 
+def _start_bits_for(rel_tol) -> int:
+    """Working precision for a first attempt at relative width ``rel_tol``: -log2(rel_tol) + 32, at least 64."""
+    q = Fraction(rel_tol) if not isinstance(rel_tol, float) else Fraction(rel_tol)
+    if q <= 0:
+        return 128
+    need = q.denominator.bit_length() - q.numerator.bit_length() + 1  # >= -log2(q)
+    return max(64, need + 32)
+
+
 def enclose_inputs(entry: SpecEntry, inp: Inputs, *, what: str = "expr", rel_tol: Fraction | float = 1e-30,
-                   start_bits: int = 128, max_bits: int = 1 << 15) -> Enclosure:
-    """Certified enclosure of ``entry``'s expression at prepared inputs, refined until rel. width <= rel_tol."""
+                   start_bits: int | None = None, max_bits: int = 1 << 15) -> Enclosure:
+    """Certified enclosure of ``entry``'s expression at prepared inputs, refined until rel. width <= rel_tol.
+
+    The first attempt runs at ``start_bits``; by default enough bits for ``rel_tol`` plus 32 guard bits (so a
+    50-digit request is usually one evaluation, not a failed 128-bit one and a 256-bit one); each retry doubles.
+    """
     if entry.optimize is not None and entry.optimize.var not in inp.params:
         from . import optimize as _opt  # certified inf/sup over the free variable
         enc = _opt.enclose_optimum(entry, inp, what=what, rel_tol=rel_tol)
@@ -256,8 +269,10 @@ def enclose_inputs(entry: SpecEntry, inp: Inputs, *, what: str = "expr", rel_tol
             raise CertificationError(f"{entry.id}: the optimum was certified only to relative width "
                                      f"{enc.rel_width():.3g} > {float(rel_tol):.3g}")
         return enc
-    bits = start_bits
     tol = float(rel_tol)
+    if start_bits is None:
+        start_bits = _start_bits_for(rel_tol)
+    bits = start_bits
     fn = _compiled_fn(entry, what, "arb", _ARB)
     last_err: Exception | None = None
     while bits <= max_bits:

@@ -220,3 +220,14 @@ def test_float_up_down_of_arb_balls_bracket(q):
 @pytest.mark.parametrize("up", [False, True])
 def test_dyadic_to_float_edges(m, e, up):
     test_dyadic_to_float_is_the_nearest_float_on_the_asked_side.hypothesis.inner_test(m, e, up)
+
+
+@pytest.mark.parametrize("tol,least", [(1e-50, 167), (Fraction(1, 10 ** 53), 177), (1e-12, 40), (0.5, 1)])
+def test_first_attempt_has_enough_bits_for_the_asked_width(tol, least):
+    """The default first precision covers -log2(rel_tol) (plus guard bits): one evaluation for a 50-digit request."""
+    bits = ev._start_bits_for(tol)
+    assert bits >= least + 32 and bits >= 64
+    e = ev.get("rruv16.thm5_1")
+    inp = ev.prepare(e, {"eps_g": "1", "delta_g": "1e-6"}, aggregates={"V": "0.2", "A": "0.1"})
+    enc = ev.enclose_inputs(e, inp, rel_tol=tol)
+    assert enc.bits == bits and enc.rel_width() <= float(tol)
