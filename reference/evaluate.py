@@ -17,6 +17,7 @@ Sequence inputs (``eps=[...]``, ``delta=[...]``, ``rho=[...]``) are reduced to t
 from __future__ import annotations
 
 import decimal
+import functools
 import math
 import threading
 from dataclasses import dataclass
@@ -246,9 +247,12 @@ def _evaluate_arb(entry: SpecEntry, what: str, inp: Inputs, bits: int, as_enclos
         return _to_enclosure(v, bits) if as_enclosure else v
 
 
+@functools.lru_cache(maxsize=256)
 def _start_bits_for(rel_tol) -> int:
-    """Working precision for a first attempt at relative width ``rel_tol``: -log2(rel_tol) + 32, at least 64."""
-    q = Fraction(rel_tol) if not isinstance(rel_tol, float) else Fraction(rel_tol)
+    """Working precision for a first attempt at relative width ``rel_tol``: -log2(rel_tol) + 32, at least 64.
+
+    A pure function of its argument (memoized: it sits on the certified hot path)."""
+    q = Fraction(rel_tol)
     if q <= 0:
         return 128
     need = q.denominator.bit_length() - q.numerator.bit_length() + 1  # >= -log2(q)
