@@ -179,15 +179,6 @@ class Enclosure:
         return 0.0 if m == 0 else float((self.hi - self.lo) / m)
 
 
-def _to_enclosure(v, bits: int) -> Enclosure:
-    if v is POS_INF:
-        return Enclosure(None, None, bits, pos_inf=True)
-    ends = arb_end_pairs(v)
-    if ends is None:
-        raise NotCertified(f"non-finite ball {v}")
-    return _pairs_to_enclosure(ends, bits)
-
-
 # Ends are built as exact Fractions only for |value| in (2**-_EXP_LIMIT, 2**_EXP_LIMIT), about 10**(+-315653): a
 # smaller end is rounded outward to 0 or +-2**-_EXP_LIMIT (so an exp(-1e30) is enclosed in [0, 2**-_EXP_LIMIT]),
 # and a larger one cannot be certified as a Fraction at all.
@@ -216,7 +207,8 @@ def _clamped(ends):
 
 
 def _pairs_to_enclosure(ends, bits: int) -> Enclosure:
-    (lm, le), (hm, he) = _clamped(ends)
+    """The Enclosure of ends already in range (:func:`_clamped`)."""
+    (lm, le), (hm, he) = ends
     return Enclosure(dyadic_fraction(lm, le), dyadic_fraction(hm, he), bits)
 
 
@@ -235,16 +227,28 @@ def _ends_rel_width(ends) -> float:
     return 0.0 if m == 0 else (hi - lo) / m
 
 
-def _evaluate_arb(entry: SpecEntry, what: str, inp: Inputs, bits: int, as_enclosure: bool = False):
-    """arb value of an expression (or the three-valued truth of a boolean) at ``bits`` of precision.
+def _evaluate_arb(entry: SpecEntry, what: str, inp: Inputs, bits: int):
+    """arb value of an expression (or the three-valued truth of a boolean) at ``bits`` of precision."""
+    fn = _compiled_fn(entry, what, "arb", _ARB)
+    with arb_prec(bits):
+        return fn(_arb_env(inp))
 
-    With ``as_enclosure`` the exact rational ends are read *inside* the precision context: arb's
-    ``lower()``/``upper()`` round (outward) to the current precision, which outside would be 53 bits.
+
+def _arb_ends(entry: SpecEntry, what: str, inp: Inputs, bits: int):
+    """POS_INF, or the ends of the arb enclosure at ``bits`` as in-range (mantissa, exponent) pairs.
+
+    The ends are read *inside* the precision context: arb's ``lower()``/``upper()`` round (outward) to the current
+    precision, which outside would be 53 bits.  A non-finite ball raises NotCertified.
     """
     fn = _compiled_fn(entry, what, "arb", _ARB)
     with arb_prec(bits):
         v = fn(_arb_env(inp))
-        return _to_enclosure(v, bits) if as_enclosure else v
+        if v is POS_INF:
+            return POS_INF
+        ends = arb_end_pairs(v)
+    if ends is None:
+        raise NotCertified(f"non-finite ball {v}")
+    return _clamped(ends)
 
 
 @functools.lru_cache(maxsize=256)
@@ -277,18 +281,12 @@ def enclose_inputs(entry: SpecEntry, inp: Inputs, *, what: str = "expr", rel_tol
     if start_bits is None:
         start_bits = _start_bits_for(rel_tol)
     bits = start_bits
-    fn = _compiled_fn(entry, what, "arb", _ARB)
     last_err: Exception | None = None
     while bits <= max_bits:
         try:
-            with arb_prec(bits):
-                v = fn(_arb_env(inp))
-                if v is POS_INF:
-                    return Enclosure(None, None, bits, pos_inf=True)
-                ends = arb_end_pairs(v)  # rounded outward at ``bits``: inside the precision context
-            if ends is None:
-                raise NotCertified(f"non-finite ball {v}")
-            ends = _clamped(ends)
+            ends = _arb_ends(entry, what, inp, bits)
+            if ends is POS_INF:
+                return Enclosure(None, None, bits, pos_inf=True)
             # the acceptance test of Enclosure.rel_width() <= tol (or lo == hi), without building Fractions
             if _ends_rel_width(ends) <= tol or ends[0] == ends[1]:
                 return _pairs_to_enclosure(ends, bits)
@@ -513,8 +511,8 @@ def fast_interval(entry_id: str, *, what: str = "expr", rounded_inputs: bool = F
                 val = np.broadcast_to(env[sym0][0], bad.shape)[idx] if sym0 in env else None
                 raise DomainError(sym0, float(val) if val is not None else None, str(rel), entry.theorem,
                                   f"first violation at index {tuple(int(i) for i in idx)}")
-    # cancellation-prone expressions (the Gaussian curve Phi(a) - e^eps Phi(b)) and exact Sums: certified per
-    # element; everything else: the compiled chunked interval program (reference.npfast)
+    # the compiled chunked interval program (reference.npfast), erfc included (its elements too loose for the
+    # 1e-12 bar, where Phi(a) - e^eps Phi(b) cancels, are refined in arb); exact Sums and erf: certified per element
     prog = None
     if not expr.has(sp.erf, sp.Sum):
         try:

@@ -595,6 +595,20 @@ def _not(backend, v):
 Env = dict
 
 
+def _expm1_argument(e: sp.Basic):
+    """y if ``e`` is the two-term sum exp(y) - 1 (evaluated as expm1(y)), else None."""
+    if isinstance(e, sp.Add) and len(e.args) == 2 and sp.Integer(-1) in e.args:
+        exps = [a for a in e.args if isinstance(a, sp.exp)]
+        if len(exps) == 1:
+            return exps[0].args[0]
+    return None
+
+
+def _is_one_plus(arg: sp.Basic) -> bool:
+    """Whether ``arg`` is a sum 1 + y (so log(arg) is evaluated as log1p(y))."""
+    return isinstance(arg, sp.Add) and sp.Integer(1) in arg.args
+
+
 def compile_expr(expr: sp.Basic, backend) -> Callable[[Env], Any]:
     """Compile a sympy expression (or boolean) into ``f(env)`` for ``backend``; ``env`` maps symbol names to values.
 
@@ -658,13 +672,12 @@ def _memoized(f: Callable[[Env], Any], key: int) -> Callable[[Env], Any]:
     return f_shared
 
 
-def _compile(expr: sp.Basic, backend, hook=None, cse: bool = False) -> Callable[[Env], Any]:
+def _compile(expr: sp.Basic, backend, hook=None, shared: frozenset = frozenset()) -> Callable[[Env], Any]:
     """The generic compiler.  ``hook(e, comp)``, when given, may return a closure for a node (its children compiled
-    with ``comp``, so through the hook again) or None for the generic rule.  With ``cse``, a subexpression that
-    occurs more than once is compiled once and evaluated once per call; the caller must then pass an env with a
-    fresh ``'__cse__'`` dict on every call."""
+    with ``comp``, so through the hook again) or None for the generic rule.  Each subexpression in ``shared`` (see
+    :func:`_shared_subexpressions`) is compiled once and evaluated once per call; the caller must then pass an env
+    with a fresh ``'__cse__'`` dict on every call."""
     B = backend
-    shared = _shared_subexpressions(expr) if cse else frozenset()
     compiled: dict = {}
 
     def comp(e: sp.Basic) -> Callable[[Env], Any]:
@@ -710,9 +723,9 @@ def _compile(expr: sp.Basic, backend, hook=None, cse: bool = False) -> Callable[
             return lambda env: False if B.name != "np" else (np.False_, np.True_)
         if isinstance(e, sp.Add):
             # exp(y) - 1 -> expm1(y): avoids the cancellation that would widen float intervals
-            exps = [a for a in e.args if isinstance(a, sp.exp)]
-            if len(e.args) == 2 and len(exps) == 1 and sp.Integer(-1) in e.args:
-                fy = comp(exps[0].args[0])
+            y = _expm1_argument(e)
+            if y is not None:
+                fy = comp(y)
                 return lambda env: B.fn("expm1", [fy(env)])
             stable = _difference_of_square_roots(e)
             if stable is not None:  # sqrt(x) - sqrt(y) -> (x - y)/(sqrt(x) + sqrt(y)): no cancellation
@@ -755,7 +768,7 @@ def _compile(expr: sp.Basic, backend, hook=None, cse: bool = False) -> Callable[
             if len(e.args) != 1:
                 raise NotImplementedError("two-argument log")
             arg = e.args[0]
-            if isinstance(arg, sp.Add) and sp.Integer(1) in arg.args:  # log(1 + y) -> log1p(y)
+            if _is_one_plus(arg):  # log(1 + y) -> log1p(y)
                 fy = comp(arg - 1)
                 return lambda env: B.fn("log1p", [fy(env)])
             fe = comp(arg)
@@ -964,11 +977,8 @@ def _arb_hook(e: sp.Basic, comp):
     if e.has(sp.oo):
         return None  # may produce +oo: the generic rules handle the sentinel
     if isinstance(e, sp.Add):
-        exps = [a for a in e.args if isinstance(a, sp.exp)]
-        if len(e.args) == 2 and len(exps) == 1 and sp.Integer(-1) in e.args:
-            return None  # expm1
-        if _difference_of_square_roots(e) is not None:
-            return None
+        if _expm1_argument(e) is not None or _difference_of_square_roots(e) is not None:
+            return None  # rewritten by the generic rules (expm1, sqrt(x) - sqrt(y))
         fs = [comp(a) for a in e.args]
         if len(fs) == 2:
             f0, f1 = fs
@@ -1029,15 +1039,14 @@ def _arb_hook(e: sp.Basic, comp):
         if len(e.args) != 1:
             return None
         arg = e.args[0]
-        if isinstance(arg, sp.Add) and sp.Integer(1) in arg.args:
-            return None  # log1p
+        if _is_one_plus(arg):
+            return None  # log1p, by the generic rule
         fe = comp(arg)
         return lambda env: _log(fe(env))
     if isinstance(e, sp.Abs):
         fa = comp(e.args[0])
         return lambda env: abs(fa(env))
     if len(e.args) == 1:
-        fa = None
         if isinstance(e, sp.erfc):
             fa = comp(e.args[0])
             return lambda env: _fin(fa(env).erfc())
@@ -1063,10 +1072,12 @@ def _compile_arb(expr: sp.Basic, B: ArbBackend) -> Callable[[Env], Any]:
     +oo sentinel, so those nodes skip the sentinel tests and the per-call argument lists and run the very same
     arb operations in the same order; constant subexpressions are cached per precision
     (:func:`_arb_constant`), and a subexpression occurring more than once is computed once per call (the same
-    operations on the same balls give the same ball, so this too is ball-for-ball the generic result).  Any other env (a +oo aggregate, a Python number) goes to the generic closure.
+    operations on the same balls give the same ball, so this too is ball-for-ball the generic result).  Any other
+    env (a +oo aggregate, a Python number) goes to the generic closure.
     """
-    fast = _compile(expr, B, _arb_hook, cse=True)
-    needs_memo = bool(_shared_subexpressions(expr))
+    shared = _shared_subexpressions(expr)
+    fast = _compile(expr, B, _arb_hook, shared)
+    needs_memo = bool(shared)
     generic: list = []
     lock = threading.Lock()
 
@@ -1158,35 +1169,13 @@ def _exact_relation(rel: sp.Basic):
            sp.GreaterThan: operator.ge, sp.Eq: operator.eq, sp.Ne: operator.ne}.get(type(rel))
     if cmp is None:
         return lambda exact: None
-    # lhs - rhs = P - N with P, N the sums of the terms with positive and (negated) negative coefficients, so
-    # "lhs - rhs op 0" is "P op N": the same exact decision with fewer rational operations
-    pos = tuple((c, tuple((nm, p) for nm, p in zip(names, mono) if p)) for mono, c in terms if c > 0)
-    neg = tuple((-c, tuple((nm, p) for nm, p in zip(names, mono) if p)) for mono, c in terms if c < 0)
 
     def decide(exact):
         if exact is None or any(nm not in exact for nm in names):
             return None
-        return cmp(_poly_part(pos, exact), _poly_part(neg, exact))
+        return cmp(eval_rational_poly(names, terms, exact), 0)
 
     return decide
-
-
-def _poly_part(terms, values):
-    """Exact sum of c * prod(values[nm] ** p) over ``terms`` = ((c, ((nm, p), ...)), ...), c > 0; 0 if empty."""
-    total = None
-    for c, factors in terms:
-        t = None
-        for nm, p in factors:
-            x = values[nm]
-            if p != 1:
-                x = x ** p
-            t = x if t is None else t * x
-        if t is None:
-            t = c
-        elif c != 1:
-            t = c * t
-        total = t if total is None else total + t
-    return 0 if total is None else total
 
 
 def _provably_nonnegative(e: sp.Basic) -> bool:

@@ -556,29 +556,17 @@ def _exec(nd: _Node, a: list, out, elementwise, pos: bool = False, cpos: tuple |
         np.exp(x_hi, out=hi)
         _up_pos(hi, _KU, _KTINY)
         return lo, hi
-    if op == "log":
-        np.log(x_lo, out=lo)          # log of a negative end: NaN -> -inf at the end (safe)
-        _down_any(lo, t, _KU, _KTINY)
-        np.log(x_hi, out=hi)
-        _up_any(hi, t, _KU, _KTINY)
-        return lo, hi
+    if op == "log":                   # log of a negative end: NaN -> -inf at the end (safe)
+        return _increasing_kernel(np.log, x_lo, x_hi, lo, hi, t)
     if op == "log1p":
         return _exec_log1p(nd, x_lo, x_hi, out if out is not None else _bufs(None, first), pos)
-    if op == "expm1":
-        np.expm1(x_lo, out=lo)
-        _down_any(lo, t, _KU, _KTINY)
-        np.maximum(lo, -1.0, out=lo)
-        np.expm1(x_hi, out=hi)
-        _up_any(hi, t, _KU, _KTINY)
-        if nd.nonneg or pos:
-            np.maximum(lo, 0.0, out=lo)
+    if op == "expm1":                 # expm1 > -1 (and >= 0 where the value is known to be)
+        _increasing_kernel(np.expm1, x_lo, x_hi, lo, hi, t)
+        np.maximum(lo, 0.0 if (nd.nonneg or pos) else -1.0, out=lo)
         return lo, hi
-    if op == "tanh":
-        np.tanh(x_lo, out=lo)
-        _down_any(lo, t, _KU, _KTINY)
+    if op == "tanh":                  # tanh in [-1, 1]
+        _increasing_kernel(np.tanh, x_lo, x_hi, lo, hi, t)
         np.maximum(lo, -1.0, out=lo)
-        np.tanh(x_hi, out=hi)
-        _up_any(hi, t, _KU, _KTINY)
         np.minimum(hi, 1.0, out=hi)
         return lo, hi
     if op == "abs":
@@ -655,6 +643,15 @@ def _log1p_small_end(x, out, t, up: bool):
     else:
         out -= t
         _down_any(out, t)
+
+
+def _increasing_kernel(f, x_lo, x_hi, lo, hi, t):
+    """An increasing libm kernel on [x_lo, x_hi]: each end moved TRANSCENDENTAL_ULPS outward."""
+    f(x_lo, out=lo)
+    _down_any(lo, t, _KU, _KTINY)
+    f(x_hi, out=hi)
+    _up_any(hi, t, _KU, _KTINY)
+    return lo, hi
 
 
 def _exec_log1p(nd, x_lo, x_hi, bufs, pos):

@@ -92,38 +92,29 @@ def dyadic_to_float(man: int, exp: int, up: bool) -> float:
     """The smallest float64 >= ``man * 2**exp`` (``up``) or the largest <= it, with integer arithmetic only.
 
     A first guess from the leading 64 bits is corrected by exact comparisons, one ulp at a time (at most a few
-    steps); magnitudes beyond the float range go straight to +-max float / +-inf or to 0 / +-2**-1074.
+    steps); magnitudes beyond the float range go straight to +-max float / +-inf or to 0 / +-2**-1074.  Rounding
+    down is rounding up of the negation (``+ 0.0`` turns a -0.0 into 0.0).
     """
+    if not up:
+        return -dyadic_to_float(-man, exp, True) + 0.0
     if man == 0:
         return 0.0
     bl = abs(man).bit_length()
     top = exp + bl                       # 2**(top-1) <= |q| < 2**top
     if top > 1025:
-        if man > 0:
-            return math.inf if up else _MAXF
-        return -_MAXF if up else -math.inf
+        return math.inf if man > 0 else -_MAXF
     if top < -1076:
-        if man > 0:
-            return 5e-324 if up else 0.0
-        return 0.0 if up else -5e-324
+        return 5e-324 if man > 0 else 0.0
     shift = bl - 64 if bl > 64 else 0
     try:
         f = math.ldexp(float(man >> shift), exp + shift)
     except OverflowError:
         f = math.inf if man > 0 else -math.inf
-    if up:
-        while _cmp_dyadic_float(man, exp, f) > 0:
-            f = math.nextafter(f, math.inf)
-        while True:
-            g = math.nextafter(f, -math.inf)
-            if _cmp_dyadic_float(man, exp, g) > 0:
-                return f
-            f = g
-    while _cmp_dyadic_float(man, exp, f) < 0:
-        f = math.nextafter(f, -math.inf)
-    while True:
-        g = math.nextafter(f, math.inf)
-        if _cmp_dyadic_float(man, exp, g) < 0:
+    while _cmp_dyadic_float(man, exp, f) > 0:        # below q: step up
+        f = math.nextafter(f, math.inf)
+    while True:                                      # the float below f still >= q: step down
+        g = math.nextafter(f, -math.inf)
+        if _cmp_dyadic_float(man, exp, g) > 0:
             return f
         f = g
 
