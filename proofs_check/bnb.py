@@ -14,7 +14,7 @@ from typing import Callable, Sequence
 
 from flint import arb
 
-from reference.numeric import arb_prec, fraction_to_arb
+from dpbounds.evaluation.numeric import arb_prec, fraction_to_arb
 
 Box = Sequence[tuple[Fraction, Fraction]]
 

@@ -1,2 +1,52 @@
-"""dpbounds.reference -- evaluation of the spec: high precision, certified enclosures, a sound fast path,
-streaming filters and odometers, the B* solver, the exact worst-case engine, golden vectors and audits."""
+"""dpbounds -- the reference implementation of privacy filters, privacy odometers and conversions for fully
+adaptive composition in differential privacy.
+
+The curated API (everything in ``__all__``)::
+
+    import dpbounds
+    r = dpbounds.evaluate("rruv16.thm5_1", {"eps_g": "1", "delta_g": "1e-6"}, eps=["0.1"] * 20)
+    f = dpbounds.make_filter("wrrw23.thm2", eps_g="1", delta_prime="1e-6", delta_dprime="0")
+    b = dpbounds.b_star("1", "1e-6", "cks20")
+
+The package is layered, each layer using only those before it:
+
+* :mod:`dpbounds.spec` -- every bound once, as sympy, with domain, kind and source (the single source of truth);
+* :mod:`dpbounds.util` -- atomic output, progress lines;
+* :mod:`dpbounds.evaluation` -- certified (arb), high-precision (mpmath) and sound fast (numpy) evaluation;
+* :mod:`dpbounds.accounting` -- conversions and B*, streaming filters and odometers, individual accounting;
+* :mod:`dpbounds.exact` -- the exact worst-case engine and its adaptive adversaries;
+* :mod:`dpbounds.audit` -- adapters that run peer libraries against the reference;
+* :mod:`dpbounds.proofs_check` -- a verdict per claim of the sources' proofs;
+* :mod:`dpbounds.outputs` -- golden vectors, the report, figures, the benchmark;
+* :mod:`dpbounds.cli` -- the ``dpbounds`` command.
+"""
+
+from __future__ import annotations
+
+__version__ = "0.2.0"
+
+from dpbounds.spec import DomainError, Kind, SpecEntry, get, registry, select
+from dpbounds.evaluation.evaluate import (CertificationError, Enclosure, Evaluation, enclose, evaluate,
+                                          fast_interval, fast_lower, fast_upper)
+from dpbounds.accounting.conversions import BStar, b_star, delta_of, eps_of
+from dpbounds.accounting.accountants import (Decision, Filter, MultiOrderRenyiFilter, Odometer, RenyiOdometer,
+                                             make_filter, make_odometer)
+from dpbounds.accounting.individual import IndividualFilter, IndividualOdometer
+from dpbounds.outputs.golden import load_golden
+
+__all__ = [
+    "__version__",
+    # the registry
+    "get", "registry", "select", "SpecEntry", "Kind",
+    # evaluation
+    "evaluate", "enclose", "fast_upper", "fast_lower", "fast_interval", "Evaluation", "Enclosure",
+    # conversions
+    "eps_of", "delta_of", "b_star", "BStar",
+    # accountants
+    "make_filter", "make_odometer", "Decision", "Filter", "Odometer", "MultiOrderRenyiFilter", "RenyiOdometer",
+    "IndividualFilter", "IndividualOdometer",
+    # golden vectors
+    "load_golden",
+    # errors
+    "DomainError", "CertificationError",
+]

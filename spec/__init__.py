@@ -4,7 +4,7 @@ Use :func:`registry` for all entries and :func:`get` for one by id.
 """
 
 from .core import (CANONICAL, SEEDS, DomainError, Kind, Optimize, Source, SpecEntry, check_domain, get,
-                   parse_exact, registry, sym)
+                   parse_exact, registry, select, sym)
 
 __all__ = ["CANONICAL", "SEEDS", "DomainError", "Kind", "Optimize", "Source", "SpecEntry", "check_domain", "get",
-           "parse_exact", "registry", "sym"]
+           "parse_exact", "registry", "select", "sym"]

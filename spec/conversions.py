@@ -1,7 +1,7 @@
 """zCDP -> (eps, delta)-DP conversions and exact worst-case formulas from the literature (not seeds).
 
 Each entry cites the paper and the proposition.  B*(eps_g, delta_g; conv) = sup{rho >= 0 : conv(rho) gives
-(eps_g, delta_g)-DP} is solved by reference.conversions from these entries.  Order of strength, for a fixed
+(eps_g, delta_g)-DP} is solved by dpbounds.accounting.conversions from these entries.  Order of strength, for a fixed
 target (eps_g, delta_g): B*_bs16 <= B*_cks20 <= B*_gauss, where only the first two are valid general conversions.
 """
 

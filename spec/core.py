@@ -263,6 +263,8 @@ def assumed(expr: sp.Basic) -> sp.Basic:
 
 
 class Kind(str, enum.Enum):
+    """What a registry entry states: a filter, an odometer, a conversion, a boundary, a lemma, ..."""
+
     FILTER = "filter"              # a stopping rule: HALT iff ``halt`` holds for the aggregates after the next round
     ODOMETER = "odometer"          # a running high-probability bound on the privacy loss
     CONVERSION = "conversion"      # a map between privacy notions (e.g. zCDP -> (eps, delta)-DP)
@@ -458,6 +460,23 @@ def get(entry_id: str) -> SpecEntry:
     """The entry with this id, or a :class:`DomainError` listing the known ids."""
     reg = registry()
     if not isinstance(entry_id, str) or entry_id not in reg:
+        import difflib
+        near = difflib.get_close_matches(entry_id, list(reg), n=3, cutoff=0.6) if isinstance(entry_id, str) else []
+        hint = f"did you mean {', '.join(near)}?" if near else "unknown id"
         raise DomainError("id", entry_id, "a registered spec id (see `dpbounds spec --list`)", "spec registry",
-                          "unknown id")
+                          hint)
     return reg[entry_id]
+
+
+def select(kind: "Kind | str | None" = None, source: str | None = None) -> list[SpecEntry]:
+    """The entries of one kind and/or one source (paper key such as ``"RRUV16"`` or id prefix such as
+    ``"rruv16"``), in registration order."""
+    kind_v = Kind(kind) if kind is not None else None
+    out = []
+    for e in registry().values():
+        if kind_v is not None and e.kind is not kind_v:
+            continue
+        if source is not None and source.lower() not in (e.source.paper.lower(), e.id.split(".")[0]):
+            continue
+        out.append(e)
+    return out

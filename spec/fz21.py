@@ -87,7 +87,7 @@ register(SpecEntry(
     per_round_domain=PURE_ROUNDS,
     proof_claims=("fz21.thm4_7.b_star_minimization", "fz21.sec6.numbers"),
     notes="B (= B*) is the largest B such that B-zCDP implies (eps_g, delta_g)-DP; the caller supplies B = B* from a "
-          "VALID zCDP->DP conversion (reference.conversions.b_star with 'bs16' or 'cks20'; the certified lower end, "
+          "VALID zCDP->DP conversion (dpbounds.accounting.conversions.b_star with 'bs16' or 'cks20'; the certified lower end, "
           "never overstated).  The Gaussian mechanism's exact curve (conversions.gauss.delta) is not a valid general "
           "conversion.  Rounds are pure eps_t-DP (eps_t-DP => eps_t^2/2-zCDP, conversions.bs16.pure_to_zcdp).  eps_g "
           "and delta_g enter only through B.  Seed details: Theorem 4.7 says 'largest B > 0' (a B = 0 budget is "
@@ -140,7 +140,7 @@ _odo_note = ("The seed's Proposition 5.2 writes the bound as k Delta for T_{k-1}
              "(a_t is computed before the filter check) and restarts a Delta-budget Renyi filter at the round that "
              "made it halt (T_restart <- t, so rho_t opens the new segment).  Each segment's sum is <= Delta, hence "
              "k segments give (alpha, k Delta)-RDP.  Requires rho_j <= Delta for every j: otherwise a single round "
-             "exceeds its segment's budget.  Not a function of a single aggregate: reference.accountants runs the "
+             "exceeds its segment's budget.  Not a function of a single aggregate: dpbounds.accounting.accountants runs the "
              "algorithm.  Seed glitches: Algorithm 5 initializes O_1 = Delta but the loop sets O_t from O_{t-1}, so "
              "t = 1 reads O_0 (read O_0 = Delta); the recursive T_j (l. 504) needs t > T_{j-1} while Algorithm 5 also "
              "checks the first round of a segment (the two agree when rho_j <= Delta); the statement's 'for all i in "

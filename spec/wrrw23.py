@@ -139,7 +139,7 @@ register(SpecEntry(
     same_as=("fz21.thm4_7",),
     notes="Not a statement of the paper: dpbounds' composition of its Lemma 1 and Theorem 1 with a tighter zCDP -> "
           "DP conversion.  B must be B*_cks20(eps_g, delta') = sup{rho : CKS20's conversion gives (eps_g, "
-          "delta')-DP}, computed by reference.conversions.b_star (certified lower end, never overstated).  "
+          "delta')-DP}, computed by dpbounds.accounting.conversions.b_star (certified lower end, never overstated).  "
           "Validity: each (eps_m, delta_m)-DP round is delta_m-approximate (eps_m^2/2)-zCDP conditioned on the past "
           "(Lemma 1); Theorem 1 with rho budget B and delta budget delta'' makes the stopped interaction "
           "delta''-approximate B-zCDP: in the convex-mixture form (Definition 3) the output laws are (1 - delta'') "
@@ -300,7 +300,7 @@ register(SpecEntry(
           "b = 0 (p_reveal; each revealing symbol has probability 0 under the other input).  The privacy loss on "
           "the non-revealing outputs is +-eps (loss_unrevealed = log(p_true/p_flip) = eps), on the revealing ones "
           "+-oo w.p. delta: RR is both (eps, delta)-DP and (eps, delta)-pDP.  Conditional RR uses (eps(z), "
-          "delta(z)) given the past z.  The exact engine (reference.exact) composes it; this entry records the law "
+          "delta(z)) given the past z.  The exact engine (dpbounds.exact.worst_case) composes it; this entry records the law "
           "(lhs == 1 checks it is a probability distribution)."))
 register(SpecEntry(
     id="wrrw23.appF.dp_not_pdp", title="a post-processing of (eps, delta)-RR that is (eps, delta)-DP but not pDP",

@@ -10,3 +10,14 @@ settings.register_profile("ci", max_examples=25, deadline=None, derandomize=True
 settings.register_profile("dev", max_examples=400, deadline=None,
                           suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+
+def pytest_sessionfinish(session, exitstatus):
+    """The repository's folders must never be imported under their folder names (only as `dpbounds.…`): a second
+    copy of a module (e.g. `proofs_check.core`) would hold its own registries and make tests pass vacuously."""
+    import sys
+
+    stray = sorted(m for m in sys.modules if m.split(".")[0] in ("spec", "reference", "proofs_check"))
+    if stray:
+        session.exitstatus = 1
+        sys.stderr.write(f"\nconftest: modules imported under a folder name instead of dpbounds.*: {stray[:5]}\n")

@@ -61,7 +61,7 @@ def entry_points(draw, entry, spread: float = 2.0, as_float: bool = True):
     Integer parameters (n, k, l) stay integers.  Returns floats (exact binary values) when ``as_float``.
     The caller filters out-of-domain points (``hypothesis.assume`` on ``entry.check_values``).
     """
-    from spec.core import CANONICAL
+    from dpbounds.spec.core import CANONICAL
     pt = {}
     for name, v in sorted(entry.sample_point().items()):
         base = float(Fraction(v))

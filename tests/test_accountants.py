@@ -16,9 +16,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import spec
-from reference.accountants import Decision, Filter, MultiOrderRenyiFilter, RenyiOdometer, make_filter, make_odometer
-from reference.evaluate import decide, prepare
+from dpbounds import spec
+from dpbounds.accounting.accountants import (Decision, Filter, MultiOrderRenyiFilter, RenyiOdometer, make_filter, make_odometer)
+from dpbounds.evaluation.evaluate import decide, prepare
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -95,7 +95,7 @@ def test_killed_mid_stream_never_forgets_a_recorded_spend(tmp_path):
     script = f"""
 import sys, time
 sys.path.insert(0, {str(ROOT)!r})
-from reference.accountants import make_filter
+from dpbounds.accounting.accountants import make_filter
 f = make_filter("wrrw23.thm2", eps_g="1000", delta_prime="1e-6", delta_dprime="0", save_path={str(state)!r})
 with open({str(log)!r}, "a") as log:
     i = 0
@@ -185,8 +185,8 @@ from decimal import Decimal
 
 from flint import arb
 
-from reference.accountants import Odometer, rounds_allowed, wrrw23_thm1_cks20
-from reference.evaluate import enclose
+from dpbounds.accounting.accountants import Odometer, rounds_allowed, wrrw23_thm1_cks20
+from dpbounds.evaluation.evaluate import enclose
 
 
 @pytest.mark.parametrize("fid,budget", [
@@ -273,7 +273,7 @@ def test_cks20_composed_filter_is_at_least_wrrw23_thm2_and_bs16_variant_matches_
 
 
 def test_rounds_allowed_matches_an_independent_bisection():
-    from reference.compare import rounds_allowed as by_bisection
+    from dpbounds.outputs.compare import rounds_allowed as by_bisection
     for e in ("0.01", "0.05"):
         a = rounds_allowed(lambda: make_filter("wrrw23.thm2", eps_g="1", delta_prime="1e-6", delta_dprime="0"), e)
         b = by_bisection("wrrw23.thm2", {"eps_g": "1", "delta_prime": "1e-6", "delta_dprime": "0"}, e)
@@ -296,10 +296,10 @@ def test_zcdp_filters_take_rho_or_convert_dp_rounds():
 
 
 def test_handwritten_transcendental_terms_match_the_spec():
-    from reference.accountants import _TRANS_FAST, _value
-    from reference.interp import ArbBackend, POS_INF, compile_expr
-    from reference.numeric import arb_prec
-    from spec.aggregates import AGGREGATES
+    from dpbounds.accounting.accountants import _TRANS_FAST, _value
+    from dpbounds.evaluation.interp import ArbBackend, POS_INF, compile_expr
+    from dpbounds.evaluation.numeric import arb_prec
+    from dpbounds.spec.aggregates import AGGREGATES
     rng = random.Random(3)
     for name, (term_arb, term_up) in _TRANS_FAST.items():
         fn = compile_expr(AGGREGATES[name].expr, ArbBackend())
@@ -344,7 +344,7 @@ def test_lifted_odometer_is_infinite_after_eps_zero_with_positive_delta():
 
 
 def _cli(args, stdin):
-    return subprocess.run([sys.executable, "-m", "reference.cli", *args], input=stdin, capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-m", "dpbounds", *args], input=stdin, capture_output=True, text=True,
                           cwd=ROOT)
 
 

@@ -1,4 +1,4 @@
-"""The certified evaluator's compiled arb closures (reference.interp._compile_arb): ball for ball the generic
+"""The certified evaluator's compiled arb closures (dpbounds.evaluation.interp._compile_arb): ball for ball the generic
 interpreter's result, with per-precision caches that never leak between precisions, calls or threads, and
 enclosure ends of astronomically small magnitude rounded outward instead of built as huge Fractions."""
 
@@ -13,11 +13,11 @@ from flint import arb
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-import spec
-from reference import evaluate as ev
-from reference import interp
-from reference.numeric import arb_prec
-from spec.core import Kind
+from dpbounds import spec
+from dpbounds.evaluation import evaluate as ev
+from dpbounds.evaluation import interp
+from dpbounds.evaluation.numeric import arb_prec
+from dpbounds.spec.core import Kind
 
 from .strategies import entry_points
 
@@ -168,7 +168,7 @@ def test_a_value_far_below_the_smallest_float_is_enclosed_soundly():
 @given(m=st.integers(-(1 << 300), 1 << 300), e=st.integers(-1200, 200))
 def test_dyadic_fractions_equal_the_normalized_rational(m, e):
     """The gcd-free construction for odd mantissas gives the same (reduced) Fraction, hash included."""
-    from reference.numeric import dyadic_fraction
+    from dpbounds.evaluation.numeric import dyadic_fraction
     q = dyadic_fraction(m, e)
     want = Fraction(m) * Fraction(2) ** e
     assert q == want and (q.numerator, q.denominator) == (want.numerator, want.denominator)
@@ -199,7 +199,7 @@ def test_dyadic_to_float_is_the_nearest_float_on_the_asked_side(m, e, up):
 
 
 def _check_dyadic_to_float(m, e, up):
-    from reference.numeric import dyadic_to_float
+    from dpbounds.evaluation.numeric import dyadic_to_float
     q = Fraction(m) * Fraction(2) ** e
     got = dyadic_to_float(m, e, up)
     assert got == _reference_float(q, up), (m, e, up, got)
@@ -209,7 +209,7 @@ def _check_dyadic_to_float(m, e, up):
                                Fraction(-(2 ** 1024)), Fraction(2 ** 1024 - 2 ** 970), Fraction(2 ** 1024 - 2 ** 971),
                                Fraction(1) + Fraction(2) ** -53, Fraction(1), Fraction(0)])
 def test_float_up_down_of_arb_balls_bracket(q):
-    from reference.numeric import float_down, float_up
+    from dpbounds.evaluation.numeric import float_down, float_up
     with arb_prec(3000):
         x = arb(q.numerator) / arb(q.denominator)
         lo, hi = float_down(x), float_up(x)

@@ -6,8 +6,8 @@ from fractions import Fraction
 
 import pytest
 
-from reference.audit import common
-from reference.audit.run import ADAPTERS, audit_peers
+from dpbounds.audit import common
+from dpbounds.audit.run import ADAPTERS, audit_peers
 
 
 def test_classification_of_claimed_upper_bounds():
@@ -31,7 +31,7 @@ def test_missing_peer_is_skipped_not_a_crash(peer, monkeypatch):
 
 
 def test_unknown_peer_is_a_domain_error():
-    import spec
+    from dpbounds import spec
     with pytest.raises(spec.DomainError):
         audit_peers(["nope"])
 

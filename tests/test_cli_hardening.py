@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reference.cli import main
+from dpbounds.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -107,7 +107,7 @@ def test_fuzzed_argv_exits_0_or_2_without_traceback(argv):
 
 
 def test_console_script_runs_in_a_subprocess():
-    r = subprocess.run([sys.executable, "-m", "reference.cli", "eval", "rruv16.lemma6_4", "--param", "x=0.01",
+    r = subprocess.run([sys.executable, "-m", "dpbounds", "eval", "rruv16.lemma6_4", "--param", "x=0.01",
                         "--param", "delta_g=1e-6", "--eps", "0.1,0.2", "--format", "json"],
                        capture_output=True, text=True, cwd=ROOT, timeout=120)
     assert r.returncode == 0, r.stderr
@@ -118,7 +118,7 @@ def test_console_script_runs_in_a_subprocess():
 
 
 def test_atomic_write_leaves_old_file_when_interrupted(tmp_path, monkeypatch):
-    from reference import io as rio
+    from dpbounds.util import io as rio
     target = tmp_path / "f.json"
     rio.atomic_write_text(target, "old")
 

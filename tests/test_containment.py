@@ -10,9 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reference.accountants import make_filter
-from reference.conversions import b_star
-from reference.evaluate import fast_interval
+from dpbounds.accounting.accountants import make_filter
+from dpbounds.accounting.conversions import b_star
+from dpbounds.evaluation.evaluate import fast_interval
 
 from .strategies import log_uniform
 
@@ -81,7 +81,7 @@ def test_rruv16_odometers_dominate_pointwise_advanced_composition():
 
 
 def test_filter_odometer_touches_advanced_composition_at_y_star():
-    from reference.evaluate import enclose
+    from dpbounds.evaluation.evaluate import enclose
     y = enclose("wrrw23.thm3.filter", {"eps_g": "1", "delta_prime": "1e-6", "delta_dprime": "1e-6"},
                 what="extra.y_star", aggregates={"V": "0", "D": "0"})
     ystar = str((y.lo + y.hi) / 2)

@@ -14,10 +14,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import spec
-from reference.conversions import b_star, delta_of, eps_of
-from reference.evaluate import CertificationError, enclose, value_mp
-from reference import optimize
+from dpbounds import spec
+from dpbounds.accounting.conversions import b_star, delta_of, eps_of
+from dpbounds.evaluation.evaluate import CertificationError, enclose, value_mp
+from dpbounds.evaluation import optimize
 
 from .strategies import log_uniform
 
@@ -234,7 +234,7 @@ def test_bstar_cli_json_reports_the_certified_lower_end():
     import io
     from contextlib import redirect_stdout
 
-    from reference.cli import main
+    from dpbounds.cli import main
     out = io.StringIO()
     with redirect_stdout(out):
         rc = main(["bstar", "--eps-g", "1", "--delta-g", "1e-6", "--conversion", "bs16", "--format", "json"])

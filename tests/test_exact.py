@@ -1,6 +1,6 @@
 """Unit laws of the exact worst-case engine, against closed forms and brute-force enumerations derived by hand.
 
-The references here are written independently of reference.exact: mpmath (a private 60-digit context) enumerating
+The references here are written independently of dpbounds.exact.worst_case: mpmath (a private 60-digit context) enumerating
 every outcome of the composed randomized responses, and closed forms (one RR round, total variation, first-step
 crossing).  Theorems used as checks: KOV15 advanced composition and post-processing (a stopped transcript is a
 function of the full one).
@@ -16,12 +16,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import spec
-from reference import adversaries as adv
-from reference.exact import (Certified, History, adaptive_delta, adaptive_laws, always_continue,
-                             crossing_probability, crossing_probability_adaptive, crossing_probability_bounds,
-                             crossing_probability_mc, delta_rr, delta_rr_homogeneous, optimal_adversary)
-from reference.numeric import mp_context
+from dpbounds import spec
+from dpbounds.exact import adversaries as adv
+from dpbounds.exact.worst_case import (Certified, History, adaptive_delta, adaptive_laws, always_continue, crossing_probability, crossing_probability_adaptive, crossing_probability_bounds, crossing_probability_mc, delta_rr, delta_rr_homogeneous, optimal_adversary)
+from dpbounds.evaluation.numeric import mp_context
 
 MP = mp_context(60)
 EPS = st.sampled_from(["0.01", "0.05", "0.1", "0.25", "0.5", "1", "2", "1/3"])

@@ -8,7 +8,7 @@ from fractions import Fraction
 import mpmath
 import pytest
 
-from reference.golden import SCHEMA, load_golden, verify_manifest, write_golden
+from dpbounds.outputs.golden import SCHEMA, load_golden, verify_manifest, write_golden
 
 BOUNDS = ["rruv16.thm5_1", "rruv16.lemma6_4"]
 

@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import spec
-from reference.accountants import Decision, RenyiOdometer, make_filter
-from reference.individual import IndividualFilter, IndividualOdometer
+from dpbounds import spec
+from dpbounds.accounting.accountants import Decision, RenyiOdometer, make_filter
+from dpbounds.accounting.individual import IndividualFilter, IndividualOdometer
 
 
 @settings(max_examples=10)
@@ -52,7 +52,7 @@ def test_individual_filter_rejects_bad_costs():
 
 
 def test_private_gd_example_uses_the_same_budget_and_runs_longer():
-    from reference.examples.private_gd import run
+    from dpbounds.outputs.examples.private_gd import run
     a, b = run(False, n=400, k=20, k_max=30), run(True, n=400, k=20, k_max=30)
     assert a["B"] == b["B"] and a["alpha"] == b["alpha"]
     assert b["steps"] > a["steps"]
@@ -65,7 +65,7 @@ def test_private_gd_example_uses_the_same_budget_and_runs_longer():
 def test_individual_filter_matches_the_spec_rule_per_individual_with_non_dyadic_costs(seed):
     # the slow reference: for each individual, the spec's HALT condition (fz21.thm4_5) decided by arb on its own
     # effective history (Algorithm 3: rounds in which it was inactive count 0)
-    from reference.evaluate import decide, prepare
+    from dpbounds.evaluation.evaluate import decide, prepare
     entry = spec.get("fz21.thm4_5")
     rng = np.random.default_rng(seed)
     n, rounds = 6, 12

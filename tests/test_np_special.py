@@ -1,4 +1,4 @@
-"""The certified vectorized erfc of the fast path (reference.np_special), checked against arb's erfc (an
+"""The certified vectorized erfc of the fast path (dpbounds.evaluation.np_special), checked against arb's erfc (an
 independent implementation, with rigorous error bounds) at 200 bits: every end on the right side, and tight."""
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from flint import arb
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reference import np_special
-from reference.numeric import arb_prec
+from dpbounds.evaluation import np_special
+from dpbounds.evaluation.numeric import arb_prec
 
 
 def _exact_erfc(x: float):
@@ -100,7 +100,7 @@ def test_narrow_intervals_one_horner_path_brackets_both_ends(width):
 
 
 def test_slope_table_bounds_the_derivative():
-    from reference.np_special import JMIN, _table
+    from dpbounds.evaluation.np_special import JMIN, _table
     _, _, _, slope = _table()
     rng = np.random.default_rng(5)
     for i in rng.integers(0, slope.size, 300):

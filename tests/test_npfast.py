@@ -1,4 +1,4 @@
-"""The chunked interval engine of the fast path (reference.npfast): on *arrays* (the vectorized path, several
+"""The chunked interval engine of the fast path (dpbounds.evaluation.npfast): on *arrays* (the vectorized path, several
 chunks, Piecewise branches skipped per chunk, scalar subexpressions hoisted) every element brackets the certified
 arb enclosure of the same point, and matches what the engine gives for that point alone."""
 
@@ -12,11 +12,11 @@ import sympy as sp
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-import spec
-from reference import evaluate as ev
-from reference import npfast
-from reference.interp import NotCertified
-from spec.core import Kind
+from dpbounds import spec
+from dpbounds.evaluation import evaluate as ev
+from dpbounds.evaluation import npfast
+from dpbounds.evaluation.interp import NotCertified
+from dpbounds.spec.core import Kind
 
 from .strategies import entry_points
 
@@ -157,7 +157,7 @@ def test_unsupported_operations_fall_back_to_the_elementwise_path():
 def test_log1p_on_wide_intervals_brackets_both_ends(a, w, pos):
     """log1p uses one libm call and the mean value bound log1p(b) <= log1p(a) + (b - a)/(1 + a): on intervals
     [a, b] of any width (including a <= -1, where the upper end must fall back to +inf) the ends are bracketed."""
-    from reference.numeric import mp_context
+    from dpbounds.evaluation.numeric import mp_context
     if pos:
         a = abs(a)
     b = a + w
@@ -283,7 +283,7 @@ def test_log1p_small_argument_path_brackets_arb(data, scale):
     """Chunks with every end in [-2^-20, 2^-20] use the cubic with a remainder bound instead of libm log1p."""
     from flint import arb
 
-    from reference.numeric import arb_prec
+    from dpbounds.evaluation.numeric import arb_prec
     xs = np.array(data.draw(st.lists(st.floats(-1.0, 1.0), min_size=1, max_size=20))) * scale
     w = np.array(data.draw(st.lists(st.floats(0.0, 1e-3), min_size=xs.size, max_size=xs.size))) * scale
     a = xs

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from proofs_check.core import VERDICTS, all_claims, run_all
-from proofs_check.render import render_markdown
+from dpbounds.proofs_check.core import VERDICTS, all_claims, run_all
+from dpbounds.proofs_check.render import render_markdown
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -28,14 +28,14 @@ def test_every_claim_runs_and_has_a_valid_verdict(results):
 
 
 def test_claims_point_at_registered_spec_entries(results):
-    import spec
+    from dpbounds import spec
     reg = spec.registry()
     for r in results:
         assert r.spec_id in reg, r.id
 
 
 def test_every_reconstructed_entry_has_its_rederivation_claim():
-    import spec
+    from dpbounds import spec
     claims = all_claims()
     for e in spec.registry().values():
         if e.reconstructed:
@@ -44,24 +44,24 @@ def test_every_reconstructed_entry_has_its_rederivation_claim():
 
 def test_verdicts_md_is_current(results):
     path = ROOT / "proofs_check" / "VERDICTS.md"
-    assert path.read_text() == render_markdown(results), "proofs_check/VERDICTS.md is stale: dpbounds check-proofs --format md"
+    assert path.read_text() == render_markdown(results), "proofs_check/VERDICTS.md is stale: dpbounds check-proofs --format md --out proofs_check/VERDICTS.md"
 
 
 def test_a_wrong_constant_in_x_log_x_is_refuted():
-    from proofs_check.claims.rruv16 import xlogx_max_below
+    from dpbounds.proofs_check.claims.rruv16 import xlogx_max_below
     assert xlogx_max_below(Fraction(37, 100)).decided
     r = xlogx_max_below(Fraction(36, 100))
     assert not r.decided and r.counterexample is not None
 
 
 def test_a_wrong_stitching_rounding_is_caught():
-    from proofs_check.claims.howard import stitching_margin
+    from dpbounds.proofs_check.claims.howard import stitching_margin
     assert stitching_margin(Fraction(1), Fraction(999, 1000)) > 0
     assert stitching_margin(Fraction(1), Fraction(999, 1000), k1_round=Fraction(16, 10)) < 0
 
 
 def test_lemma2_3_counterexample_is_genuine_and_absent_for_the_correct_constant():
-    from proofs_check.claims.rruv16 import lemma2_3_counterexample
+    from dpbounds.proofs_check.claims.rruv16 import lemma2_3_counterexample
     ce = lemma2_3_counterexample(Fraction(1), Fraction(1, 100))
     assert ce is not None
     p, q, pa, stated = ce
@@ -72,5 +72,5 @@ def test_lemma2_3_counterexample_is_genuine_and_absent_for_the_correct_constant(
 
 
 def test_footnote7_margin_sign_is_informative():
-    from proofs_check.claims.rruv16 import footnote7_margin
+    from dpbounds.proofs_check.claims.rruv16 import footnote7_margin
     assert footnote7_margin(Fraction(10), Fraction(1, 2)) > 0

@@ -10,7 +10,7 @@ from fractions import Fraction
 import pytest
 from flint import arb
 
-from proofs_check.core import VERDICTS, all_claims, run_claim
+from dpbounds.proofs_check.core import VERDICTS, all_claims, run_claim
 
 # Hand-derived expectations (independent of the code under test):
 #  - Lemma 2.3: the sharp constant for threshold 2 eps is delta (e^eps + e^-eps)/(e^eps - 1) > 2 delta/(eps e^eps).
@@ -62,7 +62,7 @@ def test_claim_verdict_matches_the_hand_derivation(results, cid):
 
 
 def test_claims_point_at_registered_spec_entries(results):
-    import spec
+    from dpbounds import spec
     reg = spec.registry()
     for r in results.values():
         assert r.spec_id in reg, r.id
@@ -72,7 +72,7 @@ def test_claims_point_at_registered_spec_entries(results):
 
 
 def test_x_log_x_constant_0_37_holds_and_0_36_is_refuted():
-    from proofs_check.claims.rruv16 import xlogx_max_below
+    from dpbounds.proofs_check.claims.rruv16 import xlogx_max_below
     assert xlogx_max_below(Fraction(37, 100)).decided
     r = xlogx_max_below(Fraction(36, 100))
     assert not r.decided and r.counterexample is not None
@@ -82,14 +82,14 @@ def test_x_log_x_constant_0_37_holds_and_0_36_is_refuted():
 
 
 def test_log110e_constant_is_safe_and_109_is_not():
-    from proofs_check.claims.rruv16 import log_constant_margin
+    from dpbounds.proofs_check.claims.rruv16 import log_constant_margin
     assert log_constant_margin(Fraction(110)) == Fraction(110) - Fraction(8100, 74) > 0
     assert log_constant_margin(Fraction(109)) < 0          # 81/0.74 = 109.46 > 109
     assert log_constant_margin(Fraction(107), D=Fraction(888, 100)) > 0  # without the 8.88 -> 9 rounding
 
 
 def test_beta_lower_bound_denominator_9_holds_and_6_is_refuted():
-    from proofs_check.claims.rruv16 import beta_lower_ratio_check
+    from dpbounds.proofs_check.claims.rruv16 import beta_lower_ratio_check
     assert beta_lower_ratio_check(Fraction(9)).decided
     r = beta_lower_ratio_check(Fraction(6))
     assert r.counterexample is not None
@@ -99,7 +99,7 @@ def test_beta_lower_bound_denominator_9_holds_and_6_is_refuted():
 
 
 def test_lemma2_3_counterexample_beats_the_stated_constant_but_not_the_sharp_one():
-    from proofs_check.claims.rruv16 import lemma2_3_counterexample
+    from dpbounds.proofs_check.claims.rruv16 import lemma2_3_counterexample
     ce = lemma2_3_counterexample(Fraction(1), Fraction(1, 100))
     assert ce is not None
     p, q, mass, _ = ce
@@ -118,7 +118,7 @@ def test_lemma2_3_counterexample_beats_the_stated_constant_but_not_the_sharp_one
 
 
 def test_near_optimal_bracket_is_certified_and_a_wrong_bracket_is_not():
-    from proofs_check.claims.rruv16 import near_optimal_constant
+    from dpbounds.proofs_check.claims.rruv16 import near_optimal_constant
     ok, gC, gI, _ = near_optimal_constant()
     assert ok
     wrong, *_ = near_optimal_constant(lo=Fraction(27), hi=Fraction(28))  # c* ~ 28.0419 is not in [27, 28]
@@ -131,7 +131,7 @@ def test_near_optimal_bracket_is_certified_and_a_wrong_bracket_is_not():
 
 
 def test_footnote7_margin_is_positive_on_the_stated_domain_and_negative_outside_any_useful_range():
-    from proofs_check.claims.rruv16 import footnote7_margin
+    from dpbounds.proofs_check.claims.rruv16 import footnote7_margin
     assert footnote7_margin(Fraction(10), Fraction(1, 2)) > 0
     assert footnote7_margin(Fraction(10**6), Fraction(1, 10**9)) > 0
     # the margin changes sign only where log(log(n)/delta_g) < 0.245: e.g. n = 3, delta_g = 0.9 (outside the theorem)
@@ -143,7 +143,7 @@ def test_footnote7_margin_is_positive_on_the_stated_domain_and_negative_outside_
 
 
 def test_azuma_as_written_is_refuted_and_the_standard_form_is_not():
-    from proofs_check.claims.nikolov17 import azuma_as_written_counterexample, azuma_standard_threshold
+    from dpbounds.proofs_check.claims.nikolov17 import azuma_as_written_counterexample, azuma_standard_threshold
     ce = azuma_as_written_counterexample()
     assert ce is not None
     thr, prob, bound = ce
@@ -157,7 +157,7 @@ def test_azuma_as_written_is_refuted_and_the_standard_form_is_not():
 def test_arb_precision_is_restored_by_the_checks():
     from flint import ctx
     before = ctx.prec
-    from proofs_check.claims.rruv16 import xlogx_max_below
+    from dpbounds.proofs_check.claims.rruv16 import xlogx_max_below
     xlogx_max_below(Fraction(37, 100))
     assert ctx.prec == before
     assert arb(1) + arb(1) == 2

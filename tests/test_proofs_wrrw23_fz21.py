@@ -8,9 +8,9 @@ from fractions import Fraction
 
 import pytest
 
-from proofs_check.core import VERDICTS, Verdict, _CLAIMS
+from dpbounds.proofs_check.core import VERDICTS, Verdict, _CLAIMS
 
-MODULES = ("proofs_check.claims.wrrw23", "proofs_check.claims.fz21", "proofs_check.claims.howard")
+MODULES = ("dpbounds.proofs_check.claims.wrrw23", "dpbounds.proofs_check.claims.fz21", "dpbounds.proofs_check.claims.howard")
 
 
 def _my_claims():
@@ -52,7 +52,7 @@ def test_all_requested_claims_are_registered():
 
 @pytest.mark.parametrize("cid", CLAIM_IDS)
 def test_claim_runs_and_returns_a_valid_verdict(cid):
-    import spec
+    from dpbounds import spec
     c = _CLAIMS[cid]
     v = c.check()
     assert isinstance(v, Verdict)
@@ -74,7 +74,7 @@ def test_claim_runs_and_returns_a_valid_verdict(cid):
     (Fraction(17, 10), Fraction(72, 100), Fraction(5), False),        # 5 < zeta(1.4)/log(2)^1.4 = 5.1878 (corner)
 ])
 def test_stitching_rounding_decision(K, c, a, safe):
-    from proofs_check.claims.howard import stitching_boundaries, stitching_margin_decision
+    from dpbounds.proofs_check.claims.howard import stitching_boundaries, stitching_margin_decision
     r = stitching_margin_decision(K, c, a)
     assert r.safe is safe
     if not safe:
@@ -86,21 +86,21 @@ def test_stitching_rounding_decision(K, c, a, safe):
 
 def test_wrong_stitching_constant_fails_far_out():
     # with 1.6 the log log coefficient is negative, so the gap grows without bound in v (not only at the corner)
-    from proofs_check.claims.howard import stitching_margin
+    from dpbounds.proofs_check.claims.howard import stitching_margin
     assert stitching_margin(Fraction(2) ** 1000, Fraction(1, 2), k1_round=Fraction(16, 10)) < 0
     assert stitching_margin(Fraction(2) ** 1000, Fraction(1, 2)) > 0
 
 
 def test_rruv_ratio_bound_is_tight():
     # 1 + s - phi(s) < M certified for M slightly above the max (0.831759...), refuted just below it
-    from proofs_check.claims.fz21 import rruv_ratio_upper_M
+    from dpbounds.proofs_check.claims.fz21 import rruv_ratio_upper_M
     assert rruv_ratio_upper_M(Fraction(8318, 10000)).decided
     r = rruv_ratio_upper_M(Fraction(8317, 10000))
     assert not r.decided and r.counterexample is not None
 
 
 def test_sec6_classifier_catches_a_wrong_sigma():
-    from proofs_check.claims.fz21 import sec6_row, sec6_status
+    from dpbounds.proofs_check.claims.fz21 import sec6_row, sec6_status
     # the paper's MNIST eps = 1.2 row is consistent; with sigma halved the same check must flag it
     _, bs, ck, _ = sec6_row("MNIST", "1.2", "88", 460)
     assert sec6_status(Fraction(12, 10), bs, ck)[1]
@@ -111,14 +111,14 @@ def test_sec6_classifier_catches_a_wrong_sigma():
 def test_sec6_bs16_matches_closed_form_independently():
     # rho = 875/(2*50^2) = 0.175: BS16 eps = 0.175 + 2 sqrt(0.175 log 1e5) = 3.01385... (hand computation)
     import math
-    from proofs_check.claims.fz21 import eps_bs16
+    from dpbounds.proofs_check.claims.fz21 import eps_bs16
     e = eps_bs16(Fraction(7, 40))
     assert abs(float(e.mid()) - (0.175 + 2 * math.sqrt(0.175 * math.log(1e5)))) < 1e-12
     assert e > 3  # MNIST eps = 3.0 is not certified by Fact 2.4 alone
 
 
 def test_cks20_value_is_an_upper_bound_below_bs16():
-    from proofs_check.claims.fz21 import cks20_alpha, eps_bs16, eps_cks20_at
+    from dpbounds.proofs_check.claims.fz21 import cks20_alpha, eps_bs16, eps_cks20_at
     rho = Fraction(104, 2 * 170**2)
     a = cks20_alpha(rho)
     assert 50 < a < 80
@@ -133,8 +133,8 @@ def test_a_spec_typo_in_the_stitched_constant_is_refuted(monkeypatch):
 
     import sympy as sp
 
-    import spec
-    from proofs_check.claims import howard
+    from dpbounds import spec
+    from dpbounds.proofs_check.claims import howard
     real_get = spec.get
 
     def fake_get(eid):
@@ -151,8 +151,8 @@ def test_a_spec_typo_in_the_stitched_constant_is_refuted(monkeypatch):
 def test_a_spec_typo_in_b_star_is_caught(monkeypatch):
     import dataclasses
 
-    import spec
-    from spec.core import sym
+    from dpbounds import spec
+    from dpbounds.spec.core import sym
     real_get = spec.get
 
     def fake_get(eid):
@@ -171,7 +171,7 @@ def test_a_spec_typo_in_b_star_is_caught(monkeypatch):
 def test_largest_k_fz21_matches_closed_form():
     # FZ21: k = floor(2 B*/eps^2), B* = (sqrt(L + 1) - sqrt(L))^2, L = log(1e6) (hand formula, float; far from a tie)
     import math
-    from proofs_check.claims.fz21 import largest_k
+    from dpbounds.proofs_check.claims.fz21 import largest_k
     L = math.log(1e6)
     bstar = (math.sqrt(L + 1) - math.sqrt(L)) ** 2
     assert largest_k("fz21", Fraction(1, 100), Fraction(1), Fraction(1, 10**6)) == math.floor(2 * bstar / 1e-4)

@@ -12,10 +12,10 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-import spec
-from reference import evaluate as ev
-from reference.interp import NotCertified
-from spec.core import Kind
+from dpbounds import spec
+from dpbounds.evaluation import evaluate as ev
+from dpbounds.evaluation.interp import NotCertified
+from dpbounds.spec.core import Kind
 
 from .strategies import entry_points
 

@@ -7,8 +7,8 @@ import math
 import pytest
 import sympy as sp
 
-import spec
-from spec.core import SEEDS, Kind, sym
+from dpbounds import spec
+from dpbounds.spec.core import SEEDS, Kind, sym
 
 ENTRIES = list(spec.registry().values())
 IDS = [e.id for e in ENTRIES]
@@ -94,7 +94,7 @@ def test_malformed_numbers_are_rejected(bad):
 def test_spec_md_is_current():
     from pathlib import Path
 
-    from spec.render import render_markdown
+    from dpbounds.spec.render import render_markdown
     path = Path(spec.__file__).parent / "SPEC.md"
-    assert path.exists(), "run `dpbounds spec --format md`"
-    assert path.read_text() == render_markdown(), "spec/SPEC.md is stale: run `dpbounds spec --format md`"
+    assert path.exists(), "run `dpbounds spec --format md --out spec/SPEC.md`"
+    assert path.read_text() == render_markdown(), "spec/SPEC.md is stale: run `dpbounds spec --format md --out spec/SPEC.md`"

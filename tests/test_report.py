@@ -3,7 +3,7 @@ the Quick start's first command)."""
 
 from __future__ import annotations
 
-from reference.report import build_report
+from dpbounds.outputs.report import build_report
 
 
 def test_report_sections_are_written_and_none_fails(tmp_path):

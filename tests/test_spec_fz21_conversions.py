@@ -13,8 +13,8 @@ import sympy as sp
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import spec
-from spec.core import Kind, sym
+from dpbounds import spec
+from dpbounds.spec.core import Kind, sym
 
 IDS = [i for i in spec.registry() if i.startswith(("fz21.", "conversions."))]
 

@@ -13,8 +13,8 @@ import mpmath
 import pytest
 import sympy as sp
 
-import spec
-from spec.core import SEEDS, Kind, sym
+from dpbounds import spec
+from dpbounds.spec.core import SEEDS, Kind, sym
 
 MY_IDS = [i for i in spec.registry() if i.startswith(("rruv16.", "nikolov17."))]
 REQUIRED = [
@@ -118,7 +118,7 @@ def test_constants_in_the_spec_are_the_seed_constants():
     for lit in ("28.04", "\\log(110e)", "0.74", "2.96\\sqrt{e}", "9\\sqrt{e}", "1+\\log(\\sqrt{3})",
                 "\\log(4\\log_{2}(n)/\\delta_{g})", "\\log(2/\\delta_{g})", "x/3"):
         assert lit in t, lit
-    from spec.rruv16 import C_THM5_1
+    from dpbounds.spec.rruv16 import C_THM5_1
     assert C_THM5_1 == sp.Rational(2804, 100)
 
 

@@ -10,8 +10,8 @@ import mpmath
 import pytest
 import sympy as sp
 
-import spec
-from spec.core import Kind, sym
+from dpbounds import spec
+from dpbounds.spec.core import Kind, sym
 
 MY_IDS = [i for i in spec.registry() if i.startswith(("wrrw23.", "howard."))]
 REQUIRED = [

@@ -1,4 +1,4 @@
-"""Validity against the exact worst-case engine (reference.exact): filters' interactions are (eps_g, delta_g)-DP
+"""Validity against the exact worst-case engine (dpbounds.exact.worst_case): filters' interactions are (eps_g, delta_g)-DP
 exactly, under fixed sequences and under adaptive adversaries; odometers are crossed with probability <= delta.
 And a deliberately broken bound (the square-root term halved) is caught by the same checks."""
 
@@ -10,13 +10,12 @@ from fractions import Fraction
 import pytest
 import sympy as sp
 
-import spec
-from reference import adversaries as adv
-from reference.accountants import Decision, make_filter
-from reference.compare import rounds_allowed
-from reference.evaluate import Inputs, decide
-from reference.exact import (adaptive_delta, always_continue, crossing_probability, crossing_probability_mc,
-                             delta_rr, filter_from_spec, odometer_lower_bound_fn)
+from dpbounds import spec
+from dpbounds.exact import adversaries as adv
+from dpbounds.accounting.accountants import Decision, make_filter
+from dpbounds.outputs.compare import rounds_allowed
+from dpbounds.evaluation.evaluate import Inputs, decide
+from dpbounds.exact.worst_case import (adaptive_delta, always_continue, crossing_probability, crossing_probability_mc, delta_rr, filter_from_spec, odometer_lower_bound_fn)
 
 EPS_G, DELTA = "1", "0.001"
 # (filter id, budget, the total delta it guarantees)
@@ -68,7 +67,7 @@ def test_filter_under_adaptive_adversary_is_exactly_private(fid, budget, dtot, n
 
 @pytest.mark.parametrize("eps,k,eps_g", [("0.1", 1, "0.05"), ("0.3", 7, "0.5"), ("0.01", 300, "0.2"), ("1", 12, "3")])
 def test_exact_engine_matches_the_spec_kov15_formula(eps, k, eps_g):
-    from reference.evaluate import enclose
+    from dpbounds.evaluation.evaluate import enclose
     a = enclose("conversions.kov15.exact", {"eps": eps, "k": str(k), "eps_g": eps_g}, rel_tol=1e-20)
     b = delta_rr([eps] * k, eps_g)
     assert a.lo <= b.hi and b.lo <= a.hi

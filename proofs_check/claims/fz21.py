@@ -10,8 +10,8 @@ from fractions import Fraction
 import sympy as sp
 from flint import arb
 
-import spec
-from reference.numeric import arb_prec, fraction_to_arb, mp_context
+from dpbounds import spec
+from dpbounds.evaluation.numeric import arb_prec, fraction_to_arb, mp_context
 
 from ..bnb import prove_positive
 from ..core import Verdict, claim

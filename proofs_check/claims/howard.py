@@ -20,8 +20,8 @@ from fractions import Fraction
 import sympy as sp
 from flint import arb
 
-import spec
-from reference.numeric import arb_prec, fraction_to_arb
+from dpbounds import spec
+from dpbounds.evaluation.numeric import arb_prec, fraction_to_arb
 
 from ..core import Verdict, claim
 
@@ -121,7 +121,7 @@ def simplified_constants_from_spec(entry_id: str, delta_name: str = "delta", min
     K^2 c log a is a polynomial in (W, u) whose coefficients give the constants.  Raises ValueError when the entry is
     not of that form (e.g. a different eta inside the log log)."""
     from .wrrw23 import finite_branch
-    from spec.core import assumed
+    from dpbounds.spec.core import assumed
     e = assumed(finite_branch(spec.get(entry_id).expr))
     syms = {x.name: x for x in e.free_symbols}
     W, u = sp.Symbol("W", real=True), sp.Symbol("u", positive=True)
@@ -149,7 +149,7 @@ def general_matches_spec() -> bool:
     """The spec's howard.stitching at eta = 2, s = 7/5 equals k1 sqrt(v (1.4 log log(2v/m) + log(zeta(1.4)/(delta
     log(2)^1.4)))) written here independently (and so does howard.stitching.simplified's extra 'unrounded', if any)."""
     from .wrrw23 import finite_branch
-    from spec.core import assumed
+    from dpbounds.spec.core import assumed
     pos = lambda ex: ex.xreplace({x: sp.Symbol(x.name, positive=True) for x in ex.free_symbols})  # noqa: E731
     g = pos(assumed(finite_branch(spec.get("howard.stitching").expr)))
     n = {x.name: x for x in g.free_symbols}

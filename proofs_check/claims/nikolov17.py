@@ -10,8 +10,8 @@ from fractions import Fraction
 
 import sympy as sp
 
-import spec
-from spec.core import assumed
+from dpbounds import spec
+from dpbounds.spec.core import assumed
 
 from ..core import Verdict, claim
 from .rruv16 import _is_zero, _rr_mean_loss

@@ -2,7 +2,7 @@
 
 Each claim takes the *statement* side from the spec (``spec.get(id).expr`` / ``.extra``) and re-derives the other
 side independently (from the source's proof, or from first principles), so that a typo in the spec is caught too.
-Constants are exact rationals; certified numerics use arb balls through :func:`reference.numeric.arb_prec`.
+Constants are exact rationals; certified numerics use arb balls through :func:`dpbounds.evaluation.numeric.arb_prec`.
 
 The helper functions (``xlogx_max_below``, ``lemma2_3_counterexample``, ``beta_lower_ratio_check``,
 ``log_constant_margin``, ``near_optimal_constant``, ``footnote7_margin``) take the constant under test as a
@@ -19,10 +19,10 @@ from typing import Callable
 import sympy as sp
 from flint import arb
 
-import spec
-from spec.core import assumed, fraction_to_decimal_str, sym
+from dpbounds import spec
+from dpbounds.spec.core import assumed, fraction_to_decimal_str, sym
 
-from reference.numeric import arb_endpoints, arb_prec, fraction_to_arb
+from dpbounds.evaluation.numeric import arb_endpoints, arb_prec, fraction_to_arb
 
 from ..bnb import prove_positive
 from ..core import Verdict, claim
@@ -60,7 +60,7 @@ def _is_zero(expr: sp.Expr) -> bool:
 
 def _arb_fn(expr: sp.Expr) -> Callable[[dict], arb]:
     """An arb evaluator of a spec/sympy expression (names -> arb balls)."""
-    from reference.interp import ArbBackend, compile_expr
+    from dpbounds.evaluation.interp import ArbBackend, compile_expr
     return compile_expr(expr, ArbBackend())
 
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import sympy as sp
 
-import spec
-from spec.core import assumed
+from dpbounds import spec
+from dpbounds.spec.core import assumed
 
 from ..core import Verdict, claim
 
@@ -298,7 +298,7 @@ def kov_le_zcdp() -> Verdict:
                  "difference", source=f"{WRRW}, Lemma 3; RRUV16 (seed 000) Theorem 6.5 eqs. (11)-(12)",
        method="sympy, branch by branch")
 def lemma3_vs_rruv16() -> Verdict:
-    from spec.core import sym
+    from dpbounds.spec.core import sym
     w = spec.get("wrrw23.lemma3")
     r = spec.get("rruv16.thm6_5")
     V, A = sym("V"), sym("A")

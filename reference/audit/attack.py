@@ -26,8 +26,8 @@ def diffprivlib_filter_fn(eps_g: float, delta_g: float, slack: float):
 
 
 def diffprivlib_attack(quick: bool = True) -> list[Comparison]:
-    from .. import adversaries as adv
-    from ..exact import adaptive_delta
+    from dpbounds.exact import adversaries as adv
+    from dpbounds.exact.worst_case import adaptive_delta
     k = 16 if quick else 30
     out = []
     for eg, dg, sl in ((1.0, 0.05, 0.05), (0.5, 0.1, 0.1)):

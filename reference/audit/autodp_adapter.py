@@ -19,7 +19,7 @@ def audit(quick: bool = False) -> PeerResult:
         return res
     from autodp import converter
 
-    from ..conversions import eps_of
+    from dpbounds.accounting.conversions import eps_of
     res.notes.append("autodp: converter.rdp_to_approxdp(alpha -> alpha*rho) with BBGHS_conversion True (vs cks20) "
                      "and False (vs bs16, the optimized Mironov conversion)")
     for rho_s in RHOS:

@@ -17,7 +17,7 @@ def _rate(fn, min_time=0.3) -> float:
 
 
 def bench_peers(quick: bool) -> list[dict]:
-    from ..conversions import b_star, eps_of
+    from dpbounds.accounting.conversions import b_star, eps_of
     rows = []
     ours = _rate(lambda: eps_of("0.1", "1e-6", "cks20", rel_tol=1e-12))
     rows.append({"bench": "peers: zCDP->DP eps(delta)", "id": "dpbounds certified cks20", "rate": ours, "unit": "calls/s"})
@@ -41,7 +41,7 @@ def bench_peers(quick: bool) -> list[dict]:
         import numpy as np
         from confseq import boundaries
 
-        from ..evaluate import fast_upper
+        from dpbounds.evaluation.evaluate import fast_upper
         v = np.logspace(0, 6, 10000)
         rc = _rate(lambda: boundaries.poly_stitching_bound(v, 0.05, 1.0, c=0.0, s=1.4, eta=2.0))
         ro = _rate(lambda: fast_upper("howard.stitching.simplified", v0=1.0, delta=0.05, V=v))

@@ -19,7 +19,7 @@ def audit(quick: bool = False) -> PeerResult:
         return res
     from confseq import boundaries
 
-    from ..evaluate import enclose
+    from dpbounds.evaluation.evaluate import enclose
     res.notes.append("confseq: poly_stitching_bound(v, alpha, v_min, c=0, s, eta) vs howard.stitching")
     for v in ("1", "10", "1000", "1000000"):
         for alpha in ("0.05", "1e-6"):

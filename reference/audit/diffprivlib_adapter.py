@@ -51,8 +51,8 @@ def audit(quick: bool = False) -> PeerResult:
         return res
     res.notes.append("diffprivlib: BudgetAccountant as a filter (homogeneous streams) vs wrrw23.thm2 and the exact "
                      "optimum for fixed parameters; adaptive adversaries through reference.exact")
-    from ..evaluate import decide, prepare
-    from spec import get
+    from dpbounds.evaluation.evaluate import decide, prepare
+    from dpbounds.spec import get
     wrrw = get("wrrw23.thm2")
     for eps_g, delta_g, slack, eps in (("1", "1e-6", "0", "0.01"), ("1", "1e-6", "1e-6", "0.01"),
                                        ("1", "1e-6", "1e-6", "0.05"), ("2", "1e-5", "1e-5", "0.1")):

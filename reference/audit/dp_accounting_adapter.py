@@ -19,7 +19,7 @@ def audit(quick: bool = False) -> PeerResult:
         return res
     from dp_accounting.rdp import rdp_privacy_accountant as rdp
 
-    from ..conversions import eps_of
+    from dpbounds.accounting.conversions import eps_of
     orders = ([1 + x / 10.0 for x in range(1, 100)] + list(range(12, 64)) + [128, 256, 512])
     res.notes.append("dp_accounting: rdp.compute_epsilon(orders, alpha*rho, delta) vs conversions.cks20 (continuous "
                      f"optimum over alpha); {len(orders)} orders from 1.1 to 512")

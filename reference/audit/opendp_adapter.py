@@ -24,7 +24,7 @@ def audit(quick: bool = False) -> PeerResult:
         return res
     import opendp.prelude as dp
     dp.enable_features("contrib")
-    from ..conversions import eps_of
+    from dpbounds.accounting.conversions import eps_of
     res.notes.append(f"opendp {getattr(dp, '__version__', '')}: make_zCDP_to_approxDP vs conversions.cks20; "
                      "privacy filters vs fz21.remark4_4 (zCDP) and rruv16.thm3_4.filter (pure DP)")
     space = _space(dp)
@@ -57,8 +57,8 @@ def audit(quick: bool = False) -> PeerResult:
 
 
 def _filters(dp, space, quick: bool) -> list[Comparison]:
-    from ..evaluate import decide, prepare
-    from spec import get
+    from dpbounds.evaluation.evaluate import decide, prepare
+    from dpbounds.spec import get
     out = []
     # zCDP filter: rho budget B, Gaussian queries of varying rho; compare each decision with fz21.remark4_4
     streams = [("zcdp", "0.5", ["0.1"] * 7), ("zcdp", "1", ["0.3", "0.25", "0.2", "0.15", "0.1", "0.05", "0.05"]),

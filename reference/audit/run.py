@@ -7,16 +7,16 @@ import importlib
 from .common import Comparison, PeerResult
 
 ADAPTERS = {
-    "opendp": "reference.audit.opendp_adapter",
-    "dp_accounting": "reference.audit.dp_accounting_adapter",
-    "autodp": "reference.audit.autodp_adapter",
-    "diffprivlib": "reference.audit.diffprivlib_adapter",
-    "confseq": "reference.audit.confseq_adapter",
+    "opendp": "dpbounds.audit.opendp_adapter",
+    "dp_accounting": "dpbounds.audit.dp_accounting_adapter",
+    "autodp": "dpbounds.audit.autodp_adapter",
+    "diffprivlib": "dpbounds.audit.diffprivlib_adapter",
+    "confseq": "dpbounds.audit.confseq_adapter",
 }
 
 
 def audit_peers(peers: list[str] | None = None, quick: bool = False) -> list[PeerResult]:
-    from spec import DomainError
+    from dpbounds.spec import DomainError
     chosen = peers or list(ADAPTERS)
     for p in chosen:
         if p not in ADAPTERS:

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from reference.numeric import float_down, float_up
-from spec.core import DomainError, fraction_to_decimal_str, parse_exact
+from dpbounds.evaluation.numeric import float_down, float_up
+from dpbounds.spec.core import DomainError, fraction_to_decimal_str, parse_exact
 
 
 def float_up_is_above(p: int, q: int) -> None:

@@ -1,0 +1,7 @@
+"""``python -m dpbounds`` is the ``dpbounds`` command."""
+
+import sys
+
+from dpbounds.cli import main
+
+sys.exit(main())

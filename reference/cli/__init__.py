@@ -1,0 +1,56 @@
+"""The `dpbounds` command line.  Each subcommand lives in ``reference/cli/commands/<name>.py`` (module ``dpbounds.cli.commands.<name>``)."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+from dpbounds.spec import DomainError
+
+from dpbounds.cli.commands import COMMANDS
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str):  # one line, exit 2, no traceback
+        self.exit(2, f"dpbounds: error: {message}\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = _Parser(prog="dpbounds", description="Reference bounds for fully adaptive composition in differential "
+                "privacy: filters, odometers, conversions, proof checks, golden vectors and audits.")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    sub.required = True
+    for name in COMMANDS:
+        try:
+            mod = importlib.import_module(f"dpbounds.cli.commands.{name}")
+        except ModuleNotFoundError as e:
+            if e.name == f"dpbounds.cli.commands.{name}":
+                continue  # a subcommand not built yet
+            raise
+        mod.add_parser(sub)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+        return int(args.func(args) or 0)
+    except DomainError as e:
+        sys.stderr.write(f"dpbounds: error: {e}\n")
+        return 2
+    except KeyboardInterrupt:
+        sys.stderr.write("dpbounds: interrupted\n")
+        return 130
+    except BrokenPipeError:
+        return 0
+    except SystemExit as e:
+        return int(e.code) if isinstance(e.code, int) else 2
+    except Exception as e:  # an internal failure: one line, exit 1 (tests treat this as a bug)
+        sys.stderr.write(f"dpbounds: internal error: {type(e).__name__}: {e}\n")
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,60 @@
+"""`dpbounds filter ID --budget NAME=VALUE ... [--format json] < stream.csv`: CONT/HALT per round.
+
+The CSV has a header naming its columns (eps, delta and/or rho); one line per round.  Each output line has the
+round, the decision and an upper bound on the running statistic (the spec ``expr``: on the recorded rounds, or for
+the refused round on the aggregates it would have made).  After HALT the filter stops reading.  With ``--state FILE``
+the filter's state is persisted after every recorded round (before CONT is printed) and resumed from FILE if it
+exists.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from dpbounds.cli.commands import emit_json, parse_assignments
+from dpbounds.cli.commands._stream import read_rounds
+
+
+def add_parser(sub) -> None:
+    p = sub.add_parser("filter", help="run a privacy filter over a stream of rounds (CSV on stdin)")
+    p.add_argument("id")
+    p.add_argument("--budget", action="append", metavar="NAME=VALUE")
+    p.add_argument("--conversion", choices=("bs16", "cks20"), help="for fz21.thm4_7 / wrrw23.thm1.cks20")
+    p.add_argument("--state", metavar="FILE", help="persist the state after every recorded round (resume if present)")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.set_defaults(func=run)
+
+
+def _upper(enc) -> float:
+    return float("inf") if enc.pos_inf else enc.upper()
+
+
+def run(args) -> int:
+    from dpbounds.accounting.accountants import Decision, Filter, make_filter
+    budget = parse_assignments(args.budget, "--budget")
+    if args.state and Path(args.state).exists():
+        f = Filter.from_state(args.state, save_path=args.state)
+        if f.entry.id != args.id:
+            from dpbounds.spec import DomainError
+            raise DomainError("--state", args.state, f"a state file of filter {args.id}", "command line",
+                              f"it holds {f.entry.id}")
+    else:
+        f = make_filter(args.id, conversion=args.conversion, save_path=args.state, **budget)
+    rounds = []
+    halt_round = None
+    start = f.rounds
+    for i, rec in enumerate(read_rounds(sys.stdin), start=start + 1):
+        d = f.try_spend(rec.get("eps"), rec.get("delta", "0"), rec.get("rho"))
+        stat = _upper(f.statistic(candidate=d is Decision.HALT))
+        row = {"round": i, **rec, "decision": d.value, "statistic_upper": stat}
+        rounds.append(row)
+        if args.format == "text":
+            sys.stdout.write(f"{i}\t{d.value}\tstatistic<={stat!r}\n")
+            sys.stdout.flush()
+        if d is Decision.HALT:
+            halt_round = i
+            break
+    if args.format == "json":
+        emit_json({"id": f.entry.id, "budget": budget, "halt_round": halt_round, "rounds": rounds})
+    return 0

@@ -1,0 +1,24 @@
+"""`dpbounds report [--out DIR]`: the main job -- proof checks, the registry, filters, B*, golden vectors,
+the audit of installed peers and the figures, in DIR/index.html and DIR/README.md."""
+
+from __future__ import annotations
+
+import sys
+
+
+def add_parser(sub) -> None:
+    p = sub.add_parser("report", help="build the full report (HTML + Markdown + PNG figures)")
+    p.add_argument("--out", default="report", help="output directory (default ./report)")
+    p.add_argument("--quick", action="store_true", help="smaller grids (for tests)")
+    p.add_argument("--section", action="append", help="build only these sections (by title or function name)")
+    p.set_defaults(func=run)
+
+
+def run(args) -> int:
+    from dpbounds.outputs.report import build_report
+    sections = build_report(args.out, quick=args.quick, only=args.section)
+    for s in sections:
+        status = "FAILED" if s.failed else "ok"
+        sys.stdout.write(f"{s.title:<40} {status:<7} {s.seconds:6.1f}s\n")
+    sys.stdout.write(f"wrote {args.out}/index.html and {args.out}/README.md\n")
+    return 1 if any(s.failed for s in sections) else 0

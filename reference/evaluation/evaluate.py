@@ -1,0 +1,616 @@
+"""Evaluate any spec entry: certified enclosures (arb), high precision (mpmath), and a sound numpy fast path.
+
+Public API (all by spec id, with canonical parameter names):
+
+* :func:`enclose` -> :class:`Enclosure`, guaranteed to contain the exact value, at the relative width asked for,
+  or :class:`CertificationError` ("could not certify") -- never a wrong digit.
+* :func:`evaluate` -> :class:`Evaluation` (value as a decimal string, enclosure, float64 upper/lower, digits).
+* :func:`value_mp` -> the value from mpmath at any number of digits, in a private context.
+* :func:`fast_interval` / :func:`fast_upper` / :func:`fast_lower` -> vectorized float64 bounds that bracket the
+  exact value elementwise (see :class:`dpbounds.evaluation.interp.NpIntervalBackend` for the error model).
+* :func:`decide` -> the certified truth value of a filter's HALT condition (HALT when undecidable).
+
+Sequence inputs (``eps=[...]``, ``delta=[...]``, ``rho=[...]``) are reduced to the entry's aggregates by
+:mod:`dpbounds.evaluation.sequences`, exactly or with certified error bounds.
+"""
+
+from __future__ import annotations
+
+import decimal
+import functools
+import math
+import threading
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, Mapping
+
+import numpy as np
+import sympy as sp
+from flint import arb
+
+from dpbounds.spec import DomainError, get
+from dpbounds.spec.core import CANONICAL, SpecEntry, fraction_to_decimal_str, parse_exact
+
+from dpbounds.evaluation import npfast, sequences
+from dpbounds.evaluation.interp import POS_INF, ArbBackend, MpBackend, NotCertified, NpIntervalBackend, compile_expr
+from dpbounds.evaluation.numeric import arb_end_pairs, arb_prec, dyadic_fraction, float_down, float_up, mp_context
+
+
+class CertificationError(ArithmeticError):
+    """The certified evaluator could not reach the requested accuracy (the answer is withheld, not guessed)."""
+
+
+# ------------------------------------------------------------------------------------------------
+# Compiled expressions (cached per entry, per expression key, per backend kind)
+# ------------------------------------------------------------------------------------------------
+
+_ARB = ArbBackend()
+_COMPILE_LOCK = threading.Lock()
+_compiled: dict[tuple[str, str, str], Any] = {}
+
+
+def entry_expr(entry: SpecEntry, what: str) -> sp.Basic:
+    """The expression named ``what``: 'expr', 'lhs', 'halt' or 'extra.<name>'."""
+    if what == "expr":
+        return entry.expr
+    if what == "lhs" and entry.lhs is not None:
+        return entry.lhs
+    if what == "halt" and entry.halt is not None:
+        return entry.halt
+    if what.startswith("extra.") and what[6:] in entry.extra:
+        return entry.extra[what[6:]]
+    raise DomainError("what", what, f"one of {sorted(entry.all_exprs())}", entry.theorem, "unknown expression")
+
+
+def _compiled_fn(entry: SpecEntry, what: str, kind: str, backend=None):
+    key = (entry.id, what, kind)
+    fn = _compiled.get(key)
+    if fn is None:
+        with _COMPILE_LOCK:
+            fn = _compiled.get(key)
+            if fn is None:
+                fn = compile_expr(entry_expr(entry, what), backend)
+                if kind != "mp":
+                    _compiled[key] = fn
+    return fn
+
+
+# ------------------------------------------------------------------------------------------------
+# Inputs
+# ------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Inputs:
+    """Validated inputs: exact parameters and aggregate enclosures (lo, hi) or POS_INF."""
+
+    params: dict[str, Fraction]
+    aggregates: dict[str, Any]
+
+
+def prepare(entry: SpecEntry, params: Mapping[str, Any], *, eps=None, delta=None, rho=None,
+            aggregates: Mapping[str, Any] | None = None, optimize_var_given: bool = False) -> Inputs:
+    """Parse and check parameters and sequences for ``entry``; compute its aggregates."""
+    params = dict(params or {})
+    opt_val = None
+    if entry.optimize is not None and entry.optimize.var in params:
+        opt_val = parse_exact(entry.optimize.var, params.pop(entry.optimize.var), entry.theorem)
+    agg_given = dict(aggregates or {})
+    for a in list(params):
+        if a in entry.aggregates:
+            agg_given[a] = params.pop(a)
+    vals = entry.check_values(params)
+    if opt_val is not None:
+        vals[entry.optimize.var] = opt_val
+    aggs: dict[str, Any] = {}
+    have_seq = eps is not None or delta is not None or rho is not None
+    if entry.aggregates:
+        if have_seq and agg_given:
+            raise DomainError("aggregates", sorted(agg_given), "either per-round sequences or aggregate values, "
+                              "not both", entry.theorem)
+        if have_seq:
+            aggs = sequences.aggregates_for(entry, eps=eps, delta=delta, rho=rho)
+        else:
+            for a in entry.aggregates:
+                if a not in agg_given:
+                    raise DomainError(a, None, "a value for this aggregate, or the per-round sequences "
+                                      "(eps=..., delta=...)", entry.theorem, "missing aggregate")
+                v = agg_given[a]
+                if isinstance(v, str) and v.strip().lower() in ("inf", "+inf", "oo"):
+                    aggs[a] = POS_INF
+                    continue
+                q = parse_exact(a, v, entry.theorem)
+                if q < 0:
+                    raise DomainError(a, q, f"{a} >= 0 (a sum of nonnegative per-round terms)", entry.theorem)
+                aggs[a] = (q, q)
+    elif have_seq:
+        raise DomainError("eps", "<sequence>", "no per-round sequence: this entry has no aggregates",
+                          entry.theorem)
+    return Inputs(vals, aggs)
+
+
+def _arb_env(inp: Inputs) -> dict:
+    env = {k: arb(v.numerator) / arb(v.denominator) for k, v in inp.params.items()}
+    exact = dict(inp.params)  # exact rational values, for relations decidable in exact arithmetic
+    for k, v in inp.aggregates.items():
+        if v is POS_INF:
+            env[k] = POS_INF
+        else:
+            lo, hi = v
+            a = arb(lo.numerator) / arb(lo.denominator)
+            if lo is hi or lo == hi:
+                env[k] = a
+                exact[k] = lo
+            else:
+                env[k] = a.union(arb(hi.numerator) / arb(hi.denominator))
+    env["__exact__"] = exact
+    return env
+
+
+# ------------------------------------------------------------------------------------------------
+# Certified enclosures
+# ------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Enclosure:
+    """[lo, hi] with exact rational ends containing the exact value, or exactly +oo (``pos_inf``)."""
+
+    lo: Fraction | None   # None only when pos_inf
+    hi: Fraction | None   # None only when pos_inf
+    bits: int
+    pos_inf: bool = False
+
+    def upper(self) -> float:
+        """The smallest float64 >= the exact value."""
+        return math.inf if self.pos_inf else float_up(self.hi)
+
+    def lower(self) -> float:
+        """The largest float64 <= the exact value."""
+        return math.inf if self.pos_inf else float_down(self.lo)
+
+    def contains(self, q: Fraction) -> bool:
+        return (not self.pos_inf) and self.lo <= q <= self.hi
+
+    def rel_width(self) -> float:
+        if self.pos_inf:
+            return 0.0
+        m = max(abs(self.lo), abs(self.hi))
+        return 0.0 if m == 0 else float((self.hi - self.lo) / m)
+
+
+# Ends are built as exact Fractions only for |value| in (2**-_EXP_LIMIT, 2**_EXP_LIMIT), about 10**(+-315653): a
+# smaller end is rounded outward to 0 or +-2**-_EXP_LIMIT (so an exp(-1e30) is enclosed in [0, 2**-_EXP_LIMIT]),
+# and a larger one cannot be certified as a Fraction at all.
+_EXP_LIMIT = 1 << 20
+
+
+class MagnitudeOutOfRange(NotCertified):
+    """An enclosure end beyond 2**_EXP_LIMIT in magnitude: no exact rational end is built for it."""
+
+
+def _clamp_pair(m: int, e: int, upper: bool) -> tuple[int, int]:
+    """(mantissa, exponent) of an end, rounded outward (up for ``upper``) into the representable range."""
+    if m == 0:
+        return (0, 0)
+    top = e + abs(m).bit_length()  # |m * 2**e| < 2**top
+    if top > _EXP_LIMIT:
+        raise MagnitudeOutOfRange(f"an enclosure end of magnitude about 2**{top} is beyond 2**{_EXP_LIMIT}")
+    if top < -_EXP_LIMIT:
+        return (1 if m > 0 else -1, -_EXP_LIMIT) if (m > 0) == upper else (0, 0)
+    return (m, e)
+
+
+def _clamped(ends):
+    (lm, le), (hm, he) = ends
+    return _clamp_pair(lm, le, False), _clamp_pair(hm, he, True)
+
+
+def _pairs_to_enclosure(ends, bits: int) -> Enclosure:
+    """The Enclosure of ends already in range (:func:`_clamped`)."""
+    (lm, le), (hm, he) = ends
+    return Enclosure(dyadic_fraction(lm, le), dyadic_fraction(hm, he), bits)
+
+
+def _ends_rel_width(ends) -> float:
+    """:meth:`Enclosure.rel_width` of the enclosure with these (mantissa, exponent) ends, in integer arithmetic.
+
+    Both ends are scaled to a common power of two, so the ratio (hi - lo) / max(|lo|, |hi|) is one of integers;
+    Python's int / int is correctly rounded, as is ``float(Fraction)`` (which divides the reduced integers): the
+    two give the same float.
+    """
+    (lm, le), (hm, he) = ends
+    e = le if le < he else he
+    lo = lm << (le - e)
+    hi = hm << (he - e)
+    m = max(abs(lo), abs(hi))
+    return 0.0 if m == 0 else (hi - lo) / m
+
+
+def _evaluate_arb(entry: SpecEntry, what: str, inp: Inputs, bits: int):
+    """arb value of an expression (or the three-valued truth of a boolean) at ``bits`` of precision."""
+    fn = _compiled_fn(entry, what, "arb", _ARB)
+    with arb_prec(bits):
+        return fn(_arb_env(inp))
+
+
+def _arb_ends(entry: SpecEntry, what: str, inp: Inputs, bits: int):
+    """POS_INF, or the ends of the arb enclosure at ``bits`` as in-range (mantissa, exponent) pairs.
+
+    The ends are read *inside* the precision context: arb's ``lower()``/``upper()`` round (outward) to the current
+    precision, which outside would be 53 bits.  A non-finite ball raises NotCertified.
+    """
+    fn = _compiled_fn(entry, what, "arb", _ARB)
+    with arb_prec(bits):
+        v = fn(_arb_env(inp))
+        if v is POS_INF:
+            return POS_INF
+        ends = arb_end_pairs(v)
+    if ends is None:
+        raise NotCertified(f"non-finite ball {v}")
+    return _clamped(ends)
+
+
+@functools.lru_cache(maxsize=256)
+def _start_bits_for(rel_tol) -> int:
+    """Working precision for a first attempt at relative width ``rel_tol``: -log2(rel_tol) + 32, at least 64.
+
+    A pure function of its argument (memoized: it sits on the certified hot path)."""
+    q = Fraction(rel_tol)
+    if q <= 0:
+        return 128
+    need = q.denominator.bit_length() - q.numerator.bit_length() + 1  # >= -log2(q)
+    return max(64, need + 32)
+
+
+def enclose_inputs(entry: SpecEntry, inp: Inputs, *, what: str = "expr", rel_tol: Fraction | float = 1e-30,
+                   start_bits: int | None = None, max_bits: int = 1 << 15) -> Enclosure:
+    """Certified enclosure of ``entry``'s expression at prepared inputs, refined until rel. width <= rel_tol.
+
+    The first attempt runs at ``start_bits``; by default enough bits for ``rel_tol`` plus 32 guard bits (so a
+    50-digit request is usually one evaluation, not a failed 128-bit one and a 256-bit one); each retry doubles.
+    """
+    if entry.optimize is not None and entry.optimize.var not in inp.params:
+        from dpbounds.evaluation import optimize as _opt  # certified inf/sup over the free variable
+        enc = _opt.enclose_optimum(entry, inp, what=what, rel_tol=rel_tol)
+        if not enc.pos_inf and enc.rel_width() > float(rel_tol) and enc.hi - enc.lo > Fraction(1, 10**300):
+            raise CertificationError(f"{entry.id}: the optimum was certified only to relative width "
+                                     f"{enc.rel_width():.3g} > {float(rel_tol):.3g}")
+        return enc
+    tol = float(rel_tol)
+    if start_bits is None:
+        start_bits = _start_bits_for(rel_tol)
+    bits = start_bits
+    last_err: Exception | None = None
+    while bits <= max_bits:
+        try:
+            ends = _arb_ends(entry, what, inp, bits)
+            if ends is POS_INF:
+                return Enclosure(None, None, bits, pos_inf=True)
+            # the acceptance test of Enclosure.rel_width() <= tol (or lo == hi), without building Fractions
+            if _ends_rel_width(ends) <= tol or ends[0] == ends[1]:
+                return _pairs_to_enclosure(ends, bits)
+            enc = _pairs_to_enclosure(ends, bits)
+            if enc.lo <= 0 <= enc.hi and \
+                    abs(enc.hi - enc.lo) < Fraction(1, 10**300):
+                return enc  # a value at (or astonishingly near) zero: absolute width suffices
+        except MagnitudeOutOfRange as exc:
+            raise CertificationError(f"{entry.id}: {exc}") from exc
+        except NotCertified as exc:
+            last_err = exc
+        bits *= 2
+    raise CertificationError(f"{entry.id}: could not certify to relative width {rel_tol} with {max_bits} bits"
+                             + (f" ({last_err})" if last_err else ""))
+
+
+def enclose(entry_id: str, params: Mapping[str, Any] | None = None, *, eps=None, delta=None, rho=None,
+            aggregates=None, what: str = "expr", rel_tol: float = 1e-30) -> Enclosure:
+    """Certified enclosure [lo, hi] of the exact value of a spec entry (hi None = +oo).
+
+    Raises :class:`spec.DomainError` on bad input and :class:`CertificationError` when it cannot certify.
+    """
+    entry = get(entry_id)
+    inp = prepare(entry, params or {}, eps=eps, delta=delta, rho=rho, aggregates=aggregates)
+    return _enclose_refining_streams(entry, inp, what, rel_tol, eps, delta, rho)[0]
+
+
+def _enclose_refining_streams(entry, inp, what, rel_tol, eps, delta, rho, max_bits=1 << 15):
+    try:
+        return enclose_inputs(entry, inp, what=what, rel_tol=rel_tol, max_bits=max_bits), inp
+    except CertificationError:
+        if not any(isinstance(s, np.ndarray) for s in (eps, delta, rho)):
+            raise
+        # float64 streams were summed in the fast outward-rounded path (a few ulps wide): redo them exactly
+        inp = Inputs(inp.params, sequences.aggregates_for(entry, eps=eps, delta=delta, rho=rho, exact=True))
+        return enclose_inputs(entry, inp, what=what, rel_tol=rel_tol, max_bits=max_bits), inp
+
+
+def decide(entry: SpecEntry, inp: Inputs, *, max_bits: int = 1 << 12) -> bool:
+    """Certified truth of ``entry.halt`` at the inputs; undecidable at max_bits counts as HALT (True)."""
+    if entry.halt is None:
+        raise DomainError("id", entry.id, "a filter entry (with a HALT condition)", entry.theorem)
+    bits = 64
+    while bits <= max_bits:
+        try:
+            r = _evaluate_arb(entry, "halt", inp, bits)
+        except NotCertified:
+            r = None
+        if r is True or r is False:
+            return r
+        bits *= 4
+    return True
+
+
+# ------------------------------------------------------------------------------------------------
+# High precision (mpmath) and the combined evaluation record
+# ------------------------------------------------------------------------------------------------
+
+
+def _mp_env(ctx, inp: Inputs) -> dict:
+    env = {k: ctx.mpf(v.numerator) / v.denominator for k, v in inp.params.items()}
+    for k, v in inp.aggregates.items():
+        if v is POS_INF:
+            env[k] = ctx.inf
+        else:
+            lo, hi = v
+            env[k] = (ctx.mpf(lo.numerator) / lo.denominator + ctx.mpf(hi.numerator) / hi.denominator) / 2
+    return env
+
+
+def value_mp_inputs(entry: SpecEntry, inp: Inputs, digits: int, what: str = "expr"):
+    """The value computed by mpmath in a private context at ``digits`` (+guard) digits, as an mpf of that context."""
+    if entry.optimize is not None and entry.optimize.var not in inp.params:
+        from dpbounds.evaluation import optimize as _opt
+        return _opt.value_mp_optimum(entry, inp, digits, what=what)
+    ctx = mp_context(digits + 15)
+    fn = compile_expr(entry_expr(entry, what), MpBackend(ctx))
+    return ctx, fn(_mp_env(ctx, inp))
+
+
+def value_mp(entry_id: str, params: Mapping[str, Any] | None = None, *, digits: int = 30, eps=None, delta=None,
+             rho=None, aggregates=None, what: str = "expr") -> str:
+    """The value at ``digits`` significant digits as a decimal string, computed by mpmath (private context)."""
+    entry = get(entry_id)
+    inp = prepare(entry, params or {}, eps=eps, delta=delta, rho=rho, aggregates=aggregates)
+    ctx, v = value_mp_inputs(entry, inp, digits, what)
+    return mp_to_str(ctx, v, digits)
+
+
+def mp_to_str(ctx, v, digits: int) -> str:
+    if ctx.isinf(v):
+        return "inf" if v > 0 else "-inf"
+    return ctx.nstr(v, digits, strip_zeros=False, min_fixed=-5, max_fixed=20)
+
+
+def decimal_str(q: Fraction, digits: int, rounding: str) -> str:
+    """``q`` rounded to ``digits`` significant digits, ``rounding`` in {'floor', 'ceiling', 'nearest'}."""
+    if q == 0:
+        return "0"
+    mode = {"floor": decimal.ROUND_FLOOR, "ceiling": decimal.ROUND_CEILING, "nearest": decimal.ROUND_HALF_EVEN}[rounding]
+    with decimal.localcontext() as dctx:
+        dctx.prec = digits
+        dctx.rounding = mode
+        dctx.Emax = 10**9
+        dctx.Emin = -10**9
+        d = decimal.Decimal(q.numerator) / decimal.Decimal(q.denominator)
+        s = format(d, "E") if (d.adjusted() < -6 or d.adjusted() > 20) else format(d, "f")
+    return s
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    id: str
+    source: str
+    params: dict
+    value: str
+    enclosure: tuple[str, str]
+    upper: float
+    lower: float
+    digits: int
+    infinite: bool = False
+
+    def as_dict(self) -> dict:
+        return {"id": self.id, "source": self.source, "params": self.params, "value": self.value,
+                "enclosure": list(self.enclosure), "upper": self.upper, "lower": self.lower, "digits": self.digits}
+
+
+def evaluate(entry_id: str, params: Mapping[str, Any] | None = None, *, digits: int = 30, eps=None, delta=None,
+             rho=None, aggregates=None, what: str = "expr", max_bits: int = 1 << 15) -> Evaluation:
+    """Value (decimal string at ``digits`` significant digits), certified enclosure and float64 bracket.
+
+    The enclosure's ends are rounded outward to ``digits + 5`` significant digits; ``upper``/``lower`` are the
+    next float64 outward from the enclosure.  ``value`` is the enclosure's midpoint rounded to ``digits``
+    digits.  :func:`value_mp` is the independent mpmath evaluation of the same spec expression; the tests check
+    that every enclosure contains it (tests/test_reference_eval.py), it is not recomputed here.
+    """
+    if not isinstance(digits, int) or isinstance(digits, bool) or not 1 <= digits <= 5000:
+        raise DomainError("digits", digits, "an integer in [1, 5000]", "dpbounds.evaluation.evaluate")
+    entry = get(entry_id)
+    inp = prepare(entry, params or {}, eps=eps, delta=delta, rho=rho, aggregates=aggregates)
+    rel_tol = Fraction(1, 10 ** (digits + 3))
+    enc, inp = _enclose_refining_streams(entry, inp, what, rel_tol, eps, delta, rho, max_bits)
+    shown = {k: fraction_to_decimal_str(v) for k, v in inp.params.items()}
+    for k, v in inp.aggregates.items():
+        if v is POS_INF:
+            shown[k] = "inf"
+        elif v[0] == v[1] and len(fraction_to_decimal_str(v[0])) <= digits + 10:
+            shown[k] = fraction_to_decimal_str(v[0])
+        else:  # an enclosure of the aggregate, rounded outward
+            shown[k] = [decimal_str(v[0], digits + 5, "floor"), decimal_str(v[1], digits + 5, "ceiling")]
+    if enc.pos_inf:
+        return Evaluation(entry.id, str(entry.source), shown, "inf", ("inf", "inf"), math.inf, math.inf, digits,
+                          infinite=True)
+    mid = (enc.lo + enc.hi) / 2
+    value = decimal_str(mid, digits, "nearest")
+    lo_s = decimal_str(enc.lo, digits + 5, "floor")
+    hi_s = decimal_str(enc.hi, digits + 5, "ceiling")
+    return Evaluation(entry.id, str(entry.source), shown, value, (lo_s, hi_s), enc.upper(), enc.lower(), digits)
+
+
+# ------------------------------------------------------------------------------------------------
+# Fast path
+# ------------------------------------------------------------------------------------------------
+
+
+def _np_pair(name: str, v, rounded_inputs: bool):
+    a = np.asarray(v, dtype=np.float64)
+    if np.any(np.isnan(a)):
+        i = int(np.flatnonzero(np.isnan(a).ravel())[0])
+        raise DomainError(name, float("nan"), "a finite real number", "dpbounds.evaluation.evaluate.fast", f"at index {i}")
+    if rounded_inputs:  # a nonnegative input stands for a nonnegative real: do not widen below 0
+        down = np.nextafter(a, -np.inf)
+        return (np.where(a >= 0, np.maximum(down, 0.0), down), np.nextafter(a, np.inf))
+    return (a, a)
+
+
+def fast_interval(entry_id: str, *, what: str = "expr", rounded_inputs: bool = False, check_domain: bool = True,
+                  **arrays) -> tuple[np.ndarray, np.ndarray]:
+    """Vectorized float64 (lo, hi) with lo <= exact value <= hi elementwise.
+
+    ``arrays`` maps parameter and aggregate names to scalars or numpy arrays (broadcast together).  Inputs are
+    taken as the exact binary64 values given; with ``rounded_inputs=True`` each input stands for any real within
+    one ulp of it (use this when the floats came from rounding decimals).  Domain relations are checked
+    elementwise and a violation raises :class:`DomainError` naming the parameter and the first bad index.
+    """
+    entry = get(entry_id)
+    names = set(entry.params) | set(entry.aggregates)
+    if entry.optimize is not None:
+        if entry.optimize.var not in arrays:
+            raise DomainError(entry.optimize.var, None, "the fast path needs an explicit value for the optimized "
+                              "variable (any value gives a valid upper bound of an infimum)", entry.theorem)
+        names.add(entry.optimize.var)
+    for k in arrays:
+        if k not in names:
+            raise DomainError(k, "<array>", f"one of {sorted(names)}", entry.theorem, "unknown parameter")
+    for k in names:
+        if k not in arrays:
+            raise DomainError(k, None, "a value is required", entry.theorem, "missing parameter")
+    env = {k: _np_pair(k, v, rounded_inputs) for k, v in arrays.items()}
+    nonneg_inputs: set[str] = set()
+    # the canonical sign assumptions (aggregates >= 0, eps_g > 0, ...) are part of every entry's domain: the
+    # compiled fast path relies on them (products of nonnegative factors), so they are always enforced
+    for k, (lo_k, _) in env.items():
+        need = "nonnegative" if (k in entry.aggregates or "nonnegative" in CANONICAL.get(k, ({}, ""))[0]) else \
+            ("positive" if "positive" in CANONICAL.get(k, ({}, ""))[0] else None)
+        bad = (lo_k < 0) if need == "nonnegative" else ((lo_k <= 0) if need == "positive" else None)
+        if need is not None:
+            nonneg_inputs.add(k)
+        if bad is not None and np.any(bad):
+            i = int(np.flatnonzero(np.ravel(bad))[0])
+            raise DomainError(k, float(np.ravel(lo_k)[i]), f"{k} {'>= 0' if need == 'nonnegative' else '> 0'}",
+                              entry.theorem, f"first violation at index {i}")
+    B = NpIntervalBackend()
+    expr = entry_expr(entry, what)
+    if check_domain:
+        for rel in entry.domain:
+            t, f = compile_expr(rel, B)(env)
+            bad = ~np.broadcast_to(np.asarray(t), np.broadcast_shapes(*[np.shape(x[0]) for x in env.values()]))
+            if np.any(bad):
+                idx = np.unravel_index(int(np.flatnonzero(bad.ravel())[0]), bad.shape) if bad.ndim else ()
+                sym0 = sorted(str(s) for s in rel.free_symbols)[0]
+                val = np.broadcast_to(env[sym0][0], bad.shape)[idx] if sym0 in env else None
+                raise DomainError(sym0, float(val) if val is not None else None, str(rel), entry.theorem,
+                                  f"first violation at index {tuple(int(i) for i in idx)}")
+    # the compiled chunked interval program (dpbounds.evaluation.npfast), erfc included (its elements too loose for the
+    # 1e-12 bar, where Phi(a) - e^eps Phi(b) cancels, are refined in arb); exact Sums and erf: certified per element
+    prog = None
+    if not expr.has(sp.erf, sp.Sum):
+        try:
+            prog = npfast.program_for((entry.id, what, frozenset(nonneg_inputs)), expr, nonneg_inputs)
+        except npfast.Unsupported:
+            prog = None
+    if prog is not None:
+        lo, hi = prog.run(env, elementwise=B._elementwise_arb)
+        if expr.has(sp.erfc):
+            _tighten_loose_elements(entry, what, env, lo, hi)
+        return lo, hi
+    lo, hi = _fast_interval_elementwise(entry, what, env)
+    lo = np.where(np.isnan(lo), -np.inf, lo)
+    hi = np.where(np.isnan(hi), np.inf, hi)
+    shape = np.broadcast_shapes(*[np.shape(x[0]) for x in env.values()]) if env else ()
+    return np.broadcast_to(lo, shape).copy(), np.broadcast_to(hi, shape).copy()
+
+
+# Elements of an erfc expression whose float64 enclosure is wider than this (relative; the quality bar of issue #3)
+# are recomputed in arb.
+LOOSE_REL_WIDTH = 1e-12
+
+
+def _tight_mask(lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+    """hi - lo <= LOOSE_REL_WIDTH * max(|lo|, |hi|) elementwise (False for NaN), in cache-sized chunks."""
+    if lo.ndim == 0 or lo.size <= npfast.CHUNK:
+        with np.errstate(invalid="ignore"):
+            return (hi - lo) <= LOOSE_REL_WIDTH * np.maximum(np.abs(lo), np.abs(hi))
+    out = np.empty(lo.shape, dtype=bool)
+    fl, fh, fo = lo.reshape(-1), hi.reshape(-1), out.reshape(-1)
+    n = fl.size
+    c = npfast.CHUNK
+    t = np.empty(c)
+    u = np.empty(c)
+    with np.errstate(invalid="ignore"):
+        for i in range(0, n, c):
+            j = min(i + c, n)
+            m = j - i
+            a, b, tt, uu = fl[i:j], fh[i:j], t[:m], u[:m]
+            np.abs(a, out=tt)
+            np.abs(b, out=uu)
+            np.maximum(tt, uu, out=tt)
+            tt *= LOOSE_REL_WIDTH
+            np.subtract(b, a, out=uu)
+            np.less_equal(uu, tt, out=fo[i:j])
+    return out
+
+
+def _tighten_loose_elements(entry: SpecEntry, what: str, env: dict, lo: np.ndarray, hi: np.ndarray) -> None:
+    """In place: where the vectorized enclosure is loose (the Gaussian curve Phi(a) - e^eps Phi(b) cancels when
+    delta is far below its two terms), intersect it with the per-element certified arb enclosure.  Both are sound,
+    so their intersection is; elements already tight are left alone."""
+    tight = _tight_mask(lo, hi)
+    if lo.ndim == 0:
+        if not bool(tight):
+            slo, shi = _fast_interval_elementwise(entry, what, env)
+            lo[...] = np.maximum(lo, slo)
+            hi[...] = np.minimum(hi, shi)
+        return
+    where = np.nonzero(~tight)
+    if not where[0].size:
+        return
+    sub = {k: (np.broadcast_to(a, lo.shape)[where], np.broadcast_to(b, lo.shape)[where]) for k, (a, b) in env.items()}
+    slo, shi = _fast_interval_elementwise(entry, what, sub)
+    lo[where] = np.maximum(lo[where], slo)
+    hi[where] = np.minimum(hi[where], shi)
+
+
+def _fast_interval_elementwise(entry: SpecEntry, what: str, env: dict) -> tuple[np.ndarray, np.ndarray]:
+    """Per-element arb evaluation (for expressions whose float evaluation would cancel catastrophically, e.g. the
+    Gaussian curve Phi(a) - e^eps Phi(b), or exact Sums): slower, but tight and certified."""
+    shape = np.broadcast_shapes(*[np.shape(x[0]) for x in env.values()]) if env else ()
+    lo = np.empty(shape)
+    hi = np.empty(shape)
+    fn = _compiled_fn(entry, what, "arb", _ARB)
+    cols = {k: (np.broadcast_to(v[0], shape), np.broadcast_to(v[1], shape)) for k, v in env.items()}
+    with arb_prec(128):
+        for idx in np.ndindex(shape):
+            e = {}
+            for k, (a, b) in cols.items():
+                x, y = float(a[idx]), float(b[idx])
+                e[k] = arb(x) if x == y else arb(x).union(arb(y))
+            try:
+                v = fn(e)
+                if v is POS_INF:
+                    lo[idx], hi[idx] = np.inf, np.inf
+                else:
+                    lo[idx], hi[idx] = float_down(v), float_up(v)
+            except (NotCertified, ZeroDivisionError, ValueError):
+                lo[idx], hi[idx] = -np.inf, np.inf
+    return lo, hi
+
+
+def fast_upper(entry_id: str, **arrays) -> np.ndarray:
+    """Vectorized float64 upper bounds (>= the exact value elementwise); see :func:`fast_interval`."""
+    return fast_interval(entry_id, **arrays)[1]
+
+
+def fast_lower(entry_id: str, **arrays) -> np.ndarray:
+    """Vectorized float64 lower bounds (<= the exact value elementwise); see :func:`fast_interval`."""
+    return fast_interval(entry_id, **arrays)[0]

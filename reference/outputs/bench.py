@@ -1,0 +1,130 @@
+"""`dpbounds bench`: throughput numbers (printed, never asserted in tests).
+
+Each benchmark is a function returning a dict row; a benchmark whose component is missing reports 'skipped'.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Callable
+
+import numpy as np
+
+
+def _best_rate(fn: Callable[[], object], work: int, repeats: int) -> float:
+    """Evaluations per second of the best of ``repeats`` timed calls (after one warm-up call)."""
+    fn()
+    best = float("inf")
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        fn()
+        best = min(best, time.perf_counter() - t0)
+    return work / best
+
+
+def _class_of(expr) -> str:
+    """'closed form', 'special function' (erfc: certified table + per-element arb where the float64 enclosure
+    is loose) or 'exact sum' (not a closed form: certified per element)."""
+    import sympy as sp
+    if expr.has(sp.Sum):
+        return "exact sum"
+    if expr.has(sp.erfc, sp.erf, sp.zeta):
+        return "special function"
+    return "closed form"
+
+
+def _bench_entries():
+    from dpbounds import spec
+    from dpbounds.spec.core import Kind
+    return [e for e in spec.registry().values()
+            if e.kind is not Kind.AGGREGATE and e.optimize is None and not e.expr.is_Boolean]
+
+
+def bench_fast_path(quick: bool) -> list[dict]:
+    """float64 interval fast path on arrays: 10^6 points (10^5 with --quick; 10^3 for exact sums, which are
+    evaluated per element), the aggregates (or, without aggregates, the first parameter) varying by +-50% around
+    the entry's sample point; best of 3 calls (1 with --quick), domain checks off (they are timed apart)."""
+    from dpbounds.evaluation.evaluate import fast_interval
+    rows = []
+    rng = np.random.default_rng(0)
+    for e in _bench_entries():
+        cls = _class_of(e.expr)
+        size = 1_000 if cls == "exact sum" else (100_000 if quick else 1_000_000)
+        pt = e.sample_point()
+        arrays: dict = {}
+        for k, v in pt.items():
+            base = float(v)
+            if k in e.aggregates:
+                arrays[k] = base * rng.uniform(0.5, 1.5, size)
+            else:
+                arrays[k] = base
+        if not any(isinstance(v, np.ndarray) for v in arrays.values()):
+            k0 = next((k for k in sorted(arrays) if k not in ("n", "k", "l")), None)
+            if k0 is not None:
+                arrays[k0] = arrays[k0] * rng.uniform(0.5, 1.5, size)
+        try:
+            fast_interval(e.id, **{k: (v[:10] if isinstance(v, np.ndarray) else v) for k, v in arrays.items()})
+        except Exception as exc:  # noqa: BLE001 - report, don't crash the benchmark
+            rows.append({"bench": "fast path", "id": e.id, "rate": None, "note": f"skipped: {exc}"[:80]})
+            continue
+        rate = _best_rate(lambda: fast_interval(e.id, check_domain=False, **arrays), size, 1 if quick else 3)
+        rows.append({"bench": "fast path (float64 intervals)", "id": e.id, "rate": rate, "unit": "evals/s",
+                     "note": f"{cls}, arrays of {size:.0e}"})
+    return rows
+
+
+def bench_certified(quick: bool) -> list[dict]:
+    """Certified enclosures to 50 significant digits (rel_tol 1e-50, from 200 bits) at the sample point."""
+    from dpbounds.evaluation.evaluate import enclose_inputs, prepare
+    rows = []
+    for e in _bench_entries():
+        pt = e.sample_point()
+        params = {k: v for k, v in pt.items() if k in e.params}
+        aggs = {k: v for k, v in pt.items() if k in e.aggregates}
+        try:
+            inp = prepare(e, params, aggregates=aggs)
+            enclose_inputs(e, inp, rel_tol=1e-50)
+        except Exception as exc:  # noqa: BLE001
+            rows.append({"bench": "certified 50 digits", "id": e.id, "rate": None, "note": f"skipped: {exc}"[:80]})
+            continue
+        t0 = time.perf_counter()
+        enclose_inputs(e, inp, rel_tol=1e-50)
+        n = max(1, int((0.05 if quick else 0.2) / max(time.perf_counter() - t0, 1e-6)))  # ~0.2 s per timed call
+        rate = _best_rate(lambda: [enclose_inputs(e, inp, rel_tol=1e-50) for _ in range(n)], n,
+                          1 if quick else 3)
+        rows.append({"bench": "certified 50 digits", "id": e.id, "rate": rate, "unit": "evals/s",
+                     "note": _class_of(e.expr)})
+    return rows
+
+
+BENCHES: list[tuple[str, Callable[[bool], list[dict]]]] = [
+    ("fast path", bench_fast_path),
+    ("certified", bench_certified),
+]
+
+
+def register(name: str, fn: Callable[[bool], list[dict]]) -> None:
+    """Other modules add their benchmarks here (filters, B*, exact engine, peers)."""
+    BENCHES.append((name, fn))
+
+
+def run_benchmarks(quick: bool = False, only: list[str] | None = None) -> list[dict]:
+    import importlib
+    for mod in ("dpbounds.accounting.accountants", "dpbounds.accounting.individual", "dpbounds.accounting.conversions", "dpbounds.exact.worst_case",
+                "dpbounds.audit.bench"):
+        try:
+            m = importlib.import_module(mod)
+        except ImportError:
+            continue
+        for name, fn in getattr(m, "BENCHMARKS", []):
+            if name not in [b[0] for b in BENCHES]:
+                BENCHES.append((name, fn))
+    rows = []
+    for name, fn in BENCHES:
+        if only and name not in only:
+            continue
+        try:
+            rows.extend(fn(quick))
+        except Exception as exc:  # noqa: BLE001
+            rows.append({"bench": name, "id": "", "rate": None, "note": f"failed: {type(exc).__name__}: {exc}"[:120]})
+    return rows
