@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 import time
 
-from .common import available
+from dpbounds.audit.common import available
 
 
 def _rate(fn, min_time=0.3) -> float:

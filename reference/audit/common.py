@@ -1,34 +1,48 @@
-"""Shared pieces of the peer audit: availability, comparison records and their classification.
+"""Shared pieces of the peer audit: the adapter protocol, comparison records and their strict classification.
 
-Classification of a peer's claimed privacy parameter against the reference's certified enclosure [lo, hi]
-(for a quantity where *smaller claims more privacy*, e.g. an epsilon at fixed delta):
+The adapter protocol (also for adapters outside this repository, loaded with ``dpbounds audit --adapter
+my_package.my_adapter``): a module with
 
-* ``exact``        -- the peer's value lies in the enclosure widened by a relative ``tol`` (float noise);
-* ``conservative`` -- the peer's value is above: sound, looser by the reported ratio;
-* ``unsound``      -- the peer's value is below the certified lower end: it claims more privacy than the
-                      reference proves (the input is the witness);
-* ``error``        -- the peer raised; ``skipped`` -- the peer is not installed.
+* ``PEER: str`` -- the peer's name as shown in the audit;
+* ``DIST: str`` (optional) -- its distribution name on PyPI, for the version (default: ``PEER``);
+* ``audit(quick: bool = False) -> PeerResult`` -- runs the comparisons; it must not raise for a missing peer
+  (return a :class:`PeerResult` with ``status="skipped"`` and the reason) and should not raise at all
+  (a raising adapter is reported as an ``error`` row, never a crash of the audit).
+
+Each :class:`Comparison` is judged against up to two references, stated separately:
+
+(a) ``formula`` -- the formula or theorem the peer implements or cites: is the code a faithful implementation?
+(b) ``truth`` -- the true guarantee, where this project can compute it (the exact privacy curve of the audited
+    mechanism, the exact optimum of fixed-parameter composition, the exact engine): is the privacy claim false?
+
+A peer can be wrong against (a) and still safe against (b).  Verdicts for a claimed upper bound (smaller claims
+more privacy), against a certified enclosure [lo, hi] of the reference value:
+
+* ``exact``            -- lo <= peer <= the smallest float64 >= hi (inside the enclosure, up to the one upward
+                          rounding a sound float64 implementation must make);
+* ``conservative``     -- above that: sound, looser by the reported ratio;
+* ``unsound-rounding`` -- below lo by at most 4 ulps: an under-report within float rounding -- still unsound;
+* ``unsound``          -- below lo by more: it claims more privacy than the reference proves;
+* ``unproven``         -- (decisions) the peer continues where a *different* theorem's rule halts: not a
+                          violation of the peer's own theorem, but nothing in this project proves the round valid;
+* ``error``            -- the peer raised on valid input; ``skipped`` -- the peer is not installed.
 """
 
 from __future__ import annotations
 
 import importlib.util
-from dataclasses import asdict, dataclass, field
+import math
+import struct
+from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import Any
 
-
-@dataclass
-class Comparison:
-    peer: str
-    check: str
-    inputs: dict
-    peer_value: str
-    reference: str
-    verdict: str          # exact | conservative | unsound | error | skipped
-    detail: str = ""
-
-    def as_dict(self) -> dict:
-        return asdict(self)
+#: verdicts that mean "the peer claims more privacy than the reference proves"
+UNSOUND = ("unsound", "unsound-rounding")
+#: every verdict, most severe first
+VERDICTS = ("unsound", "unsound-rounding", "unproven", "error", "conservative", "exact", "skipped")
+#: an under-report of at most this many ulps is labelled unsound-rounding (still unsound)
+ROUNDING_ULPS = 4
 
 
 def available(module: str) -> bool:
@@ -38,35 +52,221 @@ def available(module: str) -> bool:
         return False
 
 
-def classify_upper(peer_value: float, lo: Fraction, hi: Fraction, tol: float = 1e-9) -> tuple[str, str]:
-    """Classify a peer's claimed upper bound (smaller = more privacy) against the certified [lo, hi]."""
+def version_of(dist: str) -> str:
+    """The installed version of a distribution, or "" when it is not installed."""
+    import importlib.metadata as md
+    try:
+        return md.version(dist)
+    except md.PackageNotFoundError:
+        return ""
+
+
+def _ordered(x: float) -> int:
+    """float64 -> integer, monotone in x (adjacent floats differ by 1; -0.0 and 0.0 both map to 0)."""
+    (i,) = struct.unpack("<q", struct.pack("<d", x))
+    return i if i >= 0 else -(i & 0x7FFFFFFFFFFFFFFF)
+
+
+def _float_up(q: Fraction) -> float:
+    f = float(q)
+    return f if Fraction(f) >= q else math.nextafter(f, math.inf)
+
+
+def _float_down(q: Fraction) -> float:
+    f = float(q)
+    return f if Fraction(f) <= q else math.nextafter(f, -math.inf)
+
+
+def _dec(q: Fraction, rounding: str) -> str:
+    """25 significant digits, rounded outward ('floor' for a lower end, 'ceiling' for an upper end)."""
+    from dpbounds.evaluation.evaluate import decimal_str
+    return decimal_str(q, 25, rounding)
+
+
+@dataclass
+class Judgement:
+    """One reference's verdict on one peer value."""
+
+    role: str                       # "formula" (a) or "truth" (b)
+    reference: str                  # spec id or engine, e.g. "conversions.cks20"
+    description: str                # what the reference is, in words
+    verdict: str
+    lo: Fraction | None = None      # certified enclosure of the reference value (None for decisions)
+    hi: Fraction | None = None
+    decision: str | None = None     # for decisions: the reference's CONT/HALT
+    ratio: float | None = None      # peer / reference (conservative or unsound)
+    gap_rel: float | None = None    # (lo - peer) / lo when below
+    gap_ulps: int | None = None     # float64 steps from the peer's value up to lo when below
+    detail: str = ""
+
+    def as_json(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"role": self.role, "reference": self.reference, "description": self.description,
+                             "verdict": self.verdict}
+        if self.lo is not None and self.hi is not None:
+            d["enclosure"] = [_dec(self.lo, "floor"), _dec(self.hi, "ceiling")]  # outward: contains [lo, hi]
+            d["lower"] = _float_down(self.lo)
+            d["upper"] = _float_up(self.hi)
+        if self.decision is not None:
+            d["decision"] = self.decision
+        d["ratio"] = _finite_or_none(self.ratio)
+        d["gap"] = None if self.gap_rel is None else {"relative": _finite_or_none(self.gap_rel),
+                                                      "ulps": self.gap_ulps}
+        d["detail"] = self.detail
+        return d
+
+    def short(self) -> str:
+        if self.decision is not None:
+            return self.decision
+        if self.lo is None or self.hi is None:
+            return ""
+        return f"[{float(self.lo):.17g}, {float(self.hi):.17g}]"
+
+
+def _ratio(a: Fraction, b: Fraction) -> float:
+    """a / b as a float, +inf when it overflows (b > 0)."""
+    try:
+        return float(a / b)
+    except OverflowError:
+        return math.inf
+
+
+def _finite_or_none(x: float | None) -> float | None:
+    return x if x is not None and math.isfinite(x) else None
+
+
+def judge_upper(peer_value: float, lo: Fraction, hi: Fraction, *, role: str, reference: str,
+                description: str) -> Judgement:
+    """Strictly classify a peer's claimed upper bound (smaller = more privacy) against the certified [lo, hi].
+
+    No tolerance: a value below ``lo`` is unsound however small the gap (``unsound-rounding`` when it is
+    within :data:`ROUNDING_ULPS` float64 steps)."""
+    j = Judgement(role, reference, description, "exact", lo, hi)
+    if not isinstance(peer_value, float) or math.isnan(peer_value):
+        j.verdict, j.detail = "error", f"the peer returned {peer_value!r}, not a number"
+        return j
+    if peer_value == math.inf:
+        j.verdict, j.ratio, j.detail = "conservative", math.inf, "the peer returned +inf (no guarantee claimed)"
+        return j
     pv = Fraction(peer_value)
-    slack = max(abs(lo), abs(hi)) * Fraction(tol)
-    if lo <= pv <= hi:
-        return "exact", "inside the certified enclosure"
-    if lo - slack <= pv <= hi + slack:
-        m = max(abs(lo), abs(hi))
-        rel = float(min(abs(pv - lo), abs(pv - hi)) / m) if m else 0.0
-        side = "below" if pv < lo else "above"
-        return "exact", f"{side} the enclosure by float rounding only (rel. {rel:.1e} <= tol {tol:g})"
-    if pv > hi:
-        ratio = float(pv / hi) if hi > 0 else float("inf")
-        return "conservative", f"looser by a factor {ratio:.6g}"
-    ratio = float(pv / lo) if lo > 0 else float("-inf")
-    return "unsound", f"below the certified lower end {float(lo):.17g} (ratio {ratio:.6g})"
+    up = _float_up(hi)
+    if lo <= pv <= Fraction(up):
+        j.detail = ("inside the certified enclosure" if pv <= hi else
+                    "the certified upper end rounded up to float64 (the sound float answer)")
+        return j
+    if pv > Fraction(up):
+        j.verdict = "conservative"
+        j.ratio = _ratio(pv, hi) if hi > 0 else math.inf
+        above = _ordered(peer_value) - _ordered(up)
+        if hi == 0:
+            j.detail = "sound (the reference value is 0)"
+        elif j.ratio < 1 + 1e-9:
+            j.detail = f"sound, {above} ulp(s) above the certified upper end rounded up (relative {j.ratio - 1:.2g})"
+        else:
+            j.detail = f"sound, looser by a factor {j.ratio:.6g}"
+        return j
+    ulps = _ordered(_float_up(lo)) - _ordered(peer_value)
+    j.gap_ulps = max(ulps, 1)
+    j.gap_rel = _ratio(lo - pv, abs(lo)) if lo != 0 else math.inf
+    j.ratio = _ratio(pv, lo) if lo > 0 else None
+    j.verdict = "unsound-rounding" if j.gap_ulps <= ROUNDING_ULPS else "unsound"
+    j.detail = (f"below the certified lower end {float(lo):.17g} by {j.gap_ulps} ulp(s), relative "
+                f"{j.gap_rel:.3g}: claims more privacy than {reference} proves")
+    return j
 
 
-def classify_decision(peer_cont: bool, ref_cont: bool) -> tuple[str, str]:
-    """A peer filter's decision vs the reference filter's certified decision on the same history."""
+def judge_decision(peer_cont: bool, ref_cont: bool, *, same_theorem: bool, role: str, reference: str,
+                   description: str) -> Judgement:
+    """A peer filter's CONT/HALT against the reference filter's certified decision on the same history.
+
+    CONT where the reference proves HALT is ``unsound`` only when the reference rule is the same theorem the
+    peer claims; under another theorem it is ``unproven``."""
+    ref = "CONT" if ref_cont else "HALT"
+    j = Judgement(role, reference, description, "exact", decision=ref)
     if peer_cont == ref_cont:
-        return "exact", "same decision"
-    if not peer_cont and ref_cont:
-        return "conservative", "peer halts where the reference continues"
-    return "unsound", "peer continues where the reference halts"
+        j.detail = "same decision"
+    elif ref_cont:
+        j.verdict, j.detail = "conservative", "the peer halts where the reference continues"
+    elif same_theorem:
+        j.verdict, j.detail = "unsound", f"the peer continues where {reference} (the theorem it implements) halts"
+    else:
+        j.verdict = "unproven"
+        j.detail = (f"the peer continues where {reference} halts; {reference} is not the theorem the peer cites, "
+                    "so this is not a proven violation, but no result here proves the round valid")
+    return j
+
+
+def judge_bound(peer_value: float, bound: Fraction, *, role: str, reference: str, description: str) -> Judgement:
+    """A peer's claimed upper bound against a value the claim must not go below (e.g. the exact delta of an
+    adaptive interaction found by an adversary): unsound when the bound is above the claim."""
+    return judge_upper(peer_value, bound, bound, role=role, reference=reference, description=description)
+
+
+@dataclass
+class Comparison:
+    """One peer output on one input, judged against (a) the formula it implements and (b) the true guarantee."""
+
+    peer: str
+    function: str                   # the peer's function, fully qualified, e.g. "opendp.combinators.make_..."
+    check: str                      # what is compared, in words
+    inputs: dict[str, str]          # the witness inputs (exact decimal strings)
+    peer_value: float | None = None  # the peer's numeric output
+    peer_output: str = ""           # the peer's output as text (decisions, messages)
+    formula: Judgement | None = None
+    truth: Judgement | None = None
+    reproducer: str = ""            # a few lines of Python that show the peer's value and the reference's
+    error: str = ""                 # the peer's exception, for verdict "error"
+
+    @property
+    def verdict(self) -> str:
+        """The most severe of the two judgements (``error`` when the peer raised)."""
+        if self.error:
+            return "error"
+        vs = [j.verdict for j in (self.formula, self.truth) if j is not None]
+        return min(vs, key=VERDICTS.index) if vs else "error"
+
+    def shown_value(self) -> str:
+        if self.error:
+            return ""
+        return repr(self.peer_value) if self.peer_value is not None else self.peer_output
+
+    def as_json(self) -> dict[str, Any]:
+        return {"peer": self.peer, "function": self.function, "check": self.check, "inputs": self.inputs,
+                "peer_value": _finite_or_none(self.peer_value) if self.peer_value is not None else None,
+                "peer_value_is_inf": self.peer_value == math.inf,
+                "peer_output": self.peer_output or (repr(self.peer_value) if self.peer_value is not None else ""),
+                "verdict": self.verdict,
+                "formula": self.formula.as_json() if self.formula else None,
+                "truth": self.truth.as_json() if self.truth else None,
+                "error": self.error or None,
+                "reproducer": self.reproducer or None}
 
 
 @dataclass
 class PeerResult:
     peer: str
+    version: str = ""
+    status: str = "ran"             # ran | skipped | error
+    reason: str = ""                # why skipped / error
+    functions: list[str] = field(default_factory=list)
     comparisons: list[Comparison] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+
+    def skip(self, reason: str) -> "PeerResult":
+        self.status, self.reason = "skipped", reason
+        self.notes.append(f"{self.peer}: skipped ({reason})")
+        return self
+
+    def as_json(self) -> dict[str, Any]:
+        counts: dict[str, int] = {}
+        for c in self.comparisons:
+            counts[c.verdict] = counts.get(c.verdict, 0) + 1
+        return {"peer": self.peer, "version": self.version or None, "status": self.status,
+                "reason": self.reason or None, "functions": self.functions, "notes": self.notes,
+                "counts": counts, "comparisons": [c.as_json() for c in self.comparisons]}
+
+
+def error_comparison(peer: str, function: str, check: str, inputs: dict[str, str], exc: BaseException,
+                     reproducer: str = "") -> Comparison:
+    """The row for a peer that raised on valid input."""
+    return Comparison(peer, function, check, inputs, error=f"{type(exc).__name__}: {str(exc)[:200]}",
+                      reproducer=reproducer)

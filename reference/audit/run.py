@@ -1,11 +1,18 @@
-"""Run every peer adapter and gather a table (and JSON records)."""
+"""Run the peer adapters and render their findings (JSON, markdown, HTML: one document, three views)."""
 
 from __future__ import annotations
 
+import html
 import importlib
+import json
+import math
+import warnings
+from types import ModuleType
+from typing import Any
 
-from .common import Comparison, PeerResult
+from dpbounds.audit.common import UNSOUND, VERDICTS, Comparison, PeerResult, version_of
 
+#: the adapters of this repository, by peer name
 ADAPTERS = {
     "opendp": "dpbounds.audit.opendp_adapter",
     "dp_accounting": "dpbounds.audit.dp_accounting_adapter",
@@ -14,51 +21,192 @@ ADAPTERS = {
     "confseq": "dpbounds.audit.confseq_adapter",
 }
 
+#: --fail-on levels: the verdicts that make `dpbounds audit` exit 1
+FAIL_ON = {
+    "unsound-rounding": UNSOUND,                     # the default: any under-report, however small
+    "unsound": ("unsound",),                         # only under-reports beyond float rounding
+    "unproven": UNSOUND + ("unproven",),             # also decisions no theorem here proves valid
+    "error": UNSOUND + ("unproven", "error"),        # also a peer raising on valid input
+    "never": (),
+}
 
-def audit_peers(peers: list[str] | None = None, quick: bool = False) -> list[PeerResult]:
+
+def load_adapter(spec: str) -> ModuleType:
+    """An adapter module from a peer name of this repository or a module path (``pkg.mod``) of your own."""
     from dpbounds.spec import DomainError
-    chosen = peers or list(ADAPTERS)
+    name = ADAPTERS.get(spec, spec)
+    try:
+        mod = importlib.import_module(name)
+    except ImportError as e:
+        raise DomainError("--adapter", spec, f"a peer in {sorted(ADAPTERS)} or an importable module path",
+                          "dpbounds audit", str(e)) from None
+    if not callable(getattr(mod, "audit", None)) or not isinstance(getattr(mod, "PEER", None), str):
+        raise DomainError("--adapter", spec, "a module defining PEER: str and audit(quick: bool) -> PeerResult",
+                          "dpbounds audit (adapter protocol: dpbounds.audit.common)")
+    return mod
+
+
+def entry_point_adapters() -> dict[str, str]:
+    """Adapters that installed packages register under the entry-point group ``dpbounds.audit_adapters``."""
+    import importlib.metadata as md
+    try:
+        eps = md.entry_points(group="dpbounds.audit_adapters")
+    except Exception:  # noqa: BLE001 - broken metadata of some other distribution
+        return {}
+    return {ep.name: ep.value for ep in eps}
+
+
+def audit_peers(peers: list[str] | None = None, quick: bool = False,
+                adapters: list[str] | None = None) -> list[PeerResult]:
+    """Run the chosen peers' adapters (default: every adapter of this repository and of the entry points) and
+    any extra adapter modules; a peer that is not installed is ``skipped`` with the reason."""
+    from dpbounds.spec import DomainError
+    known = {**ADAPTERS, **entry_point_adapters()}
+    chosen = list(peers) if peers else ([] if adapters else list(known))
     for p in chosen:
-        if p not in ADAPTERS:
-            raise DomainError("--peers", p, f"a subset of {sorted(ADAPTERS)}", "dpbounds audit")
+        if p not in known:
+            raise DomainError("--peers", p, f"a subset of {sorted(known)}", "dpbounds audit")
+    mods = [load_adapter(known[p]) for p in chosen] + [load_adapter(a) for a in adapters or []]
     results = []
-    for p in chosen:
-        mod = importlib.import_module(ADAPTERS[p])
+    for mod in mods:
+        dist = getattr(mod, "DIST", mod.PEER)
         try:
-            results.append(mod.audit(quick=quick))
+            with warnings.catch_warnings():  # peers' numerical warnings are not the audit's output
+                warnings.simplefilter("ignore")
+                r = mod.audit(quick=quick)
         except Exception as e:  # noqa: BLE001 - a peer that breaks is an 'error' row, never a crash
-            r = PeerResult(p)
-            r.comparisons.append(Comparison(p, "adapter", {}, "", "", "error", f"{type(e).__name__}: {e}"[:200]))
-            results.append(r)
+            r = PeerResult(mod.PEER, status="error", reason=f"{type(e).__name__}: {str(e)[:200]}")
+            r.notes.append(f"{mod.PEER}: the adapter raised {r.reason}")
+        if not r.version:
+            r.version = version_of(dist)
+        results.append(r)
     return results
 
 
-HEADERS = ["peer", "check", "inputs", "peer value", "reference", "verdict", "detail"]
+def summary_counts(results: list[PeerResult]) -> dict[str, int]:
+    counts = {v: 0 for v in VERDICTS}
+    for r in results:
+        if r.status == "skipped":
+            counts["skipped"] += 1
+        for c in r.comparisons:
+            counts[c.verdict] += 1
+    return {k: v for k, v in counts.items() if v}
+
+
+def exit_status(results: list[PeerResult], fail_on: str = "unsound-rounding") -> int:
+    """1 when any comparison's verdict is in the --fail-on level, else 0."""
+    bad = FAIL_ON[fail_on]
+    return 1 if any(c.verdict in bad for r in results for c in r.comparisons) else 0
+
+
+def document(results: list[PeerResult], fail_on: str = "unsound-rounding") -> dict[str, Any]:
+    """The audit as one JSON-able document: versions, summary, every peer's comparisons."""
+    import dpbounds
+    from dpbounds.spec.render import registry_hash
+    return {"tool": "dpbounds audit", "dpbounds_version": dpbounds.__version__, "spec_version": registry_hash(),
+            "fail_on": fail_on, "exit_status": exit_status(results, fail_on), "summary": summary_counts(results),
+            "peers": [r.as_json() for r in results]}
+
+
+def to_json(results: list[PeerResult], fail_on: str = "unsound-rounding") -> str:
+    return json.dumps(document(results, fail_on), indent=2, allow_nan=False) + "\n"
+
+
+HEADERS = ["peer", "function", "check", "inputs", "peer value", "(a) formula", "(a) verdict", "(b) truth",
+           "(b) verdict", "verdict", "detail"]
+
+
+def _detail(c: Comparison) -> str:
+    parts = [c.error] if c.error else []
+    for j in (c.formula, c.truth):
+        if j is not None and j.verdict != "exact" and j.detail:
+            parts.append(f"({'a' if j.role == 'formula' else 'b'}) {j.detail}")
+    return "; ".join(parts)
 
 
 def rows_of(results: list[PeerResult]) -> list[list[str]]:
     rows = []
     for r in results:
         for c in r.comparisons:
-            rows.append([c.peer, c.check, ", ".join(f"{k}={v}" for k, v in c.inputs.items()), c.peer_value,
-                         c.reference, c.verdict, c.detail])
+            a, b = c.formula, c.truth
+            rows.append([f"{c.peer} {r.version}".strip(), c.function, c.check,
+                         ", ".join(f"{k}={v}" for k, v in c.inputs.items()), c.shown_value(),
+                         f"{a.reference} {a.short()}" if a else "", a.verdict if a else "",
+                         f"{b.reference} {b.short()}" if b else "", b.verdict if b else "", c.verdict, _detail(c)])
     return rows
 
 
 def run_audit(peers: list[str] | None = None, quick: bool = False):
+    """(headers, rows, notes) of a table of every comparison (the report's view)."""
     results = audit_peers(peers, quick)
     notes = [n for r in results for n in r.notes]
     return HEADERS, rows_of(results), notes
 
 
-def render_markdown(results: list[PeerResult]) -> str:
-    out = ["# dpbounds audit", ""]
+def _md_cell(s: str) -> str:
+    return s.replace("|", "\\|").replace("\n", " ")
+
+
+def render_markdown(results: list[PeerResult], fail_on: str = "unsound-rounding") -> str:
+    doc = document(results, fail_on)
+    out = ["# dpbounds audit", "",
+           f"dpbounds {doc['dpbounds_version']}, spec {doc['spec_version'][:16]}; verdicts: "
+           + ", ".join(f"{k} {v}" for k, v in doc["summary"].items()) + f"; exit status {doc['exit_status']} "
+           f"(--fail-on {fail_on}).", "",
+           "(a) is the formula the peer implements or cites; (b) is the true guarantee where it can be computed. "
+           "A value below a certified lower end is unsound however small the gap.", ""]
     for r in results:
-        out += [f"## {r.peer}", ""] + [f"- {n}" for n in r.notes] + [""]
+        out += [f"## {r.peer} {r.version}".rstrip(), ""]
+        if r.functions:
+            out += ["Functions: " + ", ".join(f"`{f}`" for f in r.functions), ""]
+        out += [f"- {n}" for n in r.notes] + [""]
         if r.comparisons:
             out.append("| " + " | ".join(HEADERS[1:]) + " |")
             out.append("|" + "---|" * (len(HEADERS) - 1))
             for row in rows_of([r]):
-                out.append("| " + " | ".join(c.replace("|", "\\|") for c in row[1:]) + " |")
+                out.append("| " + " | ".join(_md_cell(c) for c in row[1:]) + " |")
             out.append("")
+        repro = [c for c in r.comparisons if c.verdict != "exact" and c.reproducer]
+        for c in repro[:20]:
+            out += [f"Reproducer ({c.verdict}: {c.check}, " + ", ".join(f"{k}={v}" for k, v in c.inputs.items())
+                    + "):", "", "```python", c.reproducer.rstrip(), "```", ""]
     return "\n".join(out) + "\n"
+
+
+def render_html(results: list[PeerResult], fail_on: str = "unsound-rounding") -> str:
+    """A self-contained HTML page of the same document (no scripts, no external resources)."""
+    doc = document(results, fail_on)
+    e = html.escape
+    css = ("body{font-family:system-ui,sans-serif;max-width:1300px;margin:1em auto;padding:0 1em}"
+           ".scroll{overflow-x:auto}table{border-collapse:collapse;font-size:13px}td,th{border:1px solid #ccc;"
+           "padding:3px 6px;vertical-align:top;overflow-wrap:anywhere}.unsound,.unsound-rounding{background:#fdd}"
+           ".conservative{background:#eef}.exact{background:#efe}.unproven,.error{background:#ffd}"
+           "pre{background:#f6f6f6;padding:6px;overflow-x:auto}")
+    out = [f"<!doctype html><html><head><meta charset='utf-8'><title>dpbounds audit</title><style>{css}</style>"
+           "</head><body><h1>dpbounds audit</h1>",
+           f"<p>dpbounds {e(doc['dpbounds_version'])}, spec {e(doc['spec_version'][:16])}; verdicts: "
+           + e(", ".join(f"{k} {v}" for k, v in doc["summary"].items())) + f"; exit status {doc['exit_status']}.</p>"]
+    for r in results:
+        out.append(f"<h2 id='{e(r.peer)}'>{e(r.peer)} {e(r.version)}</h2>")
+        out += [f"<p>{e(n)}</p>" for n in r.notes]
+        if r.comparisons:
+            out.append("<div class='scroll'><table><tr>" + "".join(f"<th>{e(h)}</th>" for h in HEADERS[1:])
+                       + "</tr>")
+            for c, row in zip(r.comparisons, rows_of([r])):
+                out.append(f"<tr class='{e(c.verdict)}'>" + "".join(f"<td>{e(x)}</td>" for x in row[1:]) + "</tr>")
+                if c.verdict != "exact" and c.reproducer:
+                    out.append(f"<tr><td colspan='{len(HEADERS) - 1}'><details><summary>reproducer</summary><pre>"
+                               f"{e(c.reproducer)}</pre></details></td></tr>")
+            out.append("</table></div>")
+    out.append("</body></html>\n")
+    return "".join(out)
+
+
+def ratio_of(c: Comparison) -> float | None:
+    """peer value / reference (the formula's, else the truth's) for figures; None for decisions."""
+    for j in (c.formula, c.truth):
+        if j is not None and j.lo is not None and j.hi is not None and c.peer_value is not None:
+            mid = (j.lo + j.hi) / 2
+            if mid > 0 and math.isfinite(c.peer_value):
+                return c.peer_value / float(mid)
+    return None

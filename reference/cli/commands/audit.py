@@ -1,37 +1,62 @@
-"""`dpbounds audit [--peers ...] [--format md|json] [--out F]`: run peer DP libraries against the reference."""
+"""`dpbounds audit`: run peer DP libraries against the reference and report, with witnesses, where a peer claims
+more privacy than the mathematics gives."""
 
 from __future__ import annotations
 
-import json
+import argparse
 import sys
 
+from dpbounds.cli.commands import parse_list
 from dpbounds.util.io import atomic_write_text
-from dpbounds.cli.commands import jsonable, parse_list
+
+EPILOG = """\
+verdicts (smaller epsilon/delta = more privacy claimed), each against (a) the formula the peer implements and
+(b) the true guarantee where dpbounds can compute it:
+  exact             inside the certified enclosure (up to the one upward rounding to float64)
+  conservative      above it: sound, looser by the reported ratio
+  unsound-rounding  below the certified lower end by <= 4 ulps: still an under-report
+  unsound           below the certified lower end by more
+  unproven          a filter continues where a different theorem's rule halts
+  error / skipped   the peer raised on valid input / is not installed (with the reason)
+
+exit status: 1 when a verdict reaches the --fail-on level, 0 otherwise, 2 for bad input.
+
+examples:
+  dpbounds audit                                    # every installed peer, markdown on stdout
+  dpbounds audit --peers opendp,dp_accounting --format json --out audit.json
+  dpbounds audit --adapter mylib.dpbounds_adapter   # your own library (see dpbounds.audit.common)
+  dpbounds audit --fail-on never --format html --out audit.html
+"""
 
 
 def add_parser(sub) -> None:
-    p = sub.add_parser("audit", help="audit installed peer libraries (OpenDP, dp_accounting, autodp, diffprivlib, "
-                       "confseq) against the reference")
-    p.add_argument("--peers", help="comma-separated subset (default: all; missing peers are 'skipped')")
-    p.add_argument("--format", choices=("md", "json"), default="md")
-    p.add_argument("--quick", action="store_true")
-    p.add_argument("--out", help="write to this file (atomically) instead of stdout")
+    from dpbounds.audit.run import ADAPTERS, FAIL_ON
+    p = sub.add_parser("audit", help="audit installed peer libraries against the reference",
+                       description=__doc__, epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--peers", metavar="P1,P2",
+                   help=f"comma-separated subset of {', '.join(sorted(ADAPTERS))} (default: all; a peer that is "
+                   "not installed is 'skipped' with the reason)")
+    p.add_argument("--adapter", action="append", metavar="MODULE",
+                   help="also run an adapter module of your own (importable path, e.g. mylib.audit_adapter: it "
+                   "defines PEER and audit(quick) -> PeerResult); repeatable")
+    p.add_argument("--format", choices=("md", "json", "html"), default="md",
+                   help="md (default), json (numbers as numbers, exact ends as decimal strings) or html")
+    p.add_argument("--fail-on", choices=tuple(FAIL_ON), default="unsound-rounding",
+                   help="exit 1 when a verdict reaches this level (default unsound-rounding: any under-report)")
+    p.add_argument("--quick", action="store_true", help="fewer inputs per function (for CI smoke runs)")
+    p.add_argument("--out", metavar="FILE", help="write to this file (atomically) instead of stdout")
     p.set_defaults(func=run)
 
 
 def run(args) -> int:
-    from dpbounds.audit.run import audit_peers, render_markdown
+    from dpbounds.audit.run import audit_peers, exit_status, render_html, render_markdown, to_json
     peers = parse_list(args.peers, "--peers") if args.peers else None
-    results = audit_peers(peers, quick=args.quick)
-    if args.format == "json":
-        text = json.dumps(jsonable([{"peer": r.peer, "notes": r.notes,
-                                     "comparisons": [c.as_dict() for c in r.comparisons]} for r in results]),
-                          indent=2) + "\n"
-    else:
-        text = render_markdown(results)
+    results = audit_peers(peers, quick=args.quick, adapters=args.adapter)
+    render = {"json": to_json, "md": render_markdown, "html": render_html}[args.format]
+    text = render(results, args.fail_on)
     if args.out:
         atomic_write_text(args.out, text)
         sys.stdout.write(f"wrote {args.out}\n")
     else:
         sys.stdout.write(text)
-    return 0
+    return exit_status(results, args.fail_on)
