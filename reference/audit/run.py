@@ -19,6 +19,9 @@ ADAPTERS = {
     "autodp": "dpbounds.audit.autodp_adapter",
     "diffprivlib": "dpbounds.audit.diffprivlib_adapter",
     "confseq": "dpbounds.audit.confseq_adapter",
+    "prv_accountant": "dpbounds.audit.prv_accountant_adapter",
+    "pipeline_dp": "dpbounds.audit.pipeline_dp_adapter",
+    "peer_tests": "dpbounds.audit.peer_tests",
 }
 
 #: --fail-on levels: the verdicts that make `dpbounds audit` exit 1

@@ -1,0 +1,151 @@
+"""OpenMined PipelineDP: its Gaussian-mechanism calculus and its PLD budget accountant against the exact Gaussian
+curve (Balle and Wang, ICML 2018, arXiv:1805.06530, Thm 8: the exact delta(eps) of N(0, sigma^2) noise on an
+L2-sensitivity-s query is the Gaussian curve of rho = s^2 / (2 sigma^2), registry ``conversions.gauss.delta``).
+
+* ``dp_computations.gaussian_delta(sigma, eps)``: "the minimum delta such that the Gaussian(sigma) mechanism is
+  (eps, delta)-DP" -- (a) = (b) = the exact curve;
+* ``dp_computations.gaussian_epsilon(sigma, delta)``: "the minimum eps" -- the exact inverse (``eps_of(.., 'gauss')``);
+* ``dp_computations.compute_sigma(eps, delta, s)`` (PyDP's Gaussian calibration): the returned sigma must make
+  the exact delta at eps <= delta; the audited claim is delta;
+* ``budget_accounting.PLDBudgetAccountant`` with k Gaussian mechanisms of budget (eps, delta): the k-fold
+  composition of the returned noise is exactly sqrt(k) s / sigma-GDP; the claimed delta must be >= its exact delta
+  at eps."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from dpbounds.audit.common import Comparison, PeerResult, available, error_comparison, judge_upper
+
+PEER = "pipeline_dp"
+DIST = "pipeline-dp"
+F_DELTA = "pipeline_dp.dp_computations.gaussian_delta"
+F_EPS = "pipeline_dp.dp_computations.gaussian_epsilon"
+F_SIGMA = "pipeline_dp.dp_computations.compute_sigma"
+F_PLD = "pipeline_dp.budget_accounting.PLDBudgetAccountant(GAUSSIAN x k).compute_budgets"
+SIGMA_EPS = [(1.0, "1"), (0.5, "2"), (3.0, "0.1"), (10.0, "0.01"), (0.8, "3"), (2.0, "0.5")]
+SIGMA_DELTA = [(1.0, "1e-5"), (0.5, "1e-6"), (3.0, "1e-3"), (10.0, "1e-8"), (2.0, "1e-10"), (5.0, "1e-6")]
+EPS_DELTA_S = [("1", "1e-5", 1.0), ("0.1", "1e-6", 1.0), ("3", "1e-10", 2.0), ("0.5", "1e-3", 1.0)]
+PLD = [("1", "1e-6", 10), ("0.5", "1e-5", 3), ("2", "1e-8", 50)]
+_DELTA = "the exact delta(eps) of the Gaussian mechanism (BW18 Thm 8), certified"
+
+
+def audit(quick: bool = False) -> PeerResult:
+    res = PeerResult(PEER, functions=[F_DELTA, F_EPS, F_SIGMA, F_PLD])
+    if not available("pipeline_dp"):
+        return res.skip("not installed; pip install pipeline-dp")
+    res.notes.append("Every reference is the exact Gaussian curve (BW18), so (a) and (b) coincide. gaussian_epsilon "
+                     "bisects to an absolute width 1e-10 and returns the midpoint, which can lie below the minimum "
+                     "eps; inside PipelineDP it calibrates Gaussian thresholding, where a smaller eps means more "
+                     "noise (a conservative use of a false claim).")
+    from pipeline_dp import dp_computations as dc
+    res.comparisons += _delta(dc, SIGMA_EPS[:3] if quick else SIGMA_EPS)
+    res.comparisons += _eps(dc, SIGMA_DELTA[:3] if quick else SIGMA_DELTA)
+    res.comparisons += _sigma(dc, EPS_DELTA_S[:2] if quick else EPS_DELTA_S)
+    res.comparisons += _pld(PLD[:1] if quick else PLD)
+    return res
+
+
+def _rho(sigma: float, s: float = 1.0, k: int = 1) -> Fraction:
+    """rho of k-fold N(0, sigma^2) on sensitivity s, exact for the floats the peer was given."""
+    return k * Fraction(s) ** 2 / (2 * Fraction(sigma) ** 2)
+
+
+def _compare(function: str, check: str, inputs: dict[str, str], value: float, enc, repro: str,
+             reference: str = "conversions.gauss.delta", description: str = _DELTA) -> Comparison:
+    lo, hi = max(enc.lo, Fraction(0)), max(enc.hi, Fraction(0))
+    j = dict(reference=reference, description=description)
+    return Comparison(PEER, function, check, inputs, peer_value=value,
+                      formula=judge_upper(value, lo, hi, role="formula", **j),
+                      truth=judge_upper(value, lo, hi, role="truth", **j), reproducer=repro)
+
+
+def _delta(dc, cases) -> list[Comparison]:
+    from dpbounds.accounting.conversions import delta_of
+    out = []
+    for sigma, eps in cases:
+        inputs = {"sigma": repr(sigma), "eps": eps}
+        repro = (f"from pipeline_dp import dp_computations as dc\nprint(dc.gaussian_delta({sigma!r}, {float(eps)!r}))\n"
+                 "from fractions import Fraction; import dpbounds\n"
+                 f"e = dpbounds.delta_of(1 / (2 * Fraction({sigma!r}) ** 2), '{eps}', 'gauss'); "
+                 "print(float(e.lo), float(e.hi))\n")
+        try:
+            v = float(dc.gaussian_delta(sigma, float(eps)))
+        except Exception as e:  # noqa: BLE001
+            out.append(error_comparison(PEER, F_DELTA, "delta(eps)", inputs, e, repro))
+            continue
+        out.append(_compare(F_DELTA, "Gaussian mechanism: delta(eps)", inputs, v,
+                            delta_of(_rho(sigma), Fraction(eps), "gauss"), repro))
+    return out
+
+
+def _eps(dc, cases) -> list[Comparison]:
+    from dpbounds.accounting.conversions import eps_of
+    out = []
+    for sigma, d in cases:
+        inputs = {"sigma": repr(sigma), "delta": d}
+        repro = (f"from pipeline_dp import dp_computations as dc\n"
+                 f"print(dc.gaussian_epsilon({sigma!r}, {float(d)!r}))  # 'the minimum eps'\n"
+                 "from fractions import Fraction; import dpbounds\n"
+                 f"e = dpbounds.eps_of(1 / (2 * Fraction({sigma!r}) ** 2), '{d}', 'gauss'); "
+                 "print(float(e.lo), float(e.hi))\n")
+        try:
+            v = float(dc.gaussian_epsilon(sigma, float(d)))
+        except Exception as e:  # noqa: BLE001
+            out.append(error_comparison(PEER, F_EPS, "eps(delta)", inputs, e, repro))
+            continue
+        out.append(_compare(F_EPS, "Gaussian mechanism: eps(delta)", inputs, v,
+                            eps_of(_rho(sigma), Fraction(d), "gauss"), repro, reference="conversions.gauss",
+                            description="the exact minimum eps at delta of the Gaussian mechanism (BW18), certified"))
+    return out
+
+
+def _sigma(dc, cases) -> list[Comparison]:
+    from dpbounds.accounting.conversions import delta_of
+    out = []
+    for eps, d, s in cases:
+        inputs = {"eps": eps, "delta": d, "l2_sensitivity": repr(s)}
+        repro = (f"from pipeline_dp import dp_computations as dc\n"
+                 f"sigma = dc.compute_sigma({float(eps)!r}, {float(d)!r}, {s!r}); print(sigma)\n"
+                 "from fractions import Fraction; import dpbounds\n"
+                 f"e = dpbounds.delta_of(Fraction({s!r}) ** 2 / (2 * Fraction(sigma) ** 2), '{eps}', 'gauss')\n"
+                 f"print(float(e.lo), float(e.hi), 'claimed', {float(d)!r})\n")
+        try:
+            sigma = float(dc.compute_sigma(float(eps), float(d), s))
+        except Exception as e:  # noqa: BLE001
+            out.append(error_comparison(PEER, F_SIGMA, "calibrated sigma", inputs, e, repro))
+            continue
+        inputs["returned sigma"] = repr(sigma)
+        out.append(_compare(F_SIGMA, "Gaussian calibration: the claimed delta at eps for the returned sigma",
+                            inputs, float(d), delta_of(_rho(sigma, s), Fraction(eps), "gauss"), repro))
+    return out
+
+
+def _pld(cases) -> list[Comparison]:
+    from dpbounds.accounting.conversions import delta_of
+    out = []
+    for eps, d, k in cases:
+        inputs = {"total_epsilon": eps, "total_delta": d, "k": str(k)}
+        repro = ("from pipeline_dp.budget_accounting import PLDBudgetAccountant\n"
+                 "from pipeline_dp.aggregate_params import MechanismType\n"
+                 f"acc = PLDBudgetAccountant(total_epsilon={float(eps)!r}, total_delta={float(d)!r})\n"
+                 f"specs = [acc.request_budget(MechanismType.GAUSSIAN) for _ in range({k})]\n"
+                 "acc.compute_budgets(); sigma = specs[0].noise_standard_deviation; print(sigma)\n"
+                 "from fractions import Fraction; import dpbounds\n"
+                 f"e = dpbounds.delta_of({k} / (2 * Fraction(sigma) ** 2), '{eps}', 'gauss')\n"
+                 f"print(float(e.lo), float(e.hi), 'claimed', {float(d)!r})\n")
+        try:
+            from pipeline_dp.aggregate_params import MechanismType
+            from pipeline_dp.budget_accounting import PLDBudgetAccountant
+            acc = PLDBudgetAccountant(total_epsilon=float(eps), total_delta=float(d))
+            specs = [acc.request_budget(MechanismType.GAUSSIAN) for _ in range(k)]
+            acc.compute_budgets()
+            sigmas = {float(sp.noise_standard_deviation) for sp in specs}
+        except Exception as e:  # noqa: BLE001
+            out.append(error_comparison(PEER, F_PLD, "k Gaussian mechanisms", inputs, e, repro))
+            continue
+        rho = sum((_rho(float(sp.noise_standard_deviation)) for sp in specs), Fraction(0))
+        inputs["returned sigma"] = ", ".join(repr(sg) for sg in sorted(sigmas))
+        out.append(_compare(F_PLD, "k Gaussian mechanisms: the claimed total delta at total eps", inputs, float(d),
+                            delta_of(rho, Fraction(eps), "gauss"), repro))
+    return out

@@ -1,0 +1,111 @@
+"""Microsoft prv_accountant (Gopi, Lee, Wutschitz, NeurIPS 2021, arXiv:2106.02848): the upper end of its
+error-bounded estimate against the true guarantee of the composition it accounts for.
+
+* k-fold Gaussian mechanism with noise multiplier sigma (sensitivity 1) is exactly mu-GDP with mu = sqrt(k)/sigma,
+  i.e. its privacy curve is the Gaussian curve of rho = k / (2 sigma^2) (Balle-Wang 2018): the claimed
+  ``eps_upper`` of ``compute_epsilon`` must be >= the certified exact eps(delta) (``conversions.gauss``).
+* k-fold pure eps-DP (``PureDPMechanism``, the randomized-response worst case) has the exact delta(eps_g) of KOV15
+  Thm 3.3 (``conversions.kov15.exact``): the claimed ``delta_upper`` of ``compute_delta`` must be >= it.
+
+The accountant is documented to return (lower, estimate, upper) with the true value inside: the upper end is the
+privacy claim audited here (the estimate is not claimed to be a bound)."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from dpbounds.audit.common import Comparison, PeerResult, available, error_comparison, judge_upper
+
+PEER = "prv_accountant"
+DIST = "prv-accountant"
+F_EPS = "prv_accountant.PRVAccountant(GaussianMechanism).compute_epsilon [upper]"
+F_DELTA = "prv_accountant.PRVAccountant(PureDPMechanism).compute_delta [upper]"
+EPS_ERROR, DELTA_ERROR = 0.01, 1e-10
+GAUSS = [(2.0, 1, "1e-6"), (5.0, 10, "1e-6"), (10.0, 100, "1e-5"), (20.0, 1000, "1e-8"), (1.0, 1, "1e-3"),
+         (50.0, 1000, "1e-6"), (3.0, 4, "1e-7"), (8.0, 50, "1e-6")]
+PURE = [("0.1", 10, "0.5"), ("0.5", 20, "3"), ("1", 5, "2"), ("0.01", 1000, "0.5"), ("0.2", 100, "2"),
+        ("0.05", 400, "1")]
+
+
+def audit(quick: bool = False) -> PeerResult:
+    res = PeerResult(PEER, functions=[F_EPS, F_DELTA])
+    if not available("prv_accountant"):
+        return res.skip("not installed; pip install prv-accountant")
+    res.notes.append(f"PRVAccountant(eps_error={EPS_ERROR}, delta_error={DELTA_ERROR}); the audited value is the "
+                     "upper end of the returned (lower, estimate, upper); references: the exact Gaussian curve "
+                     "(k-fold Gaussian = sqrt(k)/sigma-GDP) and KOV15's exact k-fold pure-DP delta")
+    res.comparisons += _gaussian(GAUSS[:4] if quick else GAUSS)
+    res.comparisons += _pure(PURE[:3] if quick else PURE)
+    return res
+
+
+def _gaussian(cases) -> list[Comparison]:
+    from prv_accountant import PRVAccountant
+    from prv_accountant.privacy_random_variables import GaussianMechanism
+
+    from dpbounds.accounting.conversions import eps_of
+    out = []
+    for sigma, k, d in cases:
+        inputs = {"noise_multiplier": repr(sigma), "k": str(k), "delta": d}
+        repro = ("from prv_accountant import PRVAccountant\n"
+                 "from prv_accountant.privacy_random_variables import GaussianMechanism\n"
+                 f"acc = PRVAccountant(prvs=[GaussianMechanism({sigma!r})], max_self_compositions=[{k}], "
+                 f"eps_error={EPS_ERROR!r}, delta_error={DELTA_ERROR!r})\n"
+                 f"print(acc.compute_epsilon({float(d)!r}, [{k}]))  # (lower, estimate, upper)\n"
+                 "# the exact eps: the Gaussian curve of rho = k / (2 sigma^2)\n"
+                 "from fractions import Fraction; import dpbounds\n"
+                 f"e = dpbounds.eps_of(Fraction({k}) / (2 * Fraction({sigma!r}) ** 2), '{d}', 'gauss')\n"
+                 "print(float(e.lo), float(e.hi))\n")
+        try:
+            acc = PRVAccountant(prvs=[GaussianMechanism(sigma)], max_self_compositions=[k], eps_error=EPS_ERROR,
+                                delta_error=DELTA_ERROR)
+            lo_p, est, up = (float(x) for x in acc.compute_epsilon(float(d), [k]))
+        except Exception as e:  # noqa: BLE001
+            out.append(error_comparison(PEER, F_EPS, "k-fold Gaussian: epsilon(delta)", inputs, e, repro))
+            continue
+        rho = Fraction(k) / (2 * Fraction(sigma) ** 2)  # the exact curve of the floats the peer was given
+        ex = eps_of(rho, Fraction(d), "gauss")
+        j = dict(reference="conversions.gauss",
+                 description="the exact eps(delta) of k-fold Gaussian noise (sqrt(k)/sigma-GDP, BW18)")
+        inputs["returned (lower, estimate)"] = f"({lo_p!r}, {est!r})"
+        out.append(Comparison(PEER, F_EPS, "k-fold Gaussian mechanism: epsilon(delta), upper end", inputs,
+                              peer_value=up, formula=judge_upper(up, ex.lo, ex.hi, role="formula", **j),
+                              truth=judge_upper(up, ex.lo, ex.hi, role="truth", **j), reproducer=repro))
+    return out
+
+
+def _pure(cases) -> list[Comparison]:
+    from prv_accountant import PRVAccountant
+    from prv_accountant.privacy_random_variables import PureDPMechanism
+
+    from dpbounds.evaluation.evaluate import enclose
+    out = []
+    for eps_s, k, eps_g in cases:
+        eps = float(eps_s)
+        inputs = {"eps": eps_s, "k": str(k), "eps_g": eps_g}
+        repro = ("from prv_accountant import PRVAccountant\n"
+                 "from prv_accountant.privacy_random_variables import PureDPMechanism\n"
+                 f"acc = PRVAccountant(prvs=[PureDPMechanism({eps!r})], max_self_compositions=[{k}], "
+                 f"eps_error={EPS_ERROR!r}, delta_error={DELTA_ERROR!r})\n"
+                 f"print(acc.compute_delta({float(eps_g)!r}, [{k}]))  # (lower, estimate, upper)\n"
+                 "from fractions import Fraction; import dpbounds\n"
+                 f"e = dpbounds.enclose('conversions.kov15.exact', {{'eps': Fraction({eps!r}), 'k': {k}, "
+                 f"'eps_g': '{eps_g}'}})\n"
+                 "print(float(e.lo), float(e.hi))\n")
+        try:
+            acc = PRVAccountant(prvs=[PureDPMechanism(eps)], max_self_compositions=[k], eps_error=EPS_ERROR,
+                                delta_error=DELTA_ERROR)
+            lo_p, est, up = (float(x) for x in acc.compute_delta(float(eps_g), [k]))
+        except Exception as e:  # noqa: BLE001
+            out.append(error_comparison(PEER, F_DELTA, "k-fold pure DP: delta(eps_g)", inputs, e, repro))
+            continue
+        ex = enclose("conversions.kov15.exact", {"eps": Fraction(eps), "k": k, "eps_g": Fraction(eps_g)},
+                     rel_tol=Fraction(1, 10**20))
+        lo, hi = max(ex.lo, Fraction(0)), max(ex.hi, Fraction(0))
+        j = dict(reference="conversions.kov15.exact",
+                 description="the exact delta of k-fold eps-DP (KOV15 Thm 3.3)")
+        inputs["returned (lower, estimate)"] = f"({lo_p!r}, {est!r})"
+        out.append(Comparison(PEER, F_DELTA, "k-fold pure eps-DP: delta(eps_g), upper end", inputs,
+                              peer_value=up, formula=judge_upper(up, lo, hi, role="formula", **j),
+                              truth=judge_upper(up, lo, hi, role="truth", **j), reproducer=repro))
+    return out
