@@ -160,3 +160,32 @@ def test_peers_pinned_test_values_are_judged_strictly():
     assert by_path["rust/src/combinators/measure_cast/zCDP_to_approxDP/test.rs:28"].verdict == "exact"
     c = by_path["tests/dp_computations_test.py:414"]
     assert c.verdict == "unsound" and "admits" in c.formula.detail
+
+
+def test_a_probe_runs_in_another_interpreter_and_only_json_crosses():
+    import sys
+
+    from dpbounds.audit.common import run_probe
+    src = "def probe(c):\n    import sys\n    return [c * 2, sys.executable]\n"
+    (a, b) = run_probe(sys.executable, src, [3, 4])
+    assert a[0] == 6 and b[0] == 8 and a[1] == sys.executable
+    with pytest.raises(RuntimeError, match="exited 1"):
+        run_probe(sys.executable, "def probe(c):\n    raise ValueError('peer broke')\n", [1])
+
+
+def test_smartnoise_homogeneous_odometer_delta_is_below_its_cited_theorem():
+    """Recorded from smartnoise-sql 1.0.10's Odometer(Privacy(0.1, 1e-6)).spend(50).spent: delta is computed as
+    D (1 - D) + tol with D = 1 - (1 - delta)^k, below KOV15 Thm 3.4's 1 - (1 - delta)^k (1 - tol); at its epsilon
+    the exact optimal delta (KOV15 Thm 3.3) is far smaller, so the truth verdict is conservative."""
+    from dpbounds.audit.smartnoise_sql_adapter import _judge
+    eps_row, delta_row = _judge("hom", 0.1, 1e-6, 50, 4.013046346513963, 5.0496275143483774e-05)
+    assert eps_row.formula.verdict == "unsound"  # log(eps + ...) where the theorem has log(e + ...)
+    assert delta_row.formula.verdict == "unsound" and delta_row.truth.verdict == "conservative"
+
+
+def test_python_option_is_refused_for_an_adapter_that_cannot_use_it():
+    import sys
+
+    from dpbounds import spec
+    with pytest.raises(spec.DomainError, match="SUPPORTS_PYTHON"):
+        audit_peers(["opendp"], pythons={"opendp": sys.executable})

@@ -270,3 +270,39 @@ def error_comparison(peer: str, function: str, check: str, inputs: dict[str, str
     """The row for a peer that raised on valid input."""
     return Comparison(peer, function, check, inputs, error=f"{type(exc).__name__}: {str(exc)[:200]}",
                       reproducer=reproducer)
+
+
+#: how long a peer's own interpreter may take to answer a probe
+PROBE_TIMEOUT_S = 300
+
+
+def run_probe(python: str | None, source: str, calls: list[Any]) -> list[Any]:
+    """The peer's answers to ``calls``, computed by ``source`` (Python defining ``probe(call) -> JSON value``) in
+    the interpreter ``python`` (a peer installed in its own environment, for pins that conflict with ours; None:
+    this interpreter), always in a subprocess.  Only JSON crosses the boundary: the peer's environment never
+    imports dpbounds.  Raises RuntimeError with the peer's stderr tail when the interpreter fails."""
+    import json
+    import subprocess
+    import sys
+    python = python or sys.executable
+    driver = source + "\nimport json, sys\nprint(json.dumps([probe(c) for c in json.load(sys.stdin)]))\n"
+    try:
+        out = subprocess.run([python, "-c", driver], input=json.dumps(calls), capture_output=True, text=True,
+                             timeout=PROBE_TIMEOUT_S, check=False)
+    except (OSError, subprocess.TimeoutExpired) as e:
+        raise RuntimeError(f"{python}: {type(e).__name__}: {e}") from None
+    if out.returncode != 0:
+        raise RuntimeError(f"{python} exited {out.returncode}: {out.stderr.strip()[-300:]}")
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def probe_available(python: str | None, module: str) -> tuple[bool, str]:
+    """Whether ``module`` imports in ``python`` (None: this process), and its version (or the reason)."""
+    if python is None:
+        return (True, "") if available(module) else (False, "not installed")
+    src = ("import importlib, importlib.metadata as md\n"
+           f"def probe(c):\n    importlib.import_module({module!r})\n    return md.version(c)\n")
+    try:
+        return True, run_probe(python, src, [module.replace("snsql", "smartnoise-sql")])[0]
+    except RuntimeError as e:
+        return False, str(e)

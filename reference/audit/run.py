@@ -22,6 +22,7 @@ ADAPTERS = {
     "prv_accountant": "dpbounds.audit.prv_accountant_adapter",
     "pipeline_dp": "dpbounds.audit.pipeline_dp_adapter",
     "peer_tests": "dpbounds.audit.peer_tests",
+    "smartnoise_sql": "dpbounds.audit.smartnoise_sql_adapter",
 }
 
 #: --fail-on levels: the verdicts that make `dpbounds audit` exit 1
@@ -60,23 +61,43 @@ def entry_point_adapters() -> dict[str, str]:
 
 
 def audit_peers(peers: list[str] | None = None, quick: bool = False,
-                adapters: list[str] | None = None) -> list[PeerResult]:
+                adapters: list[str] | None = None, pythons: dict[str, str] | None = None) -> list[PeerResult]:
     """Run the chosen peers' adapters (default: every adapter of this repository and of the entry points) and
-    any extra adapter modules; a peer that is not installed is ``skipped`` with the reason."""
+    any extra adapter modules; a peer that is not installed is ``skipped`` with the reason.  ``pythons`` maps a
+    peer to the interpreter of its own environment (for peers whose pins conflict with ours; only adapters with
+    ``SUPPORTS_PYTHON`` run that way: the peer's answers come back as JSON)."""
+    import os
+
     from dpbounds.spec import DomainError
     known = {**ADAPTERS, **entry_point_adapters()}
     chosen = list(peers) if peers else ([] if adapters else list(known))
     for p in chosen:
         if p not in known:
             raise DomainError("--peers", p, f"a subset of {sorted(known)}", "dpbounds audit")
+    pythons = dict(pythons or {})
+    for p, path in pythons.items():
+        if p not in known:
+            raise DomainError("--python", p, f"PEER=PATH with PEER one of {sorted(known)}", "dpbounds audit")
+        if not (os.path.isfile(path) and os.access(path, os.X_OK)):
+            raise DomainError("--python", path, "an executable Python interpreter", "dpbounds audit")
     mods = [load_adapter(known[p]) for p in chosen] + [load_adapter(a) for a in adapters or []]
+    for p in pythons:
+        mod = load_adapter(known[p])
+        if not getattr(mod, "SUPPORTS_PYTHON", False):
+            raise DomainError("--python", p, "a peer whose adapter runs in another interpreter (SUPPORTS_PYTHON): "
+                              + ", ".join(q for q in sorted(ADAPTERS) if getattr(load_adapter(ADAPTERS[q]),
+                                                                                  "SUPPORTS_PYTHON", False)),
+                              "dpbounds audit")
+        if p not in chosen and peers:
+            mods.append(mod)
     results = []
     for mod in mods:
         dist = getattr(mod, "DIST", mod.PEER)
+        kw = {"python": pythons[mod.PEER]} if mod.PEER in pythons else {}
         try:
             with warnings.catch_warnings():  # peers' numerical warnings are not the audit's output
                 warnings.simplefilter("ignore")
-                r = mod.audit(quick=quick)
+                r = mod.audit(quick=quick, **kw)
         except Exception as e:  # noqa: BLE001 - a peer that breaks is an 'error' row, never a crash
             r = PeerResult(mod.PEER, status="error", reason=f"{type(e).__name__}: {str(e)[:200]}")
             r.notes.append(f"{mod.PEER}: the adapter raised {r.reason}")

@@ -26,6 +26,7 @@ examples:
   dpbounds audit --peers opendp,dp_accounting --format json --out audit.json
   dpbounds audit --adapter mylib.dpbounds_adapter   # your own library (see dpbounds.audit.common)
   dpbounds audit --fail-on never --format html --out audit.html
+  dpbounds audit --peers smartnoise_sql --python smartnoise_sql=/opt/snsql/bin/python   # its own venv
 """
 
 
@@ -39,6 +40,9 @@ def add_parser(sub) -> None:
     p.add_argument("--adapter", action="append", metavar="MODULE",
                    help="also run an adapter module of your own (importable path, e.g. mylib.audit_adapter: it "
                    "defines PEER and audit(quick) -> PeerResult); repeatable")
+    p.add_argument("--python", action="append", metavar="PEER=PATH",
+                   help="run PEER's calls in the interpreter PATH of its own environment (for peers whose pins "
+                   "conflict with the others, e.g. smartnoise_sql=/opt/snsql/bin/python); repeatable")
     p.add_argument("--format", choices=("md", "json", "html"), default="md",
                    help="md (default), json (numbers as numbers, exact ends as decimal strings) or html")
     p.add_argument("--fail-on", choices=tuple(FAIL_ON), default="unsound-rounding",
@@ -51,7 +55,9 @@ def add_parser(sub) -> None:
 def run(args) -> int:
     from dpbounds.audit.run import audit_peers, exit_status, render_html, render_markdown, to_json
     peers = parse_list(args.peers, "--peers") if args.peers else None
-    results = audit_peers(peers, quick=args.quick, adapters=args.adapter)
+    from dpbounds.cli.commands import parse_assignments
+    pythons = parse_assignments(args.python, "--python") if args.python else None
+    results = audit_peers(peers, quick=args.quick, adapters=args.adapter, pythons=pythons)
     render = {"json": to_json, "md": render_markdown, "html": render_html}[args.format]
     text = render(results, args.fail_on)
     if args.out:
