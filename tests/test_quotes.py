@@ -120,3 +120,39 @@ def test_text_claims_decide_on_the_stored_quotation(monkeypatch, cid, key, old, 
     assert old in q.text
     monkeypatch.setitem(Q.QUOTES, key, dataclasses.replace(q, text=q.text.replace(old, new)))
     assert run_claim(claims[cid]).verdict == "inconclusive"
+
+
+def test_verdicts_md_shows_each_finding_next_to_its_quotations():
+    md = (ROOT / "proofs_check" / "VERDICTS.md").read_text()
+    findings = md.split("\n## Findings\n", 1)[1].split("\n## ", 1)[0]
+    claims = all_claims()
+    blocks = re.split(r"^### ", findings, flags=re.M)[1:]
+    assert len(blocks) >= 5
+    for block in blocks:
+        cid = block.split(" ", 1)[0]
+        assert "*Finding.*" in block
+        for q in claims[cid].quotes:
+            assert " ".join(q.text.split()) in block, (cid, q.key)
+            assert q.locator() in block and q.citation() in block
+
+
+def test_report_proofs_section_puts_quotations_next_to_findings(tmp_path, monkeypatch):
+    import html
+
+    import dpbounds.proofs_check.core as core
+    from dpbounds.outputs.report import build_report
+    ids = ["rruv16.thm6_5.eq12_vs_proof", "nikolov17.thm7.azuma", "wrrw23.thm4.linear_boundary"]
+    real = core.run_all
+    monkeypatch.setattr(core, "run_all", lambda chosen=None: real(ids))  # three claims are enough here
+    (sec,) = build_report(tmp_path, quick=True, only=["section_proofs"])
+    assert not sec.failed
+    md, page = (tmp_path / "README.md").read_text(), (tmp_path / "index.html").read_text()
+    claims = all_claims()
+    for cid in ids[:2]:  # the erratum and the refutation: every quotation and its arXiv citation is shown
+        for q in claims[cid].quotes:
+            text = " ".join(q.text.split())
+            assert text.replace("|", "\\|") in md and html.escape(text) in page, (cid, q.key)
+            assert q.locator() in md
+    assert "arXiv:1605.08294" in md and "not on arXiv" in md  # RRUV16 and the Nikolov notes
+    proved = claims["wrrw23.thm4.linear_boundary"].quotes[0]
+    assert " ".join(proved.text.split()) not in md  # a proved claim is not listed as a finding
