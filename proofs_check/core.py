@@ -17,6 +17,8 @@ import traceback
 from dataclasses import dataclass, field
 from typing import Callable
 
+from .quotes import Quote, quote
+
 VERDICTS = ("proved", "verified", "refuted", "erratum", "inconclusive")
 
 
@@ -39,6 +41,8 @@ class Claim:
     source: str             # paper + location + seed file
     method: str             # how it is decided
     check: Callable[[], Verdict]
+    quotes: tuple[Quote, ...] = ()  # the exact quotations the claim rests on (proofs_check/quotes.py)
+    unquoted: str = ""      # why a claim has no quotation (its source is not among the seed texts)
 
 
 @dataclass(frozen=True)
@@ -51,23 +55,33 @@ class ClaimResult:
     verdict: str
     evidence: str
     crashed: bool = False
+    quotes: tuple[Quote, ...] = ()
+    unquoted: str = ""
 
     def as_dict(self) -> dict:
-        d = dataclasses.asdict(self)
-        d.pop("crashed")
+        d = {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name not in ("crashed", "quotes")}
+        d["quotes"] = [q.record() for q in self.quotes]
         return d
 
 
 _CLAIMS: dict[str, Claim] = {}
 
 
-def claim(id: str, *, spec_id: str, statement: str, source: str, method: str):
-    """Decorator registering a check function as a claim."""
+def claim(id: str, *, spec_id: str, statement: str, source: str, method: str, quotes: tuple[str, ...] = (),
+          unquoted: str = ""):
+    """Decorator registering a check function as a claim.
+
+    ``quotes`` are keys of :data:`dpbounds.proofs_check.quotes.QUOTES`: the statement and proof lines the claim rests
+    on.  A claim without quotes must say why in ``unquoted`` (its source is not among the seed texts).
+    """
+    if not quotes and not unquoted:
+        raise ValueError(f"claim {id!r}: give its quotations (quotes=...) or say why there are none (unquoted=...)")
 
     def deco(fn: Callable[[], Verdict]) -> Callable[[], Verdict]:
         if id in _CLAIMS:
             raise ValueError(f"duplicate claim id {id!r}")
-        _CLAIMS[id] = Claim(id=id, spec_id=spec_id, claim=statement, source=source, method=method, check=fn)
+        _CLAIMS[id] = Claim(id=id, spec_id=spec_id, claim=statement, source=source, method=method, check=fn,
+                            quotes=tuple(quote(k) for k in quotes), unquoted=unquoted)
         return fn
 
     return deco
@@ -92,10 +106,12 @@ def run_claim(c: Claim) -> ClaimResult:
         v = c.check()
         if not isinstance(v, Verdict):
             raise TypeError(f"check returned {type(v).__name__}, not Verdict")
-        return ClaimResult(c.id, c.spec_id, c.claim, c.source, v.method or c.method, v.verdict, v.evidence)
+        return ClaimResult(c.id, c.spec_id, c.claim, c.source, v.method or c.method, v.verdict, v.evidence,
+                           quotes=c.quotes, unquoted=c.unquoted)
     except Exception:  # a crashing check is reported, and makes check-proofs exit 1
         return ClaimResult(c.id, c.spec_id, c.claim, c.source, c.method, "inconclusive",
-                           "CHECK CRASHED:\n" + traceback.format_exc(limit=5), crashed=True)
+                           "CHECK CRASHED:\n" + traceback.format_exc(limit=5), crashed=True, quotes=c.quotes,
+                           unquoted=c.unquoted)
 
 
 def run_all(ids: list[str] | None = None) -> list[ClaimResult]:

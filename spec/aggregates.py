@@ -38,8 +38,7 @@ A = _agg("A", "RRUV16 mean-loss sum sum_i eps_i (e^{eps_i} - 1)/2", eps * (sp.ex
          "Bun-Steinke's eps_i^2/2 (WRRW23 Lemma 10) is the tighter bound used by WRRW23.")
 KOV = _agg("KOV", "KOV15 mean term sum_i eps_i (e^{eps_i} - 1)/(e^{eps_i} + 1)",
            eps * (sp.exp(eps) - 1) / (sp.exp(eps) + 1),
-           Source("KOV15", "Theorem 3.5 (heterogeneous advanced composition)",
-                  citation="Kairouz, Oh, Viswanath, The composition theorem for DP, ICML 2015 / IEEE TIT 2017"),
+           Source("KOV15", "Theorem 3.5 (heterogeneous advanced composition)"),
            "Equals eps * tanh(eps/2).  WRRW23 (Sec. 3) notes it is <= eps^2/2 with difference O(eps^4).")
 # RRUV16 Lemma 3.3: the pure-DP base bound is applied to 2 eps_i; the deltas are charged through
 # 2 delta_i / (eps_i e^{eps_i}) (Lemma 2.3's pointwise conversion).  eps_i = 0 < delta_i makes it infinite.

@@ -18,15 +18,7 @@ V, KOV, S = sym("V"), sym("KOV"), sym("S")
 L = sp.log(1 / delta)
 Lg = sp.log(1 / delta_g)
 
-BS16 = ("Bun, Steinke, 'Concentrated Differential Privacy: Simplifications, Extensions, and Lower Bounds', TCC 2016, "
-        "LNCS 9985, pp. 635-658 (arXiv:1605.02065)")
-CKS20 = ("Canonne, Kamath, Steinke, 'The Discrete Gaussian for Differential Privacy', NeurIPS 2020 "
-         "(arXiv:2004.00010)")
-MIR17 = "Mironov, 'Renyi Differential Privacy', IEEE CSF 2017, pp. 263-275 (arXiv:1702.07476)"
-BW18 = ("Balle, Wang, 'Improving the Gaussian Mechanism for Differential Privacy: Analytical Calibration and Optimal "
-        "Denoising', ICML 2018, PMLR 80 (arXiv:1805.06530)")
-KOV15 = ("Kairouz, Oh, Viswanath, 'The Composition Theorem for Differential Privacy', ICML 2015, PMLR 37; journal "
-         "version IEEE Trans. Inf. Theory 63(6):4037-4049, 2017 (arXiv:1311.0776)")
+# The papers' full references (authors, venue, arXiv id and version) are in spec/papers.py.
 DIFFPRIVLIB = "diffprivlib (IBM), diffprivlib/accountant.py, BudgetAccountant.total"
 
 _CKS_WHERE_NOTE = ("Numbering: dp_accounting's rdp_privacy_accountant cites 'arXiv:2004.00010 Proposition 12 (in v4)'; "
@@ -38,7 +30,7 @@ _CKS_WHERE_NOTE = ("Numbering: dp_accounting's rdp_privacy_accountant cites 'arX
 # ------------------------------------------------------------------------------------------ Bun-Steinke
 register(SpecEntry(
     id="conversions.bs16", title="rho-zCDP => (rho + 2 sqrt(rho log(1/delta)), delta)-DP", kind=Kind.CONVERSION,
-    source=Source("BS16", "Proposition 1.3", citation=BS16),
+    source=Source("BS16", "Proposition 1.3"),
     params=("rho", "delta"), expr=rho + 2 * sp.sqrt(rho * L), domain=(rho >= 0, delta > 0, delta < 1),
     extra={"delta": delta}, monotone={"rho": +1, "delta": -1},
     same_as=("wrrw23.lemma1.zcdp_to_dp", "fz21.thm4_7.fixed"),
@@ -49,8 +41,7 @@ register(SpecEntry(
           "Lemma 1 is the delta-approximate version (delta' there)."))
 register(SpecEntry(
     id="conversions.bs16.b_star", title="B* for BS16: (sqrt(log(1/delta_g) + eps_g) - sqrt(log(1/delta_g)))^2",
-    kind=Kind.CONVERSION, source=Source("BS16", "Proposition 1.3, inverted (as in FZ21 Theorem 4.7's proof)",
-                                        citation=BS16),
+    kind=Kind.CONVERSION, source=Source("BS16", "Proposition 1.3, inverted (as in FZ21 Theorem 4.7's proof)"),
     params=("eps_g", "delta_g"), expr=(sp.sqrt(Lg + eps_g) - sp.sqrt(Lg))**2,
     domain=(eps_g > 0, delta_g > 0, delta_g < 1), monotone={"eps_g": +1, "delta_g": +1},
     same_as=("fz21.thm4_7.bs16",), proof_claims=("fz21.thm4_7.b_star_minimization",),
@@ -59,7 +50,7 @@ register(SpecEntry(
           "of fz21.thm4_7.bs16)."))
 register(SpecEntry(
     id="conversions.bs16.pure_to_zcdp", title="eps-DP => (eps^2/2)-zCDP", kind=Kind.CONVERSION,
-    source=Source("BS16", "Proposition 1.4 (formal version: Proposition 3.3, as WRRW23 cites it)", citation=BS16),
+    source=Source("BS16", "Proposition 1.4 (formal version: Proposition 3.3, as WRRW23 cites it)"),
     params=("eps",),
     expr=eps**2 / 2, domain=(eps >= 0,), monotone={"eps": +1}, same_as=("wrrw23.lemma1.dp_to_zcdp",),
     notes="Returns rho.  The step FZ21 Theorem 4.7's proof uses to feed pure eps_t-DP rounds to the zCDP filter "
@@ -68,8 +59,7 @@ register(SpecEntry(
 # ------------------------------------------------------------------------------------------ Mironov
 register(SpecEntry(
     id="conversions.mironov", title="rho-zCDP => (alpha rho + log(1/delta)/(alpha - 1), delta)-DP at one alpha",
-    kind=Kind.CONVERSION, source=Source("Mir17", "Proposition 3 (RDP -> (eps, delta)-DP) at (alpha, alpha rho)-RDP",
-                                        citation=MIR17),
+    kind=Kind.CONVERSION, source=Source("Mir17", "Proposition 3 (RDP -> (eps, delta)-DP) at (alpha, alpha rho)-RDP"),
     params=("alpha", "rho", "delta"), expr=alpha * rho + L / (alpha - 1),
     domain=(alpha > 1, rho >= 0, delta > 0, delta < 1), extra={"delta": delta},
     monotone={"rho": +1, "delta": -1, "alpha": 0}, same_as=("fz21.fact2_4",),
@@ -82,8 +72,7 @@ _cks_eps = alpha * rho + (L + (alpha - 1) * sp.log(1 - 1 / alpha) - sp.log(alpha
 register(SpecEntry(
     id="conversions.cks20", title="CKS20 conversion: eps = inf_alpha [alpha rho + (log(1/delta) + (alpha-1) "
     "log(1 - 1/alpha) - log alpha)/(alpha - 1)]", kind=Kind.CONVERSION,
-    source=Source("CKS20", "Proposition 12 (RDP -> approximate DP), specialized to rho-zCDP (tau = alpha rho)",
-                  citation=CKS20),
+    source=Source("CKS20", "Proposition 12 (RDP -> approximate DP), specialized to rho-zCDP (tau = alpha rho)"),
     params=("rho", "delta"), expr=_cks_eps, domain=(rho >= 0, delta > 0, delta < 1),
     optimize=Optimize("inf", "alpha", sp.Integer(1), sp.oo), extra={"delta": delta},
     monotone={"rho": +1, "delta": -1}, example={"alpha": "5"}, proof_claims=("conversions.cks20.forms_agree",),
@@ -94,7 +83,7 @@ register(SpecEntry(
 register(SpecEntry(
     id="conversions.cks20.delta", title="CKS20 conversion, delta form: delta = inf_alpha exp((alpha-1)(alpha rho - "
     "eps))/(alpha-1) (1 - 1/alpha)^alpha", kind=Kind.CONVERSION,
-    source=Source("CKS20", "Proposition 12, specialized to rho-zCDP (tau = alpha rho)", citation=CKS20),
+    source=Source("CKS20", "Proposition 12, specialized to rho-zCDP (tau = alpha rho)"),
     params=("rho", "eps_g"),
     expr=sp.exp((alpha - 1) * (alpha * rho - eps_g)) / (alpha - 1) * (1 - 1 / alpha)**alpha,
     domain=(rho >= 0, eps_g >= 0), optimize=Optimize("inf", "alpha", sp.Integer(1), sp.oo),
@@ -116,7 +105,7 @@ def _Phi(z: sp.Expr) -> sp.Expr:
 
 register(SpecEntry(
     id="conversions.gauss.delta", title="the Gaussian mechanism's exact privacy curve (mu = sqrt(2 rho))",
-    kind=Kind.CONVERSION, source=Source("BW18", "Theorem 8 (analytic Gaussian mechanism)", citation=BW18),
+    kind=Kind.CONVERSION, source=Source("BW18", "Theorem 8 (analytic Gaussian mechanism)"),
     params=("rho", "eps_g"), expr=_Phi(-eps_g / _mu + _mu / 2) - sp.exp(eps_g) * _Phi(-eps_g / _mu - _mu / 2),
     domain=(rho > 0, eps_g >= 0), monotone={"rho": +1, "eps_g": -1},
     notes="the limit no general conversion can beat; not a valid general conversion.  Returns delta(eps_g) = "
@@ -132,8 +121,7 @@ _Q = sp.binomial(k, l) * sp.exp(l * eps) / (1 + sp.exp(eps))**k
 register(SpecEntry(
     id="conversions.kov15.exact", title="exact delta(eps_g) of k-fold eps-randomized response (optimal composition)",
     kind=Kind.CONVERSION,
-    source=Source("KOV15", "Theorem 3.3 (optimal homogeneous composition) with the RR dominance of Section 2",
-                  citation=KOV15),
+    source=Source("KOV15", "Theorem 3.3 (optimal homogeneous composition) with the RR dominance of Section 2"),
     params=("eps", "k", "eps_g"), expr=sp.Sum(sp.Max(0, _P - sp.exp(eps_g) * _Q), (l, 0, k)),
     domain=(eps >= 0, k >= 1, eps_g >= 0), monotone={"k": +1, "eps_g": -1, "eps": +1},
     notes="Returns delta.  Every eps-DP mechanism is a post-processing of RR_eps, so k-fold (adaptive, fixed-eps) "
@@ -147,8 +135,7 @@ register(SpecEntry(
 register(SpecEntry(
     id="conversions.kov15.heterogeneous", title="KOV heterogeneous advanced composition (diffprivlib's accountant)",
     kind=Kind.COMPOSITION,
-    source=Source("KOV15", "Theorem 3.5 (heterogeneous advanced composition); as implemented in " + DIFFPRIVLIB,
-                  citation=KOV15),
+    source=Source("KOV15", "Theorem 3.5 (heterogeneous advanced composition); as implemented in " + DIFFPRIVLIB),
     params=("dhat",), aggregates=("S", "KOV", "V"),
     expr=sp.Min(S, KOV + sp.Min(sp.sqrt(2 * V * sp.log(1 / dhat)),
                                 sp.sqrt(2 * V * sp.log(sp.E + sp.sqrt(V) / dhat)))),

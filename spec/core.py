@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import enum
 import math
+import re
 from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
@@ -285,22 +286,56 @@ SEEDS = {
 }
 
 
+#: the kinds of numbered statement a theorem locator may name (first match in ``Source.where``)
+_LOCATOR = re.compile(r"\b(?:Informal Theorem|Theorem|Lemma|Proposition|Corollary|Fact|Remark|Example|Definition|"
+                      r"Algorithm|Section|Appendix|footnote)\s+(?:[A-Z]?\d+(?:\.\d+)*|[A-Z]\b)")
+_EQUATION = re.compile(r"\beqs?\.\s*\(\d+\)(?:\s*-\s*\(\d+\))?")
+
+
 @dataclass(frozen=True)
 class Source:
-    """Where a result is stated: the paper, the seed file (or literature reference) and the location."""
+    """Where a result is stated: a paper (key into :data:`dpbounds.spec.papers.PAPERS`), the location in it and,
+    for results read from a seed text, the seed file as a secondary locator.
+
+    ``theorem`` and ``equation`` are the structured locator; when not given they are read off ``where`` (its first
+    "Theorem 6.5" / "Lemma 3.3" / ... and its "eq. (12)").  ``str(source)`` is the full citation
+    (:func:`dpbounds.spec.papers.render_citation`); :meth:`short` is the compact "RRUV16 Theorem 5.1, eq. (6)".
+    """
 
     paper: str       # e.g. "RRUV16"
     where: str       # e.g. "Theorem 5.1, eq. (6)"
     seed: str = ""   # seed file name in shared/seeds, or "" for a result from the literature
-    citation: str = ""  # full citation when the result is not in a seed
+    theorem: str = ""
+    equation: str = ""
+
+    def __post_init__(self) -> None:
+        from .papers import paper
+        paper(self.paper)  # an unknown key fails at import time, not when rendering
+        if not self.theorem:
+            m = _LOCATOR.search(self.where)
+            object.__setattr__(self, "theorem", m.group(0) if m else "")
+        if not self.equation:
+            m = _EQUATION.search(self.where)
+            object.__setattr__(self, "equation", m.group(0) if m else "")
+
+    @property
+    def record(self):
+        """The cited paper's record (:class:`dpbounds.spec.papers.Paper`)."""
+        from .papers import paper
+        return paper(self.paper)
+
+    @property
+    def citation(self) -> str:
+        """The paper's full reference (authors, title, venue, year, arXiv id and version)."""
+        return self.record.citation()
+
+    def short(self) -> str:
+        """'RRUV16 Theorem 5.1, eq. (6)': paper key and location."""
+        return f"{self.paper} {self.where}"
 
     def __str__(self) -> str:
-        loc = f"{self.paper} {self.where}"
-        if self.seed:
-            return f"{loc} (seed {self.seed})"
-        if self.citation:
-            return f"{loc} ({self.citation})"
-        return loc
+        from .papers import render_citation
+        return render_citation(self.paper, self.where, self.seed)
 
 
 @dataclass(frozen=True)
@@ -363,7 +398,7 @@ class SpecEntry:
 
     @property
     def theorem(self) -> str:
-        return f"{self.id}: {self.source}"
+        return f"{self.id}: {self.source.short()}"
 
     def all_exprs(self) -> dict[str, sp.Basic]:
         out: dict[str, sp.Basic] = {"expr": self.expr}

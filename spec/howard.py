@@ -18,10 +18,7 @@ import sympy as sp
 
 from .core import Kind, Source, SpecEntry, register, sym
 
-CIT_2021 = ("Howard, Ramdas, McAuliffe, Sekhon, 'Time-uniform, nonparametric, nonasymptotic confidence sequences', "
-            "Ann. Statist. 49(2):1055-1080, 2021, doi:10.1214/20-AOS1991 (arXiv:1810.08240)")
-CIT_2020 = ("Howard, Ramdas, McAuliffe, Sekhon, 'Time-uniform Chernoff bounds via nonnegative supermartingales', "
-            "Probab. Surveys 17:257-317, 2020, doi:10.1214/18-PS321 (arXiv:1808.03204)")
+# Full references (HRMS21, HRMS20): spec/papers.py.
 
 eta, s, v0, delta, gamma, u = sym("eta"), sym("s"), sym("v0"), sym("delta"), sym("gamma"), sym("u")
 V = sym("V")
@@ -43,7 +40,7 @@ _STITCH_DOMAIN = (eta > 1, s > 1, v0 > 0, delta > 0, delta < 1)
 register(SpecEntry(
     id="howard.stitching", title="polynomial stitching boundary, sub-Gaussian (c = 0)", kind=Kind.BOUNDARY,
     source=Source("HRMS21", "Theorem 1 (stitching) with the polynomial stitching function h(k) = (k + 1)^s zeta(s), "
-                  "the example after Theorem 1, sub-Gaussian case c = 0", citation=CIT_2021),
+                  "the example after Theorem 1, sub-Gaussian case c = 0"),
     params=("eta", "s", "v0", "delta"), aggregates=("V",),
     expr=sp.Piecewise((sp.oo, V < v0), (k1 * sp.sqrt(V * ell), True)),
     domain=_STITCH_DOMAIN, extra={"k1": k1, "ell": ell}, example={"V": "10"},
@@ -63,7 +60,7 @@ register(SpecEntry(
     id="howard.stitching.simplified", title="stitching boundary with eta = 2, s = 1.4, rounded (WRRW23 Thm 6)",
     kind=Kind.BOUNDARY,
     source=Source("HRMS21", "Theorem 1, polynomial stitching with eta = 2, s = 1.4, c = 0, constants rounded "
-                  "(the simplified form quoted by WRRW23 Theorem 6)", citation=CIT_2021),
+                  "(the simplified form quoted by WRRW23 Theorem 6)"),
     params=("v0", "delta"), aggregates=("V",), expr=sp.Piecewise((sp.oo, V < v0), (_SIMPLE, True)),
     extra={"unrounded": sp.Piecewise((sp.oo, V < v0), (_UNROUNDED, True))},
     domain=(v0 > 0, delta > 0, delta < 1), monotone={"delta": -1}, same_as=("wrrw23.thm6",), example={"V": "10"},
@@ -79,7 +76,7 @@ register(SpecEntry(
 _TWO = sp.sqrt(2 * (V + gamma) * sp.log(sp.sqrt((V + gamma) / gamma) / delta))
 register(SpecEntry(
     id="howard.normal_mixture.two_sided", title="two-sided normal-mixture boundary", kind=Kind.BOUNDARY,
-    source=Source("HRMS21", "Proposition 4 (two-sided normal mixture), sub-Gaussian case", citation=CIT_2021),
+    source=Source("HRMS21", "Proposition 4 (two-sided normal mixture), sub-Gaussian case"),
     params=("gamma", "delta"), aggregates=("V",), expr=_TWO,
     extra={"log_mixture_at_boundary": sp.log(sp.sqrt(gamma / (V + gamma))) + _TWO**2 / (2 * (V + gamma))},
     domain=(gamma > 0, delta > 0, delta < 1, V >= 0), same_as=("wrrw23.thm5",),
@@ -101,7 +98,7 @@ register(SpecEntry(
     id="howard.normal_mixture.one_sided", title="one-sided normal-mixture boundary: its defining equation",
     kind=Kind.BOUNDARY,
     source=Source("HRMS21", "Proposition 5 (one-sided normal mixture: half-normal mixing over lambda >= 0), "
-                  "sub-Gaussian case", citation=CIT_2021),
+                  "sub-Gaussian case"),
     params=("gamma", "delta", "u"), aggregates=("V",), expr=_LOG_M1 - sp.log(1 / delta),
     extra={"log_mixture": _LOG_M1},
     domain=(gamma > 0, delta > 0, delta < 1, u > 0, V >= 0), example={"u": "5"}, monotone={"u": +1, "delta": +1},

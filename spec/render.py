@@ -8,6 +8,7 @@ import json
 import sympy as sp
 
 from .core import SpecEntry, registry
+from .papers import PAPERS
 
 
 def _latex(e: sp.Basic) -> str:
@@ -21,8 +22,10 @@ def entry_record(e: SpecEntry) -> dict:
         "id": e.id,
         "title": e.title,
         "kind": e.kind.value,
-        "source": {"paper": e.source.paper, "where": e.source.where, "seed": e.source.seed,
-                   "citation": e.source.citation, "text": str(e.source)},
+        "source": {"paper": e.source.paper, "where": e.source.where, "theorem": e.source.theorem,
+                   "equation": e.source.equation, "seed": e.source.seed, "citation": e.source.citation,
+                   "arxiv": e.source.record.arxiv or None, "version": e.source.record.version,
+                   "text": str(e.source)},
         "params": list(e.params),
         "aggregates": list(e.aggregates),
         "domain": [{"latex": _latex(r), "text": sp.sstr(r)} for r in e.domain],
@@ -47,7 +50,7 @@ def registry_hash() -> str:
 
 
 def render_list() -> str:
-    rows = [f"{e.id:<44} {e.kind.value:<12} {e.source}" for e in registry().values()]
+    rows = [f"{e.id:<44} {e.kind.value:<12} {e.source.short()}" for e in registry().values()]
     return "\n".join(rows) + "\n"
 
 
@@ -60,11 +63,15 @@ def render_markdown() -> str:
            f"{len(reg)} entries. [R] marks a formula reconstructed from a damaged extraction; "
            "its proof claim re-derives it.", "", "| id | kind | source |", "|---|---|---|"]
     for e in reg.values():
-        out.append(f"| [`{e.id}`](#{e.id.replace('.', '').lower()}) | {e.kind.value} | {e.source}"
+        out.append(f"| [`{e.id}`](#{e.id.replace('.', '').lower()}) | {e.kind.value} | {e.source.short()}"
                    f"{' [R]' if e.reconstructed else ''} |")
+    out += ["", "## Papers", "", "| key | reference | text the statements are read from |", "|---|---|---|"]
+    for p in PAPERS.values():
+        out.append(f"| {p.key} | {p.citation()} | {p.checked}"
+                   f"{' Seed files: ' + ', '.join(p.seeds) + '.' if p.seeds else ''} |")
     for e in reg.values():
         out += ["", f"## {e.id}", "", f"**{e.title}** — *{e.kind.value}*{' — **[R]** reconstructed' if e.reconstructed else ''}",
-                "", f"- Source: {e.source}"]
+                "", f"- Source: {e.source.short()}", f"- Citation: {e.source}"]
         if e.params:
             out.append("- Parameters: " + ", ".join(f"`{p}`" for p in e.params))
         if e.aggregates:

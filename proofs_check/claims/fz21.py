@@ -30,6 +30,7 @@ def _bstar_spec() -> sp.Expr:
 
 # ------------------------------------------------------------------------------------------ Theorem 4.7
 @claim("fz21.thm4_7.b_star_minimization", spec_id="fz21.thm4_7.bs16",
+       quotes=("fz21.fact2_4", "fz21.thm4_7.proof"),
        statement="min_{alpha > 1} alpha B + log(1/delta)/(alpha - 1) = B + 2 sqrt(B L); solving B + 2 sqrt(B L) = eps_g "
                  "gives B* = (sqrt(L + eps_g) - sqrt(L))^2", source=f"{FZ}, Theorem 4.7 and its proof (Fact 2.4)",
        method="sympy")
@@ -61,6 +62,7 @@ def b_star_minimization() -> Verdict:
 
 
 @claim("fz21.thm4_7.equals_wrrw23_thm2", spec_id="fz21.thm4_7.bs16",
+       quotes=("fz21.thm4_7.statement", "fz21.thm4_7.proof", "wrrw23.thm2"),
        statement="FZ21 Theorem 4.7 with the closed-form B* (HALT iff V/2 > B*) and WRRW23 Theorem 2 with delta'' = 0, "
                  "delta' = delta_g (HALT iff sqrt(2 L V) + V/2 > eps_g) decide identically for all V >= 0",
        source=f"{FZ}, Theorem 4.7; {WRRW}, Theorem 2", method="sympy (strictly increasing statistic, same root)")
@@ -84,6 +86,7 @@ def equals_wrrw23_thm2() -> Verdict:
 
 
 @claim("fz21.thm4_7.fixed_rate", spec_id="fz21.thm4_7.fixed",
+       quotes=("fz21.thm4_7.fixed_rate",),
        statement="for k rounds of eps fixed up front the filter implies (k eps^2/2 + sqrt(2k log(1/delta)) eps, delta)-DP",
        source=f"{FZ}, paragraph after Theorem 4.7", method="sympy")
 def fixed_rate() -> Verdict:
@@ -158,6 +161,7 @@ K_EXAMPLES = [(Fraction(1, 100), Fraction(1), Fraction(1, 10**6)), (Fraction(1, 
 
 
 @claim("fz21.thm4_7.rruv_rate_claim", spec_id="fz21.thm4_7.rruv_rate",
+       quotes=("fz21.thm4_7.rruv_rate",),
        statement="RRUV16's rate (the smallest eps_g at which Theorem 5.1's filter continues through k rounds of eps) is "
                  "greater than (k eps (e^eps - 1)/2 + sqrt(2k log(1/delta)) eps) 'by a significant constant factor'",
        source=f"{FZ}, paragraph after Theorem 4.7 (l. 442); RRUV16 Theorem 5.1",
@@ -322,11 +326,16 @@ def _row_verdict(row) -> Verdict:
     return Verdict("verified" if ok else "erratum", txt, "arb (BS16 closed form; CKS20 at a found alpha)")
 
 
+def _row_quote(ds: str, eps_s: str) -> str:
+    """The key of the stored quotation of one Section 6 setting (e.g. 'fz21.sec6.mnist_eps0_3')."""
+    return f"fz21.sec6.{ds.lower()}_eps{eps_s.replace('.', '_')}"
+
+
 def _make_row_claim(row):
     ds, eps_s = row[0], row[1]
     cid = f"fz21.sec6.{ds.lower()}_eps{eps_s.replace('.', '_')}"
 
-    @claim(cid, spec_id="fz21.prop6_1",
+    @claim(cid, spec_id="fz21.prop6_1", quotes=(_row_quote(ds, eps_s), "fz21.sec6.delta", "fz21.prop6_1"),
            statement=f"FZ21 Section 6 ({ds}, eps = {eps_s}): sigma = {row[2]}, k = {row[4]} private GD (Prop. 6.1, "
                      f"k/(2 sigma^2)-zCDP) is ({eps_s}, 1e-5)-DP", source=f"{FZ}, Section 6.{1 if ds == 'MNIST' else 2}",
            method="arb (BS16 = Fact 2.4 optimized; CKS20)")
@@ -340,6 +349,7 @@ ROW_CHECKS = [_make_row_claim(r) for r in SEC6]
 
 
 @claim("fz21.sec6.numbers", spec_id="fz21.thm4_7",
+       quotes=("fz21.sec6.delta", "fz21.prop6_1") + tuple(_row_quote(r[0], r[1]) for r in SEC6),
        statement="FZ21 Section 6: each (sigma, k) setting of private GD gives the stated eps at delta = 1e-5 (table of "
                  "all eight settings)", source=f"{FZ}, Section 6.1-6.2",
        method="arb (BS16 = Fact 2.4 optimized over alpha; CKS20 certified at a found alpha)")
@@ -358,6 +368,7 @@ def sec6_numbers() -> Verdict:
 
 
 @claim("fz21.sec6.odometer_delta", spec_id="fz21.prop5_2",
+       quotes=("fz21.sec6.odometer", "fz21.sec6.figure2", "fz21.sec6.mnist_eps0_3"),
        statement="Section 6.1 odometer: alpha = 63 'approximately optimizes the conversion from RDP to DP via Fact 2.4'; "
                  "'Delta = 0.00109 ~ alpha/sigma^2' (sigma = 170); 'RDP loss 0.135 translates to eps ~ 0.32' (delta = "
                  "1e-5); step k/2 = 52", source=f"{FZ}, Section 6.1 (Figure 2 and the paragraph before it)",
@@ -403,7 +414,7 @@ def sec6_odometer() -> Verdict:
     return Verdict("erratum" if bad else "verified", "; ".join(rows) + ".", "exact + arb")
 
 
-@claim("fz21.sec6.bnorm_kmax", spec_id="fz21.prop6_1",
+@claim("fz21.sec6.bnorm_kmax", spec_id="fz21.prop6_1", quotes=tuple(_row_quote(r[0], r[1]) for r in SEC6),
        statement="Section 6: B_norm = k C^2 (10400, 40500, 46000, 87500) and k_max = factor x k (125 ~ 1.2 x 104, 198 = "
                  "1.1 x 180, 960 = 1.2 x 800, 2100 = 1.05 x 2000, 4800 = 1.2 x 4000, 4120 = 1.03 x 4000)",
        source=f"{FZ}, Section 6.1-6.2", method="exact rationals")
@@ -432,6 +443,8 @@ def sec6_bnorm_kmax() -> Verdict:
 
 # ------------------------------------------------------------------------------------------ CKS20 (used above)
 @claim("conversions.cks20.forms_agree", spec_id="conversions.cks20",
+       unquoted="CKS20 is not among the seed texts; the claim compares two written forms of its Proposition 12, "
+                "both transcribed in spec/conversions.py",
        statement="CKS20's delta form exp((a-1)(a rho - eps))/(a-1) (1-1/a)^a and eps form a rho + (L + (a-1) log(1-1/a) "
                  "- log a)/(a-1) describe the same (eps, delta) pairs at every order a > 1 (so their infima describe "
                  "the same curve), and the eps form is the one evaluated for FZ21 Section 6",

@@ -169,6 +169,7 @@ def general_matches_spec() -> bool:
 
 
 @claim("howard.stitching.k1", spec_id="howard.stitching",
+       quotes=("wrrw23.thm6",),
        statement="at eta = 2, k1 = (2^(1/4) + 2^(-1/4))/sqrt 2 = sqrt(1 + 3 sqrt(2)/4) ~ 1.43550, and sqrt(1.4) k1 ~ "
                  "1.69851 <= 1.7 (the 1.7 of WRRW23 Theorem 6 absorbs s = 1.4 into the leading constant)",
        source=f"{HOW}; {WRRW}", method="sympy (exact algebraic numbers)")
@@ -197,6 +198,7 @@ def _k1() -> Verdict:
 
 
 @claim("howard.stitching.simplified_dominates", spec_id="howard.stitching.simplified",
+       quotes=("wrrw23.thm6",),
        statement="for every v >= m and delta in (0, 1): 1.7 sqrt(v (log log(2v/m) + 0.72 log(5.2/delta))) >= k1 sqrt(v "
                  "(1.4 log log(2v/m) + log(zeta(1.4)/(delta log(2)^1.4)))) (HRMS21 at eta = 2, s = 1.4)",
        source=f"{HOW}; {WRRW}", method="arb (exact rational constants; affine margin, corner certified)")
@@ -230,6 +232,7 @@ def _dominates() -> Verdict:
 
 
 @claim("howard.stitching.rounding_directions", spec_id="howard.stitching.simplified",
+       quotes=("wrrw23.thm6",),
        statement="each rounding of WRRW23 Theorem 6 goes the safe way: 1.7 >= sqrt(1.4) k1, 0.72 >= 1/1.4, "
                  "5.2 >= zeta(1.4)/log(2)^1.4 (the exact constants of sqrt(1.4) k1 sqrt(v (LL + (1/1.4) log(a/delta))))",
        source=f"{HOW}; {WRRW}", method="arb")

@@ -31,6 +31,7 @@ def azuma_standard_threshold(k, alpha, beta, t):
 
 
 @claim("nikolov17.thm2.stated_vs_derived", spec_id="nikolov17.thm2.as_stated",
+       quotes=("nikolov17.thm2", "nikolov17.thm2.proof_eq6"),
        statement="Theorem 2 as stated (eps' = sqrt(2k log 1/delta) + k(e^eps - 1)) equals what its proof derives",
        source=f"{NIK}, Theorem 2 and its proof (eqs. (5)-(6))", method="sympy + exact point")
 def _nik_thm2() -> Verdict:
@@ -72,6 +73,7 @@ def _nik_thm2() -> Verdict:
 
 
 @claim("nikolov17.lemma6", spec_id="nikolov17.lemma6",
+       quotes=("nikolov17.lemma6", "nikolov17.lemma6.proof_last"),
        statement="D_KL(X||Y) <= eps (e^eps - 1) when D_inf(X||Y), D_inf(Y||X) <= eps; is it tight?",
        source=f"{NIK}, Lemma 6 and its proof", method="sympy (each step of the proof; RR as the extremal pair)")
 def _nik_lemma6() -> Verdict:
@@ -135,6 +137,7 @@ def azuma_as_written_counterexample(k: int = 1, alpha: Fraction = Fraction(100),
 
 
 @claim("nikolov17.thm7.azuma", spec_id="nikolov17.thm7.as_stated",
+       quotes=("nikolov17.thm7",),
        statement="Azuma as written: |Z_i| <= alpha, E[Z_i | past] <= beta => P(sum Z_i > k beta + t sqrt(k alpha)) "
                  "<= exp(-t^2/2)", source=f"{NIK}, Theorem 7", method="exact counterexample + sympy comparison")
 def _nik_azuma() -> Verdict:

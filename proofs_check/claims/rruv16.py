@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
-from pathlib import Path
 from typing import Callable
 
 import sympy as sp
@@ -26,10 +25,9 @@ from dpbounds.evaluation.numeric import arb_endpoints, arb_prec, fraction_to_arb
 
 from ..bnb import prove_positive
 from ..core import Verdict, claim
+from ..quotes import quote
 
 RRUV = "RRUV16, seed 000_6d22f6a3880a066d.txt"
-SEED = "000_6d22f6a3880a066d.txt"
-SEEDS = Path(__file__).resolve().parents[3] / "shared" / "seeds"
 
 E = sp.E
 R074 = sp.Rational(74, 100)    # the 0.74 of Theorem 4.5
@@ -38,14 +36,6 @@ R296 = sp.Rational(296, 100)   # 2.96 = 4 * 0.74 in the proof of Theorem 6.5
 
 
 # ------------------------------------------------------------------------------------------ plumbing
-
-
-def _seed_text(name: str = SEED) -> str:
-    for base in (SEEDS, Path("/work/shared/seeds"), Path.cwd().parent / "shared" / "seeds"):
-        p = base / name
-        if p.exists():
-            return p.read_text(encoding="utf-8")
-    return ""
 
 
 def _is_zero(expr: sp.Expr) -> bool:
@@ -133,6 +123,7 @@ def _lemma2_3_tight(e: sp.Expr, d: sp.Expr) -> sp.Expr:
 
 
 @claim("rruv16.lemma2_3.second_conversion", spec_id="rruv16.lemma2_3.dp_to_pointwise",
+       quotes=("rruv16.lemma2_3",),
        statement="(eps, delta)-indistinguishable => (2 eps, 2 delta/(e^eps eps))-pointwise indistinguishable",
        source=f"{RRUV}, Lemma 2.3 (second part; cited from Kasiviswanathan-Smith [11], no proof in the seed)",
        method="re-derivation (sympy) + exact rational counterexample certified with arb")
@@ -191,6 +182,7 @@ def xlogx_max_below(c: Fraction):
 
 
 @claim("rruv16.thm4_5.constant_0_74", spec_id="rruv16.thm4_5",
+       quotes=("rruv16.thm4_5.statement", "rruv16.thm4_5.proof"),
        statement="x log(1/x) <= 0.37 on (0, 1) (max 1/e), hence s e^{-s^2/2} <= sqrt(0.74 beta) at "
                  "s = sqrt(2 log(1/beta)), which turns Theorem 4.2 into Theorem 4.5's 2 sqrt(e)(beta + 2 log(t) "
                  "sqrt(0.74 beta))", source=f"{RRUV}, Theorem 4.5 and its one-line proof; Theorem 4.2",
@@ -250,6 +242,7 @@ def _rr_mean_loss(e: sp.Expr) -> sp.Expr:
 
 
 @claim("rruv16.lemma4_6.vs_bun_steinke", spec_id="rruv16.lemma4_6",
+       quotes=("rruv16.lemma4_6", "wrrw23.lemma10"),
        statement="eps tanh(eps/2) <= eps^2/2 <= eps (e^eps - 1)/2 for eps >= 0: Bun-Steinke's mean bound eps^2/2 is "
                  "tighter than Lemma 4.6's everywhere (equal only at 0), and both bound the mean loss of eps-RR",
        source=f"{RRUV}, Lemma 4.6; WRRW23 Lemma 10 (Bun-Steinke Prop. 3.3)", method="sympy (monotone differences)")
@@ -287,6 +280,7 @@ def _thm4_4_from_seed(U2: sp.Expr, x: sp.Expr, delta: sp.Expr) -> sp.Expr:
 
 
 @claim("rruv16.thm5_1.statement_vs_proof", spec_id="rruv16.thm5_1",
+       quotes=("rruv16.thm5_1.x", "rruv16.thm5_1.eq6", "rruv16.thm5_1.proof_penultimate", "rruv16.thm5_1.proof_last"),
        statement="K of eq. (6) equals the bound reached at the end of the proof of Theorem 5.1 (Theorem 4.4 with "
                  "U_k^2 = 4 sum eps_i^2 and the stated x, plus the mean term)",
        source=f"{RRUV}, Theorem 5.1 eq. (6) and its proof (last display)", method="sympy + source text")
@@ -317,11 +311,10 @@ def _thm5_1() -> Verdict:
                         _is_zero(spec_end - proof_end) else "; NOTE: the spec's rruv16.thm5_1.as_derived differs")
     except (KeyError, spec.DomainError):
         spec_end_txt = ""
-    text = _seed_text()
-    i0 = text.find("Proof of Theorem 5.1")
-    block = text[i0:text.find("6 Advanced Composition", i0)] if i0 >= 0 else ""
-    txt_end = "\\leq\\sum_{i=1}^{k}\\varepsilon_{i}\\left(e^{\\varepsilon_{i}}-1\\right)+\\sqrt" in block
-    txt_pen = "\\leq\\sum_{i=1}^{k}\\mu_{i}+\\sqrt" in block
+    # what the proof's last display writes: the stored quotations (proofs_check/quotes.py), not a file
+    txt_end = quote("rruv16.thm5_1.proof_last").contains(
+        "\\leq\\sum_{i=1}^{k}\\varepsilon_{i}\\left(e^{\\varepsilon_{i}}-1\\right)+\\sqrt")
+    txt_pen = quote("rruv16.thm5_1.proof_penultimate").contains("\\leq\\sum_{i=1}^{k}\\mu_{i}+\\sqrt")
     if not (ok_U and ok_x and ok_A):
         return Verdict("inconclusive", f"ingredient checks failed: U {ok_U}, x {ok_x}, A {ok_A}")
     if _is_zero(diff_pen) and _is_zero(diff_end + A):
@@ -329,7 +322,7 @@ def _thm5_1() -> Verdict:
             "erratum",
             "With C_i = -eps_i - mu_i, D_i = eps_i - mu_i (proof): U_k^2 = 4V, and Theorem 4.4 at x = (eps_g/sqrt(28.04 "
             "L))^2 (= the statement's x, sympy) gives |M_k| <= sqrt(2 (V + x)(1 + log(V/x + 1)/2) L): the square-root "
-            "term of (6) exactly (sympy).  But the proof's LAST line" + (" (seed: '\\leq\\sum_{i=1}^{k}\\varepsilon_{i}"
+            "term of (6) exactly (sympy).  But the proof's LAST line" + (" (quoted: '\\leq\\sum_{i=1}^{k}\\varepsilon_{i}"
             "\\left(e^{\\varepsilon_{i}}-1\\right)+\\sqrt...')" if txt_end else "") + " has mean term sum eps_i(e^eps_i - "
             "1), while (6) has sum eps_j(e^eps_j - 1)/2: statement - proof end = -sum eps_j(e^eps_j - 1)/2 != 0 "
             f"(sympy: K - proof_end = {sp.sstr(diff_end)}, A = the spec's mean aggregate){spec_end_txt}.  The statement is nonetheless justified: the proof's "
@@ -373,6 +366,7 @@ def near_optimal_constant(lo: Fraction = Fraction(2804193, 100000), hi: Fraction
 
 
 @claim("rruv16.thm5_1.near_optimal_28_04", spec_id="rruv16.thm5_1",
+       quotes=("rruv16.thm5_1.remark_near_optimal", "rruv16.thm5_1.x"),
        statement="for eps_g = eps sqrt(8 k log(1/delta_g)) and eps_i = eps, the constant 28.04 in x = eps_g^2/(28.04 L) "
                  "is nearly optimal", source=f"{RRUV}, remark after Theorem 5.1",
        method="sympy (g' = h/(16 c^2), h increasing) + certified root brackets (arb)")
@@ -447,6 +441,7 @@ def _dg_of(expr: sp.Expr) -> sp.Symbol:
 
 
 @claim("rruv16.thm6_5.beta_solves", spec_id="rruv16.thm6_5",
+       quotes=("rruv16.thm6_5.proof_beta_solve", "rruv16.thm6_5.proof_beta"),
        statement="beta = 0.74 log^2(n)(sqrt(1 + delta_g/(2.96 sqrt(e) log^2 n)) - 1)^2 solves "
                  "delta_g/2 = 2 sqrt(e)(beta + 2 log(n) sqrt(0.74 beta))", source=f"{RRUV}, proof of Theorem 6.5",
        method="sympy (solve the quadratic in sqrt(beta), compare with the spec)")
@@ -487,6 +482,7 @@ def beta_lower_ratio_check(D: Fraction, x_max: Fraction = Fraction(4, 25)):
 
 
 @claim("rruv16.thm6_5.sqrt_ineq", spec_id="rruv16.thm6_5",
+       quotes=("rruv16.thm6_5.proof_beta", "rruv16.thm6_5.proof_sqrt_ineq"),
        statement="sqrt(1+x) >= 1 + x/3 on (0,1); the proof's x = delta_g/(2.96 sqrt(e) log^2 n) lies in (0,1) over the "
                  "theorem's domain; hence beta >= 0.74 log^2 n (delta_g/(9 sqrt(e) log^2 n))^2",
        source=f"{RRUV}, proof of Theorem 6.5", method="sympy + certified bound on x + branch and bound")
@@ -535,6 +531,7 @@ def log_constant_margin(C: Fraction, D: Fraction = Fraction(9)) -> Fraction:
 
 
 @claim("rruv16.thm6_5.log110e", spec_id="rruv16.thm6_5",
+       quotes=("rruv16.thm6_5.eq11", "rruv16.thm6_5.proof_beta", "rruv16.thm6_5.proof_sqrt_ineq"),
        statement="log(1/beta) <= log(110 e) + 2 log(log(n)/delta_g), which with Theorem 4.5 gives the square-root term "
                  "of eq. (11); 110 is the right rounding and in the safe direction",
        source=f"{RRUV}, Theorem 6.5 eq. (11) and its proof", method="sympy + exact rational comparison")
@@ -572,6 +569,7 @@ def _log110e() -> Verdict:
 
 
 @claim("rruv16.thm6_5.eq12_vs_proof", spec_id="rruv16.thm6_5.eq12",
+       quotes=("rruv16.thm6_5.eq12", "rruv16.thm6_5.proof_eq12", "rruv16.lemma6_4"),
        statement="eq. (12) as stated matches the lines of its proof (Lemma 6.4 with x = 1/n^2)",
        source=f"{RRUV}, Theorem 6.5 eq. (12), its proof, and Lemma 6.4", method="sympy + source text")
 def _eq12() -> Verdict:
@@ -592,13 +590,12 @@ def _eq12() -> Verdict:
     # proof line (seed): |M_k| <= sum_{j=1}^k sqrt(2(1/n^2 + V)(1 + log(1 + n^2 V)/2) log(2 log2(n)/delta_g))
     proof_line_sq = (k * sp.sqrt(common * sp.log(2 * sp.log(n) / (sp.log(2) * dg)))) ** 2
     ratio_proof = sp.simplify(proof_line_sq / sq12)
-    text = _seed_text()
-    t_stated = "\\log(4\\log_{2}(n)/\\delta_{g})" in text
-    t_proof = "\\log(2\\log_{2}(n)/\\delta_{g})" in text
-    t_sum = "|M_{k}|\\leq\\sum_{j=1}^{k}\\sqrt{2\\left(1/n^{2}" in text
-    t_lem = "\\log(2/\\delta_{g})" in text
-    if not text:
-        return Verdict("inconclusive", "seed text not found")
+    # what (12), its proof line and Lemma 6.4 write: the stored quotations (proofs_check/quotes.py)
+    q12, qproof, qlem = quote("rruv16.thm6_5.eq12"), quote("rruv16.thm6_5.proof_eq12"), quote("rruv16.lemma6_4")
+    t_stated = q12.contains("\\log(4\\log_{2}(n)/\\delta_{g})")
+    t_proof = qproof.contains("\\log(2\\log_{2}(n)/\\delta_{g})")
+    t_sum = qproof.contains("|M_{k}|\\leq\\sum_{j=1}^{k}\\sqrt{2\\left(1/n^{2}")
+    t_lem = qlem.contains("\\log(2/\\delta_{g})")
     if ok_shape and ok_log12 and ok_lem and t_stated and t_proof:
         return Verdict(
             "erratum",
@@ -606,10 +603,10 @@ def _eq12() -> Verdict:
             "the spec's (12) has the same factors except the last, log(4 log2(n)/delta_g) (sympy: (sqrt term)^2 / "
             "[2(V + 1/n^2)(1 + log(1 + n^2 V)/2)] = log(4 log2 n/delta_g)).  (ii) The proof's display reads "
             "'|M_k| <= sum_{j=1}^k sqrt(2(1/n^2 + V)(1 + log(1+n^2 V)/2) log(2 log2(n)/delta_g))'"
-            + (" (found in the seed)" if t_sum else "") + ": a stray sum over j (k identical terms, so k times the "
+            + (" (quoted)" if t_sum else "") + ": a stray sum over j (k identical terms, so k times the "
             f"bound; squared ratio proof/statement = {sp.sstr(ratio_proof)}) and log(2 log2(n)/delta_g) where (12) "
             "has log(4 log2(n)/delta_g).  (iii) Neither log2(n) factor is derived: Lemma 6.4 carries log(2/delta_g)"
-            + (" (seed)" if t_lem else "") + " and no log n.  What the argument needs: (11) is charged delta_g/2 "
+            + (" (quoted)" if t_lem else "") + " and no log n.  What the argument needs: (11) is charged delta_g/2 "
             "(beta solves delta_g/2 = ...), so (12) needs Lemma 6.4 at delta_g/2, i.e. log(4/delta_g) (sympy).  The "
             "stated log(4 log2(n)/delta_g) >= log(4/delta_g) iff n >= 2, so (12) as stated is valid (conservative by "
             "log2 n inside the log) given Lemma 6.4; the proof line's log(2 log2(n)/delta_g) would cover log(4/delta_g)"
@@ -627,6 +624,7 @@ def _eq11_type(logt: sp.Expr, dg: sp.Expr, V: sp.Expr, A: sp.Expr) -> sp.Expr:
 
 
 @claim("rruv16.thm6_5.granularity", spec_id="rruv16.thm6_5.granularity",
+       quotes=("rruv16.thm6_5.granularity_remark", "rruv16.thm6_5.eq11"),
        statement="with a granularity gamma in place of 1/n^2 (V in [gamma, 1]), 'log2(n^2)/delta_g in (11) will be "
                  "replaced with log2(1/gamma)/delta_g'", source=f"{RRUV}, remark after the proof of Theorem 6.5",
        method="re-derivation (sympy) + source text")
@@ -647,8 +645,8 @@ def _granularity() -> Verdict:
     ok_at_n = _is_zero(sp.expand_log(sp.simplify(derived.subs(gam, 1 / n ** 2) - e11), force=True))
     has_log2n2 = any(isinstance(a, sp.log) and a.args[0] == n ** 2 for a in sp.preorder_traversal(e11))
     has_log2 = e11.has(sp.log(2))
-    text = _seed_text()
-    t_remark = "\\log_{2}(n^{2})/\\delta_{g}" in text and "\\log_{2}(1/\\gamma)/\\delta_{g}" in text
+    remark = quote("rruv16.thm6_5.granularity_remark")  # the remark as printed (proofs_check/quotes.py)
+    t_remark = remark.contains("\\log_{2}(n^{2})/\\delta_{g}") and remark.contains("\\log_{2}(1/\\gamma)/\\delta_{g}")
     # the x of the sqrt inequality stays <= 3 (where sqrt(1+x) >= 1 + x/3 holds) iff log^2 t >= delta_g/(8.88 sqrt e)
     with arb_prec(128):
         gam_max = (-2 * (arb(-1).exp() / (_q(Fraction(888, 100)) * arb(1).exp().sqrt())).sqrt()).exp()
@@ -705,6 +703,7 @@ def footnote7_margin(n: Fraction, delta_g: Fraction) -> arb:
 
 
 @claim("rruv16.thm6_5.footnote7_improvement", spec_id="rruv16.thm6_5.footnote7",
+       quotes=("rruv16.thm6_5.footnote7",),
        statement="eq. (11)'s term sqrt(2V(log(110 e) + 2 log(log(n)/delta_g))) is an improvement over the earlier "
                  "2 sqrt(V(1 + log sqrt 3) log(4 log2(n)/delta_g)) when n >= 10 and delta_g < 1/2",
        source=f"{RRUV}, footnote 7 to Theorem 6.5",
@@ -749,6 +748,7 @@ def _footnote7() -> Verdict:
 
 
 @claim("rruv16.thm2_10.vs_kov", spec_id="rruv16.thm2_10",
+       quotes=("rruv16.thm2_10",),
        statement="KOV15's heterogeneous advanced composition, specialized to k rounds of (eps, delta), is never larger "
                  "than Theorem 2.10's eps(e^eps - 1)k + eps sqrt(2k log(1/dhat)) (nor its delta larger than k delta + "
                  "dhat)", source=f"{RRUV}, Theorem 2.10 (Dwork-Rothblum-Vadhan); KOV15 Theorem 3.5",

@@ -65,6 +65,7 @@ def spec_extra(entry_id: str, key: str):
 
 # ------------------------------------------------------------------------------------------ Theorem 2
 @claim("wrrw23.thm2.from_lemma1_thm1", spec_id="wrrw23.thm2",
+       quotes=("wrrw23.lemma1", "wrrw23.thm2", "wrrw23.informal_thm1"),
        statement="Theorem 2's stopping statistic sqrt(2 log(1/delta') V) + V/2 equals Lemma 1's zCDP->DP conversion "
                  "rho + 2 sqrt(rho log(1/delta')) at rho = V/2 (Theorem 1 run on rho_m = eps_m^2/2)",
        source=f"{WRRW}, Theorem 2 (and Informal Theorem 1), Lemma 1, Theorem 1", method="sympy")
@@ -94,6 +95,7 @@ def thm2_from_lemma1_thm1() -> Verdict:
 
 # ------------------------------------------------------------------------------------------ Theorem 3 item 1
 @claim("wrrw23.thm3.filter.y_star_root", spec_id="wrrw23.thm3.filter",
+       quotes=("wrrw23.thm3",),
        statement="y* = (sqrt(2L + 2 eps) - sqrt(2L))^2 is the (unique) root of sqrt(2 L y) + y/2 = eps, L = log(1/delta')",
        source=f"{WRRW}, Theorem 3 item 1 (proof: Lemma 9 / Theorem 4)", method="sympy (solve + uniqueness)")
 def thm3_y_star_root() -> Verdict:
@@ -120,6 +122,7 @@ def thm3_y_star_root() -> Verdict:
 
 
 @claim("wrrw23.thm3.filter.tangent", spec_id="wrrw23.thm3.filter",
+       quotes=("wrrw23.thm3", "wrrw23.thm3.tangent"),
        statement="u^F(V) = sqrt(L/(2 y*)) (y* + V) + V/2 equals eps at V = y*, is tangent there to sqrt(2 V L) + V/2 "
                  "(equal value and derivative) and lies above it for every V >= 0 (AM-GM)",
        source=f"{WRRW}, Theorem 3 item 1 / Theorem 4", method="sympy (perfect square)")
@@ -149,6 +152,7 @@ def thm3_tangent() -> Verdict:
 
 
 @claim("wrrw23.thm4.linear_boundary", spec_id="wrrw23.thm4",
+       quotes=("wrrw23.thm4", "wrrw23.thm3"),
        statement="the line a + b V has crossing probability <= exp(-2ab) (Ville on exp(lam M - lam^2 V/2) with lam = 2b); "
                  "the filter odometer's line sqrt(L y*/2) + sqrt(L/(2 y*)) V has exp(-2ab) = delta'",
        source=f"{WRRW}, Theorem 4 and Theorem 3 item 1", method="sympy")
@@ -189,6 +193,7 @@ def thm4_linear() -> Verdict:
 
 # ------------------------------------------------------------------------------------------ Theorem 5 / Thm 3 item 2
 @claim("wrrw23.thm5.mixture_integral", spec_id="wrrw23.thm5",
+       quotes=("wrrw23.thm5", "wrrw23.thm3"),
        statement="int exp(lam S - lam^2 V/2) N(lam; 0, 1/gamma) dlam = sqrt(gamma/(V + gamma)) exp(S^2/(2(V + gamma))); "
                  "Ville at level 1/delta gives S = sqrt(2 (V + gamma) log(sqrt((V + gamma)/gamma)/delta)); the mixture "
                  "odometer of Theorem 3 is that boundary (at delta') + V/2",
@@ -222,6 +227,7 @@ def thm5_mixture() -> Verdict:
 
 # ------------------------------------------------------------------------------------------ Theorem 6 / Thm 3 item 3
 @claim("wrrw23.thm6.stitching_constants", spec_id="wrrw23.thm6",
+       quotes=("wrrw23.thm6", "wrrw23.thm3"),
        statement="WRRW23 Theorem 6 (and the stitched odometer of Theorem 3 item 3) is HRMS21's polynomial stitching with "
                  "eta = 2, s = 1.4, rounded: 1.7 sqrt(v (log log(2v/m) + 0.72 log(5.2/delta))) >= k1 sqrt(v (1.4 log "
                  "log(2v/m) + log(zeta(1.4)/(delta log^1.4 2)))) for all v >= m, delta in (0, 1)",
@@ -258,6 +264,7 @@ def thm6_stitching() -> Verdict:
 
 # ------------------------------------------------------------------------------------------ Section 1.2 remark
 @claim("wrrw23.sec3.kov_le_zcdp", spec_id="wrrw23.sec3.kov_le_zcdp",
+       quotes=("wrrw23.slight_gap",),
        statement="eps (e^eps - 1)/(e^eps + 1) <= eps^2/2 for eps >= 0, and the difference is O(eps^4)",
        source=f"{WRRW}, Section 1.2 after Informal Theorem 1", method="sympy (tanh x <= x, series)")
 def kov_le_zcdp() -> Verdict:
@@ -294,6 +301,7 @@ def kov_le_zcdp() -> Verdict:
 
 # ------------------------------------------------------------------------------------------ Lemma 3 vs RRUV16
 @claim("wrrw23.lemma3.vs_rruv16", spec_id="wrrw23.lemma3",
+       quotes=("wrrw23.lemma3", "rruv16.thm6_5.eq11", "rruv16.thm6_5.eq12"),
        statement="WRRW23 Lemma 3 restates RRUV16 Theorem 6.5 (with |x| = n): compare term by term and record every "
                  "difference", source=f"{WRRW}, Lemma 3; RRUV16 (seed 000) Theorem 6.5 eqs. (11)-(12)",
        method="sympy, branch by branch")
@@ -346,6 +354,7 @@ def lemma3_vs_rruv16() -> Verdict:
 
 # ------------------------------------------------------------------------------------------ Appendix F
 @claim("wrrw23.appF.dp_not_pdp", spec_id="wrrw23.appF.dp_not_pdp",
+       quotes=("wrrw23.appF",),
        statement="B(b) = 1 iff (eps, delta)-RR(b) outputs 1 or the revealing symbol for b = 1 is (eps, delta)-DP, but its "
                  "privacy loss at output 1 is log(e^eps + delta (1 + e^eps)/(1 - delta)) > eps with probability "
                  "delta + (1 - delta) e^eps/(1 + e^eps) > delta under b = 1: not (eps, delta)-pDP",

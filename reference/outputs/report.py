@@ -41,16 +41,16 @@ class Section:
 
 def section_proofs(sec: Section, out: Path, quick: bool) -> None:
     from dpbounds.proofs_check.core import run_all
-    from dpbounds.proofs_check.render import errata_lines
+    from dpbounds.proofs_check.render import FINDINGS_HEADERS, findings_rows
     results = run_all()
     crashed = [r.id for r in results if r.crashed]
     sec.table(["claim", "spec id", "verdict", "evidence (abridged)"],
               [[r.id, r.spec_id, r.verdict, " ".join(r.evidence.split())[:180]] for r in results])
-    errata = errata_lines(results)
-    if errata:
-        sec.p("Findings (errata and refutations):")
-        for line in errata:
-            sec.p(line)
+    rows = findings_rows(results)
+    if rows:
+        sec.p("Findings (errata and refutations), each next to the exact text of the paper it is about "
+              "(quotation, citation with arXiv id and version, and location):")
+        sec.table(FINDINGS_HEADERS, rows)
     if crashed:
         raise RuntimeError(f"proof checks crashed: {crashed}")
 

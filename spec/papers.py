@@ -1,0 +1,149 @@
+"""The papers every spec entry cites: one record per paper, and the function that renders a citation.
+
+A spec entry's :class:`dpbounds.spec.Source` names a paper by key (``"RRUV16"``), a location in it (theorem, lemma,
+equation) and, for the five seed texts, the seed file as a secondary locator.  :func:`render_citation` turns that
+into the string shown in SPEC.md, the report, error messages' long form and golden-vector metadata.
+
+Versions.  ``version`` is the version of the text the statements were read from.  It is written as ``vN`` only where
+it was checked; otherwise ``version_verified`` is False and ``version`` says what is known (e.g. "the arXiv revision
+rendered by ar5iv, number not verified").  How each id and version was checked is in ``checked``.  A paper that is
+not on arXiv has ``arxiv=""`` and says so in the citation.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Paper:
+    """One cited paper: authors, title, venue, year, arXiv id and the version the statements are taken from."""
+
+    key: str
+    authors: tuple[str, ...]
+    title: str
+    venue: str
+    year: int
+    arxiv: str                 # "" = not on arXiv
+    version: str               # "v4", or a description when not verified
+    version_verified: bool
+    checked: str               # how the id / version was checked (or why it could not be)
+    seeds: tuple[str, ...] = ()  # seed files holding this paper's text (shared/seeds)
+    doi: str = ""
+
+    @property
+    def on_arxiv(self) -> bool:
+        return bool(self.arxiv)
+
+    def arxiv_ref(self) -> str:
+        """'arXiv:2004.00010v4', 'arXiv:1605.08294, version not verified', or 'not on arXiv'."""
+        if not self.arxiv:
+            return "not on arXiv"
+        if self.version_verified:
+            return f"arXiv:{self.arxiv}{self.version}"
+        return f"arXiv:{self.arxiv}, {self.version}"
+
+    def citation(self) -> str:
+        """The full reference: authors, 'title', venue year[, doi], arXiv id and version."""
+        doi = f", doi:{self.doi}" if self.doi else ""
+        return f"{', '.join(self.authors)}, '{self.title}', {self.venue}, {self.year}{doi}; {self.arxiv_ref()}"
+
+    def record(self) -> dict:
+        """A JSON-serializable form of the record."""
+        return {"key": self.key, "authors": list(self.authors), "title": self.title, "venue": self.venue,
+                "year": self.year, "arxiv": self.arxiv or None, "version": self.version,
+                "version_verified": self.version_verified, "checked": self.checked, "seeds": list(self.seeds),
+                "doi": self.doi or None, "citation": self.citation()}
+
+
+_NV = "version not verified"
+
+PAPERS: dict[str, Paper] = {p.key: p for p in (
+    Paper("RRUV16", ("Ryan Rogers", "Aaron Roth", "Jonathan Ullman", "Salil Vadhan"),
+          "Privacy Odometers and Filters: Pay-as-you-Go Composition",
+          "Advances in Neural Information Processing Systems 29 (NIPS 2016), pp. 1921-1929", 2016,
+          "1605.08294", _NV, False,
+          "The revised arXiv text as rendered by ar5iv, later than the NIPS paper (Theorem 6.5's footnote 7 calls "
+          "the NIPS version [15]).  Seed 000 is word for word the ar5iv rendering of arXiv:1605.08294 (which shows the latest revision); "
+          "the revision number is not printed in the text.  Venue and pages from the NeurIPS proceedings metadata.",
+          seeds=("000_6d22f6a3880a066d.txt", "002_ecc3f503dc6836cc.txt")),
+    Paper("WRRW23", ("Justin Whitehouse", "Aaditya Ramdas", "Ryan Rogers", "Zhiwei Steven Wu"),
+          "Fully-Adaptive Composition in Differential Privacy",
+          "Proceedings of the 40th International Conference on Machine Learning (ICML 2023), PMLR 202:36990-37007",
+          2023, "2203.05481", "no arXiv version: read from the PMLR 202 proceedings PDF", False,
+          "Statements are taken from the proceedings version, not an arXiv version.  Seed 003 is the text of the PMLR proceedings PDF (its header: 'Proceedings of the 40 th International "
+          "Conference on Machine Learning, Honolulu, Hawaii, USA. PMLR 202, 2023'); pages from proceedings.mlr.press.  "
+          "arXiv id as cited by OpenDP's fully-adaptive composition docs.",
+          seeds=("003_8948d815f0b87bba.txt",)),
+    Paper("FZ21", ("Vitaly Feldman", "Tijana Zrnic"), "Individual Privacy Accounting via a Renyi Filter",
+          "Advances in Neural Information Processing Systems 34 (NeurIPS 2021)", 2021, "2008.11193",
+          f"{_NV} (an early revision)", False,
+          "An early arXiv revision: its abstract says 'The accounting method relies on a new composition theorem "
+          "for Renyi differential privacy'; v4 and the NeurIPS version reword it.  Seed 004 matches an arxiv-vanity rendering of arXiv:2008.11193 with the early abstract; the v4 abstract "
+          "differs, so the seed is v1, v2 or v3 -- which one is not known.",
+          seeds=("004_8eb651b0fc92abd6.txt",)),
+    Paper("Nikolov17", ("Aleksandar Nikolov", "Assimakis Kattis (scribe)"),
+          "CSC2419: Algorithms and Complexity in Private Data Analysis, Lecture 5 -- Advanced Composition "
+          "(February 14, 2017)", "lecture notes, University of Toronto, Winter 2017", 2017, "",
+          "not on arXiv (the scribe notes of seed 001)", True,
+          "Course notes, not a preprint: not on arXiv.  Course, lecture, date and scribe from the notes' header.",
+          seeds=("001_67d4c89f55229a83.txt",)),
+    Paper("BS16", ("Mark Bun", "Thomas Steinke"),
+          "Concentrated Differential Privacy: Simplifications, Extensions, and Lower Bounds",
+          "Theory of Cryptography (TCC 2016-B), LNCS 9985, pp. 635-658", 2016, "1605.02065", _NV, False,
+          "arXiv id as in OpenDP's bibliography; the proposition numbers (1.3, 1.4, 3.3) are those WRRW23 and "
+          "FZ21 cite, not checked against a specific arXiv version."),
+    Paper("Mir17", ("Ilya Mironov",), "Renyi Differential Privacy",
+          "IEEE 30th Computer Security Foundations Symposium (CSF 2017), pp. 263-275", 2017, "1702.07476", _NV,
+          False, "arXiv id and 'Proposition 3' (page 5 of the arXiv PDF) as cited by OpenDP's source; the version "
+          "is not stated there."),
+    Paper("CKS20", ("Clement L. Canonne", "Gautam Kamath", "Thomas Steinke"),
+          "The Discrete Gaussian for Differential Privacy",
+          "Advances in Neural Information Processing Systems 33 (NeurIPS 2020)", 2020, "2004.00010", "v4", True,
+          "dp_accounting's rdp_privacy_accountant cites 'arXiv.org/abs/2004.00010 Proposition 12 (in v4)' for "
+          "this conversion (the numbering differs in v3).  The paper itself was not read here."),
+    Paper("BW18", ("Borja Balle", "Yu-Xiang Wang"),
+          "Improving the Gaussian Mechanism for Differential Privacy: Analytical Calibration and Optimal Denoising",
+          "Proceedings of the 35th International Conference on Machine Learning (ICML 2018), PMLR 80", 2018,
+          "1805.06530", "v2", True,
+          "dp_accounting and Google's differential-privacy Go library cite 'arXiv 1805.06530 Theorem 8 (in v2)' "
+          "/ 'arxiv.org/abs/1805.06530v2' for the exact Gaussian curve."),
+    Paper("KOV15", ("Peter Kairouz", "Sewoong Oh", "Pramod Viswanath"),
+          "The Composition Theorem for Differential Privacy",
+          "Proceedings of the 32nd International Conference on Machine Learning (ICML 2015), PMLR 37:1376-1385; "
+          "journal version IEEE Trans. Inf. Theory 63(6):4037-4049, 2017", 2015, "1311.0776", _NV, False,
+          "arXiv id and 'Theorem 3.3' as cited by Google's differential-privacy library (arxiv.org/pdf/1311.0776.pdf, "
+          "no version); Theorem 3.5's number is not checked against a version."),
+    Paper("HRMS21", ("Steven R. Howard", "Aaditya Ramdas", "Jon McAuliffe", "Jasjeet Sekhon"),
+          "Time-uniform, nonparametric, nonasymptotic confidence sequences", "Ann. Statist. 49(2):1055-1080",
+          2021, "1810.08240", _NV, False,
+          "arXiv id and journal data from several citing repositories; theorem and proposition numbers follow "
+          "the confseq README (same first author), not a specific arXiv version.",
+          doi="10.1214/20-AOS1991"),
+    Paper("HRMS20", ("Steven R. Howard", "Aaditya Ramdas", "Jon McAuliffe", "Jasjeet Sekhon"),
+          "Time-uniform Chernoff bounds via nonnegative supermartingales", "Probab. Surveys 17:257-317",
+          2020, "1808.03204", _NV, False, "Journal data and arXiv id as cited in the literature; not read here.",
+          doi="10.1214/18-PS321"),
+)}
+
+
+def paper(key: str) -> Paper:
+    """The record of the paper with this key; KeyError naming the known keys otherwise."""
+    try:
+        return PAPERS[key]
+    except KeyError:
+        raise KeyError(f"unknown paper key {key!r}; known: {', '.join(PAPERS)}") from None
+
+
+def render_citation(key: str, where: str = "", seed: str = "") -> str:
+    """The citation string of a result: the paper's full reference, then the location, then the seed file.
+
+    E.g. "Ryan Rogers, ..., 'Privacy Odometers and Filters: ...', ..., 2016; arXiv:1605.08294, version not verified -- Theorem 5.1,
+    eq. (6) [seed 000_6d22f6a3880a066d.txt]".  Used by SPEC.md, the report, the CLI and golden-vector metadata.
+    """
+    out = paper(key).citation()
+    if where:
+        out += f" -- {where}"
+    if seed:
+        out += f" [seed {seed}]"
+    return out
