@@ -823,6 +823,10 @@ def make_filter(entry_id: str, *, save_path=None, conversion: str | None = None,
     ``fz21.thm4_7`` and ``wrrw23.thm1.cks20`` take B from a *valid* conversion (``conversion='cks20'`` by default, or
     'bs16'): B = the certified lower end of B*; a B given explicitly must not exceed it.  'gauss' is refused.
     """
+    from dpbounds.accounting import later_filters  # filters proved after the seeds (spec/later.py)
+    built = later_filters.build(entry_id, save_path=save_path, conversion=conversion, **budget)
+    if built is not None:
+        return built
     if entry_id == "wrrw23.thm1.cks20":
         extra = set(budget) - {"eps_g", "delta_prime", "delta_dprime", "B"}
         if extra:
