@@ -145,3 +145,120 @@ def test_gdp_claims_hold():
     got = {i: run_claim(claims[i]).verdict for i in spec.get("st22.filter").proof_claims}
     assert got == {"st22.filter.budget_is_gaussian_curve": "proved", "st22.filter.matches_fixed_optimum": "verified",
                    "st22.filter.two_round_adaptive": "verified"}
+
+
+# ------------------------------------------------------------------------------ Lemma 3.3, honestly
+
+import warnings  # noqa: E402
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from dpbounds.spec.later import LIFT_IDS  # noqa: E402
+
+_LIFT_BUDGETS = {
+    "rruv16.lemma3_3.filter.thm5_1": {"eps_g": "1", "delta_g": "1e-6", "delta_dprime": "1e-3"},
+    "rruv16.lemma3_3.filter.thm3_4": {"eps_g": "1", "delta_dprime": "1e-3"},
+}
+
+
+@pytest.mark.parametrize("sid", LIFT_IDS)
+def test_every_as_stated_lift_carries_a_caveat_and_its_corrected_twin_does_not(sid):
+    assert "refuted" in spec.get(sid).caveat
+    c = spec.get(sid + ".corrected")
+    assert not c.caveat and "LIFTC" in c.aggregates and "LIFT" not in c.aggregates
+    assert c.proof_claims == ("rruv16.lemma2_3.corrected_conversion",)
+
+
+@pytest.mark.parametrize("sid", sorted(_LIFT_BUDGETS))
+def test_using_an_as_stated_lift_warns_and_the_corrected_one_is_silent(sid):
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        make_filter(sid, **_LIFT_BUDGETS[sid])
+    assert [x.category for x in w] == [spec.RefutedConstantWarning]
+    assert sid in str(w[0].message)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", spec.RefutedConstantWarning)
+        make_filter(sid + ".corrected", **_LIFT_BUDGETS[sid])
+
+
+def test_evaluating_an_as_stated_lift_odometer_warns():
+    from dpbounds import RefutedConstantWarning, make_odometer
+    with pytest.warns(RefutedConstantWarning, match="lemma3_3.odometer.thm3_4"):
+        make_odometer("rruv16.lemma3_3.odometer.thm3_4", delta_dprime="1e-3")
+
+
+def test_cli_prints_one_warning_line_for_an_as_stated_lift(tmp_path, capsys, monkeypatch):
+    import io
+    from dpbounds.cli import main
+    monkeypatch.setattr("sys.stdin", io.StringIO("eps,delta\n0.1,0.00001\n0.1,0.00001\n"))
+    rc = main(["filter", "rruv16.lemma3_3.filter.thm3_4", "--budget", "eps_g=1", "--budget", "delta_dprime=0.001"])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert rc == 0
+    assert len(err) == 1 and err[0].startswith("dpbounds: warning: rruv16.lemma3_3.filter.thm3_4") and "refuted" in err[0]
+
+
+def _charge(eps: float, delta: float) -> float:
+    ctx = mpmath.mp.clone()
+    ctx.dps = 40
+    e, d = ctx.mpf(eps), ctx.mpf(delta)
+    return d * (1 + ctx.exp(-2 * e)) / (1 - ctx.exp(-e))
+
+
+def test_corrected_lift_charges_the_proved_constant_and_halts_no_later_than_the_stated_one():
+    budget = {"eps_g": "5", "delta_dprime": "0.01"}
+    rounds = [(0.1, 1e-4), (0.05, 2e-4), (0.2, 1e-4)] * 10
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", spec.RefutedConstantWarning)
+        stated = make_filter("rruv16.lemma3_3.filter.thm3_4", **budget)
+    corr = make_filter("rruv16.lemma3_3.filter.thm3_4.corrected", **budget)
+    n_s = next(i for i, (e, d) in enumerate(rounds) if not stated.try_spend(e, d))
+    n_c = next(i for i, (e, d) in enumerate(rounds) if not corr.try_spend(e, d))
+    # independent: the corrected filter halts at the first round whose cumulative charge passes delta_dprime
+    total, expect = 0, None
+    for i, (e, d) in enumerate(rounds):
+        total += _charge(e, d)
+        if total > 0.01 or sum(2 * x for x, _ in rounds[:i + 1]) > 5:
+            expect = i
+            break
+    assert n_c == expect
+    assert n_c <= n_s
+
+
+@settings(max_examples=40, deadline=None)
+@given(w=st.lists(st.tuples(st.integers(1, 1000), st.integers(1, 1000)), min_size=2, max_size=5),
+       eps=st.fractions(Fraction(1, 100), Fraction(3)))
+def test_corrected_pointwise_conversion_holds_for_random_discrete_pairs(w, eps):
+    """For random finite X, Y and eps, with delta = their exact hockey-stick divergence (certified upper end, both
+    directions), P[|log X/Y| > 2 eps] under X and under Y is <= delta (1 + e^{-2eps})/(1 - e^{-eps})."""
+    from flint import arb
+    from dpbounds.evaluation.numeric import arb_prec, fraction_to_arb
+    sx, sy = sum(a for a, _ in w), sum(b for _, b in w)
+    X = [Fraction(a, sx) for a, _ in w]
+    Y = [Fraction(b, sy) for _, b in w]
+    with arb_prec(200):
+        e = fraction_to_arb(eps)
+        E, E2 = e.exp(), (2 * e).exp()
+        zero = arb(0)
+        hs = lambda P, Q: sum(((fraction_to_arb(p) - E * fraction_to_arb(q)).max(zero) for p, q in zip(P, Q)), zero)  # noqa: E731
+        delta = hs(X, Y).max(hs(Y, X))
+        bound = delta * (1 + (-2 * e).exp()) / (1 - (-e).exp())
+        for P, Q in ((X, Y), (Y, X)):
+            bad = zero
+            for p, q in zip(P, Q):
+                pa, qa = fraction_to_arb(p), fraction_to_arb(q)
+                if pa > E2 * qa or qa > E2 * pa:
+                    bad += pa
+                else:
+                    assert pa <= E2 * qa and qa <= E2 * pa, "undecided outcome: widen precision"
+            assert bad <= bound
+
+
+def test_three_point_family_beats_the_stated_constant_never_the_corrected_one():
+    from dpbounds.proofs_check.claims.later import three_point_family
+    from dpbounds.evaluation.numeric import arb_prec
+    fam = three_point_family(Fraction(1, 2), Fraction(1, 1000))
+    with arb_prec(256):
+        assert all(ind for _, _, _, ind, _, _, _ in fam)
+        assert all(mass <= corr for _, _, _, _, mass, _, corr in fam)
+        assert any(mass > st_ for _, _, _, _, mass, st_, _ in fam)

@@ -127,3 +127,95 @@ def two_round_adaptive() -> Verdict:
                        + ".  Broken budget (1.1 mu_g) certified > 1e-3 for some: " + "; ".join(bad_rows), "arb quadrature")
     return Verdict("refuted" if not ok else "inconclusive", "; ".join(rows) + " | broken: " + "; ".join(bad_rows),
                    "arb quadrature")
+
+
+# ------------------------------------------------------------------------------------------ Lemma 2.3, corrected
+RRUV = "RRUV16, seed 000_6d22f6a3880a066d.txt"
+
+
+def corrected_pointwise_delta() -> sp.Expr:
+    """The spec's corrected per-round charge (aggregate LIFTC's term for eps, delta > 0), in (eps, delta)."""
+    term = spec.get("aggregate.LIFTC").expr
+    return term.args[-1][0]  # the Piecewise's general branch
+
+
+def three_point_family(eps: Fraction, delta: Fraction, factors=(Fraction(1, 2), Fraction(9, 10), Fraction(99, 100),
+                                                                  Fraction(9999, 10000))) -> list[tuple]:
+    """[(factor, p, q, indist_certified, mass, stated, corrected)] for the three-point pairs X = (p, q, 1-p-q),
+    Y = (q, p, 1-p-q) of the Lemma 2.3 counterexample (rruv16 claims), at several factors q / (delta/(e^{2eps}-e^eps));
+    p, q exact decimals rounded down, the (eps, delta)-indistinguishability decided with arb (both directions)."""
+    from dpbounds.evaluation.interp import ArbBackend, compile_expr
+
+    from .rruv16 import _floor_dec, _q
+    stated_f = compile_expr(spec.get("rruv16.lemma2_3.dp_to_pointwise").extra["delta"], ArbBackend())
+    corr_f = compile_expr(corrected_pointwise_delta(), ArbBackend())
+    out = []
+    with arb_prec(256):
+        ea, da = _q(eps), _q(delta)
+        e1, e2 = ea.exp(), (2 * ea).exp()
+        stated = stated_f({"eps": ea, "delta": da})
+        corr = corr_f({"eps": ea, "delta": da})
+        for fac in factors:
+            q = _floor_dec(_q(fac) * da / (e2 - e1), 40)
+            p = _floor_dec(e1 * _q(q) + da, 40)
+            pa, qa = _q(p), _q(q)
+            zero = arb(0)
+            hs = (pa - e1 * qa).max(zero) + (qa - e1 * pa).max(zero)  # sup_E X(E) - e^eps Y(E) (= the other way)
+            indist = bool(hs <= da) and bool(pa > e2 * qa) and p + q < 1
+            out.append((fac, p, q, indist, _q(p + q), stated, corr))
+    return out
+
+
+@claim("rruv16.lemma2_3.corrected_conversion", spec_id="rruv16.lemma3_3.filter.thm5_1.corrected",
+       statement="If X, Y are (eps, delta)-indistinguishable (eps > 0), then under a ~ X and under a ~ Y, "
+                 "P[|log X(a)/Y(a)| > 2 eps] <= delta (1 + e^{-2 eps})/(1 - e^{-eps}) (the spec's LIFTC term), i.e. "
+                 "X, Y are (2 eps, delta (1 + e^{-2eps})/(1 - e^{-eps}))-point-wise indistinguishable (RRUV16 "
+                 "Definition, seed l. 62); the constant is sharp, and the Lemma 2.3 three-point family never beats it",
+       source=f"{RRUV}, Lemma 2.3 (second part, corrected) as used by Lemma 3.3", method="sympy certificates + arb")
+def corrected_conversion() -> Verdict:
+    e, d = sp.Symbol("eps", positive=True), sp.Symbol("delta", positive=True)
+    x, y = sp.Symbol("x", nonnegative=True), sp.Symbol("y", nonnegative=True)
+    E = sp.exp(e)
+    steps = []
+    # Step 1 (B = {X > e^{2eps} Y}, x = X(B), y = Y(B)): indistinguishability on B gives x - e^eps y - delta <= 0, and
+    # pointwise on B, y <= e^{-2eps} x, i.e. y - e^{-2eps} x <= 0.  Farkas certificate with multipliers 1 and e^eps:
+    # x (1 - e^{-eps}) - delta = [x - e^eps y - delta] + e^eps [y - e^{-2eps} x], so x <= delta/(1 - e^{-eps}).
+    s1 = sp.simplify(x * (1 - 1 / E) - d - ((x - E * y - d) + E * (y - x / E**2))) == 0
+    steps.append(f"1. X(B) <= delta/(1 - e^-eps): certificate x(1-e^-eps) - delta = [x - e^eps y - delta] + e^eps "
+                 f"[y - e^-2eps x] (sympy identity: {s1}; both brackets <= 0, e^eps > 0)")
+    # Step 2 (C = {Y > e^{2eps} X}): the same with X, Y swapped gives Y(C) <= delta/(1 - e^{-eps}); pointwise on C,
+    # X(C) <= e^{-2eps} Y(C).
+    steps.append("2. by symmetry of (eps, delta)-indistinguishability: Y(C) <= delta/(1 - e^-eps), and X(C) <= "
+                 "e^-2eps Y(C) pointwise on C")
+    # Step 3: B and C are disjoint and {|L| > 2 eps} = B u C, so P_X = X(B) + X(C) <= delta (1 + e^{-2eps})/(1 - e^{-eps});
+    # under Y: Y(C) + Y(B) with Y(B) <= e^{-2eps} X(B): the same bound.
+    bound = d / (1 - 1 / E) + d / (1 - 1 / E) / E**2
+    corr = corrected_pointwise_delta()
+    corr = corr.xreplace({s: {"eps": e, "delta": d}[s.name] for s in corr.free_symbols})
+    s3 = sp.simplify(bound - corr) == 0
+    steps.append(f"3. {{|L| > 2eps}} = B u C (disjoint): P_X <= X(B) + X(C) <= delta(1 + e^-2eps)/(1 - e^-eps), the "
+                 f"spec's LIFTC term (sympy: {s3}); under a ~ Y the same with B, C swapped")
+    # Step 4: sharp: equals the re-derived supremum delta (e^eps + e^-eps)/(e^eps - 1) of the rruv16 claim, and exceeds the
+    # stated 2 delta/(eps e^eps) (ratio eps (e^{2eps} + 1)/(2 (e^eps - 1)) > 1, proved there).
+    from .rruv16 import _lemma2_3_tight
+    s4 = sp.simplify(corr - _lemma2_3_tight(e, d)) == 0
+    steps.append(f"4. = delta (e^eps + e^-eps)/(e^eps - 1), the sharp value re-derived in "
+                 f"rruv16.lemma2_3.second_conversion (sympy: {s4})")
+    # Step 5: the three-point family (exact rationals, arb): indistinguishable, mass <= corrected, and > stated near the
+    # limit factor -> 1.
+    rows, ok5 = [], True
+    for eps_v, delta_v in ((Fraction(1), Fraction(1, 100)), (Fraction(1, 10), Fraction(1, 10**4)),
+                           (Fraction(2), Fraction(1, 10**3)), (Fraction(1, 100), Fraction(1, 10**6))):
+        fam = three_point_family(eps_v, delta_v)
+        with arb_prec(256):
+            under = all(ind and mass <= corr_v for _, _, _, ind, mass, _, corr_v in fam)
+            beaten = any(mass > st for _, _, _, _, mass, st, _ in fam)
+        ok5 &= under and beaten
+        fac, p, q, ind, mass, st, cv = fam[-1]
+        rows.append(f"(eps, delta) = ({eps_v}, {delta_v}): all {len(fam)} pairs indistinguishable and <= corrected "
+                    f"{under}; stated constant beaten {beaten} (factor {fac}: mass {float(mass.mid()):.6g}, stated "
+                    f"{float(st.mid()):.6g}, corrected {float(cv.mid()):.6g})")
+    steps.append("5. three-point family: " + "; ".join(rows))
+    if s1 and s3 and s4 and ok5:
+        return Verdict("proved", "  ".join(steps), "sympy + arb")
+    return Verdict("inconclusive", "  ".join(steps), "sympy + arb")
