@@ -100,3 +100,65 @@ def _register_corrected() -> None:
 
 
 _register_corrected()
+
+# ------------------------------------------------------------------------------------------ Renyi, exact per-round curves
+# written as log(1 + t)/(alpha - 1) with t = (e^{(alpha-1)eps} - 1)(e^{alpha eps} - 1) e^{-(alpha-1)eps}/(1 + e^eps) >= 0: the
+# same value as eps + log((1 + e^{-(2alpha-1)eps})/(1 + e^{-eps}))/(alpha - 1) (proofs_check), without its cancellation
+_rr_rdp = sp.log(1 + (sp.exp((alpha - 1) * eps) - 1) * (sp.exp(alpha * eps) - 1) * sp.exp(-(alpha - 1) * eps)
+                 / (1 + sp.exp(eps))) / (alpha - 1)
+register(SpecEntry(
+    id="conversions.rr.rdp", title="tight Renyi divergence of a pure eps-DP round: D_alpha(RR_eps) = eps + "
+    "log((1 + e^{-(2 alpha - 1) eps})/(1 + e^{-eps}))/(alpha - 1)", kind=Kind.CONVERSION,
+    source=Source("Mir17", "Section on randomized response (RDP of RR, the table of basic mechanisms); dominance: "
+                  "KOV15 (every eps-DP pair is a post-processing of RR_eps)", citation=MIR17 + "; " + KOV15),
+    params=("alpha", "eps"), expr=_rr_rdp, domain=(alpha > 1, eps >= 0), monotone={"eps": +1, "alpha": +1},
+    proof_claims=("conversions.rr.rdp.from_definition",),
+    notes="Returns the (alpha, rho)-RDP parameter rho of a pure eps-DP round: D_alpha(P||Q) = log(p^alpha q^{1-alpha} "
+          "+ q^alpha p^{1-alpha})/(alpha - 1) with p = e^eps/(1 + e^eps), q = 1 - p (symmetric in P, Q).  Tight: "
+          "randomized response attains it, and every eps-DP pair of output laws is a post-processing of RR_eps "
+          "(KOV15), so by data processing no eps-DP round has a larger Renyi divergence at any order.  Smaller than "
+          "the zCDP route alpha eps^2/2 for large eps (it is <= eps) and equal to it to second order as eps -> 0.  The "
+          "table's exact numbering in Mironov's paper was not checked against a copy; proofs_check re-derives the "
+          "formula from the definition."))
+
+_cks_rdp_B = eps_g - (sp.log(1 / delta_g) + (alpha - 1) * sp.log(1 - 1 / alpha) - sp.log(alpha)) / (alpha - 1)
+register(SpecEntry(
+    id="fz21.thm4_3.rr", title="Renyi filter at one order fed with the exact RR curve, budget from CKS20",
+    kind=Kind.FILTER,
+    source=Source("FZ21", "Theorem 4.3 (Renyi filter) with per-round rho_t = D_alpha(RR_eps_t) "
+                  "(conversions.rr.rdp) and the CKS20 Proposition 12 RDP->DP conversion", "004_8eb651b0fc92abd6.txt"),
+    params=("alpha", "eps_g", "delta_g"), aggregates=("R",), expr=R, halt=R > _cks_rdp_B,
+    domain=(alpha > 1, eps_g > 0, delta_g > 0, delta_g < 1), extra={"B": _cks_rdp_B}, monotone={"R": +1},
+    proof_claims=("conversions.rr.rdp.from_definition", "fz21.thm4_3.rr.exact_engine"),
+    example={"alpha": "8", "R": "0.2"},
+    notes="CONT iff sum_t D_alpha(RR_{eps_t}) <= B(alpha) = eps_g - (log(1/delta_g) + (alpha - 1) log(1 - 1/alpha) - "
+          "log alpha)/(alpha - 1) (extra B; the round about to run included).  FZ21 Theorem 4.3 makes the stopped "
+          "interaction (alpha, B)-RDP; CKS20 Proposition 12 (valid for (alpha, tau)-RDP at one order, the form "
+          "conversions.cks20 specializes with tau = alpha rho) then gives (eps_g, delta_g)-DP.  If B(alpha) < 0 the "
+          "filter halts at once.  The accountant records each pure round's rho_t as a rational upper bound of "
+          "D_alpha(RR_eps_t) (certified arb enclosure, < 2^-120 relative above): a HALT is never turned into a CONT.  "
+          "Rounds are pure (delta_t = 0); the order alpha is fixed before the interaction."))
+
+_k = sym("k")
+register(SpecEntry(
+    id="lec21.multi_order", title="multi-order Renyi filter: CONT iff SOME order alpha in a fixed set of k orders "
+    "has sum_t rho_t(alpha) <= eps_g - log(k/delta_g)/(alpha - 1)", kind=Kind.FILTER,
+    source=Source("LEC21", "multi-order Renyi filter (the construction of Section 3; delta split across orders proved "
+                  "here, proofs_check lec21.multi_order.union_bound)", citation=LEC21),
+    params=("alpha", "eps_g", "delta_g", "k"), aggregates=("R",), expr=R,
+    halt=R > eps_g - sp.log(_k / delta_g) / (alpha - 1),
+    domain=(alpha > 1, eps_g > 0, delta_g > 0, delta_g < 1, _k >= 1), extra={"B": eps_g - sp.log(_k / delta_g) / (alpha - 1)},
+    monotone={"R": +1}, proof_claims=("lec21.multi_order.union_bound",), example={"alpha": "8", "R": "0.1", "k": "4"},
+    notes="The spec states ONE order's component (R = that order's spend, B its budget, k the number of orders): the "
+          "multi-order filter (dpbounds.accounting.later_filters.MultiOrderUnionFilter, make_filter(..., orders=...)) "
+          "CONTinues iff at least one of its k components would CONTinue.  Validity (proved step by step in "
+          "proofs_check): for each order, exp((alpha - 1)(L_t - R_t(alpha))) is a nonnegative supermartingale under "
+          "either neighbouring input, so by Ville's inequality P[L_T > eps_g and R_T(alpha) <= B(alpha)] <= delta_g/k; "
+          "at the stopping time some order is within budget (the last accepted round was accepted by one), so "
+          "P[L_T > eps_g] <= k (delta_g/k) = delta_g, and a tail bound on the privacy loss gives (eps_g, delta_g)-DP.  "
+          "The split is a union bound over the orders: each order is charged delta_g/k (any weights summing to "
+          "delta_g work; equal weights here).  Without the split (every order at delta_g) the proof gives only "
+          "k delta_g.  The conversion used per order is the tail bound (Mironov), not CKS20's sharper hockey-stick "
+          "bound, because the union needs tail events.  dpbounds' older MultiOrderRenyiFilter (accountants) is the "
+          "INTERSECTION (CONT only while every order fits): valid at every order without any split, and never "
+          "continuing longer than its best single order."))

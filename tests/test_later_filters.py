@@ -262,3 +262,102 @@ def test_three_point_family_beats_the_stated_constant_never_the_corrected_one():
         assert all(ind for _, _, _, ind, _, _, _ in fam)
         assert all(mass <= corr for _, _, _, _, mass, _, corr in fam)
         assert any(mass > st_ for _, _, _, _, mass, st_, _ in fam)
+
+
+# ------------------------------------------------------------------------------ Renyi filters with exact RR curves
+
+
+def _mp_rr_rdp(alpha, eps, ctx):
+    """D_alpha(RR_eps) from the definition (p = e^eps/(1 + e^eps)), independent of the spec's closed form."""
+    a, e = ctx.mpf(alpha), ctx.mpf(eps)
+    p = ctx.exp(e) / (1 + ctx.exp(e))
+    q = 1 - p
+    return ctx.log(p**a * q**(1 - a) + q**a * p**(1 - a)) / (a - 1)
+
+
+def _mp_cks_rdp_budget(alpha, eps_g, delta_g, ctx):
+    a = ctx.mpf(alpha)
+    return ctx.mpf(eps_g) - (ctx.log(1 / ctx.mpf(delta_g)) + (a - 1) * ctx.log(1 - 1 / a) - ctx.log(a)) / (a - 1)
+
+
+@pytest.mark.parametrize("alpha,eps", [("16", "0.01"), ("8", "0.1"), ("3", "0.5"), ("32", "0.003")])
+def test_rr_renyi_filter_allows_floor_of_budget_over_exact_charge(alpha, eps):
+    ctx = mpmath.mp.clone()
+    ctx.dps = 50
+    expect = int(ctx.floor(_mp_cks_rdp_budget(alpha, "1", "1e-6", ctx) / _mp_rr_rdp(alpha, eps, ctx)))
+    f = make_filter("fz21.thm4_3.rr", alpha=alpha, eps_g="1", delta_g="1e-6")
+    n = 0
+    while f.try_spend(eps) and n < 10**5:
+        n += 1
+    assert n == max(expect, 0)
+
+
+def test_rr_renyi_filter_charges_less_than_the_zcdp_route_at_the_same_order():
+    from dpbounds.accounting.later_filters import rr_rdp_upper
+    for a, e in (("4", "0.5"), ("16", "0.1"), ("2", "2")):
+        assert rr_rdp_upper(a, e) < Fraction(a) * Fraction(e) ** 2 / 2
+
+
+def test_rr_renyi_filter_is_exactly_private_and_an_undercharging_variant_is_caught():
+    from dpbounds.proofs_check.claims.later import rr_filter_exact_report
+    ok, rows = rr_filter_exact_report()
+    assert ok, rows
+    bad, bad_rows = rr_filter_exact_report(broken=True)
+    assert not bad, bad_rows
+
+
+def test_rr_renyi_filter_refuses_approximate_rounds():
+    f = make_filter("fz21.thm4_3.rr", alpha="8", eps_g="1", delta_g="1e-6")
+    with pytest.raises(spec.DomainError, match="delta"):
+        f.try_spend(0.1, 1e-6)
+
+
+def test_multi_order_filter_continues_while_some_order_fits_with_delta_split_by_k():
+    ctx = mpmath.mp.clone()
+    ctx.dps = 50
+    orders, eps = ["4", "8", "16", "32"], "0.01"
+    k = len(orders)
+    # independent: per order, rounds allowed = floor(B(alpha)/D_alpha(RR_eps)) with B = eps_g - log(k/delta_g)/(alpha-1)
+    per = [int(ctx.floor((1 - ctx.log(k / ctx.mpf("1e-6")) / (ctx.mpf(a) - 1)) / _mp_rr_rdp(a, eps, ctx)))
+           for a in orders]
+    f = make_filter("lec21.multi_order", eps_g="1", delta_g="1e-6", orders=",".join(orders))
+    n = 0
+    while f.try_spend(eps) and n < 10**5:
+        n += 1
+    assert n == max(per)
+
+
+def test_multi_order_filter_is_exactly_private_on_fixed_sequences_and_adaptive_adversaries():
+    from dpbounds.exact import adversaries as adv
+    from dpbounds.exact.worst_case import adaptive_delta, delta_rr, filter_from_spec
+    budget = {"eps_g": "1", "delta_g": "0.001", "orders": "4,8,16,32"}
+    for e in ("0.05", "0.1", "0.3"):
+        f = make_filter("lec21.multi_order", **budget)
+        k = 0
+        while f.try_spend(e):
+            k += 1
+        assert delta_rr([e] * k, "1").hi <= Fraction(1, 1000)
+    filt = filter_from_spec("lec21.multi_order", **budget)
+    for a in (adv.greedy("0.1", "0.3", "0.2", 14), adv.random_policy(["0.05", "0.2", "0.4"], 12, seed=3)):
+        assert adaptive_delta(a, filt, "1", max_rounds=20).hi <= Fraction(1, 1000)
+
+
+def test_multi_order_filter_rejects_bad_orders_and_rho_maps():
+    with pytest.raises(spec.DomainError, match="orders"):
+        make_filter("lec21.multi_order", eps_g="1", delta_g="1e-6", orders="4,4")
+    with pytest.raises(spec.DomainError, match="alpha"):
+        make_filter("lec21.multi_order", eps_g="1", delta_g="1e-6", orders="1,4")
+    f = make_filter("lec21.multi_order", eps_g="1", delta_g="1e-6", orders="16,32")
+    with pytest.raises(spec.DomainError, match="rho"):
+        f.try_spend(rho={"16": "0.1"})
+    # B(32) = 1 - log(2e6)/31 ~ 0.532: CONT while order 32 fits, whatever order 16 does (B(16) ~ 0.033)
+    assert f.try_spend(rho={"16": "0.4", "32": "0.5"}) is Decision.CONT
+    assert f.try_spend(rho={"16": "0", "32": "0.04"}) is Decision.HALT
+
+
+def test_renyi_claims_hold():
+    from dpbounds.proofs_check.core import all_claims, run_claim
+    claims = all_claims()
+    for cid, want in (("conversions.rr.rdp.from_definition", "proved"), ("lec21.multi_order.union_bound", "proved"),
+                      ("rruv16.lemma2_3.corrected_conversion", "proved")):
+        assert run_claim(claims[cid]).verdict == want, cid

@@ -219,3 +219,135 @@ def corrected_conversion() -> Verdict:
     if s1 and s3 and s4 and ok5:
         return Verdict("proved", "  ".join(steps), "sympy + arb")
     return Verdict("inconclusive", "  ".join(steps), "sympy + arb")
+
+
+# ------------------------------------------------------------------------------------------ Renyi, exact per-round curves
+@claim("conversions.rr.rdp.from_definition", spec_id="conversions.rr.rdp",
+       statement="For p = e^eps/(1 + e^eps), q = 1 - p: log(p^alpha q^(1-alpha) + q^alpha p^(1-alpha))/(alpha - 1) = eps + "
+                 "log((1 + e^{-(2 alpha - 1) eps})/(1 + e^{-eps}))/(alpha - 1) (the spec's expression), symmetric in "
+                 "the two laws, 0 at eps = 0 and <= eps",
+       source="Mironov 2017 (RDP of randomized response); KOV15 dominance", method="sympy + arb")
+def rr_rdp_from_definition() -> Verdict:
+    a, e = sp.Symbol("alpha", positive=True), sp.Symbol("eps", positive=True)
+    p = sp.exp(e) / (1 + sp.exp(e))
+    q = 1 / (1 + sp.exp(e))
+    inner = p**a * q**(1 - a) + q**a * p**(1 - a)  # symmetric in (p, q): the same for D_alpha(Q||P)
+    expr = spec.get("conversions.rr.rdp").expr
+    expr = expr.xreplace({s: {"alpha": a, "eps": e}[s.name] for s in expr.free_symbols})
+    # compare the arguments of the logs: (alpha - 1) * spec = log(inner)  <=>  exp((alpha - 1) spec) = inner
+    target = sp.exp((a - 1) * e) * (1 + sp.exp(-(2 * a - 1) * e)) / (1 + sp.exp(-e))
+    lhs = sp.exp(sp.cancel((a - 1) * expr))  # = the argument of the spec's log
+    ok_form = any(f(lhs - target) == 0 for f in (lambda z: sp.simplify(sp.powsimp(sp.expand(z), force=True)),
+                                                lambda z: sp.simplify(sp.expand(z.rewrite(sp.exp)))))
+    ok_inner = sp.simplify(sp.powsimp(sp.expand(inner - target), force=True)) == 0 or \
+        sp.simplify((inner / target).rewrite(sp.exp)) == 1
+    ok_zero = sp.simplify(expr.subs(e, 0)) == 0
+    # <= eps: the log term is <= 0 iff e^{-(2 alpha - 1) eps} <= e^{-eps}, i.e. alpha >= 1
+    rows = []
+    from dpbounds.evaluation.evaluate import enclose
+    ok_num = True
+    for al, ep in (("2", "0.1"), ("8", "1"), ("32", "0.01"), ("1.5", "3")):
+        v = enclose("conversions.rr.rdp", {"alpha": al, "eps": ep}, rel_tol=1e-20)
+        ctx = __import__("mpmath").mp.clone()
+        ctx.dps = 40
+        pp = ctx.exp(ctx.mpf(ep)) / (1 + ctx.exp(ctx.mpf(ep)))
+        qq = 1 - pp
+        A = ctx.mpf(al)
+        direct = ctx.log(pp**A * qq**(1 - A) + qq**A * pp**(1 - A)) / (A - 1)
+        good = float(v.lo) - 1e-15 <= float(direct) <= float(v.hi) + 1e-15 and v.hi <= Fraction(ep)
+        ok_num &= good
+        rows.append(f"alpha={al}, eps={ep}: {float(direct):.12g} (definition, mpmath) in the spec's enclosure: {good}")
+    if ok_form and ok_zero and ok_num:
+        return Verdict("proved", f"sympy: (alpha-1) * spec = log of e^((alpha-1) eps)(1 + e^-(2alpha-1)eps)/(1 + e^-eps) "
+                       f"= p^alpha q^(1-alpha) + q^alpha p^(1-alpha) (inner identity by sympy: {ok_inner}; symmetric in "
+                       "p, q, so the same for either order of the laws); value 0 at eps = 0; <= eps for alpha >= 1.  "
+                       "Numerically: " + "; ".join(rows), "sympy + arb")
+    return Verdict("inconclusive", f"form {ok_form}, inner {ok_inner}, zero {ok_zero}; " + "; ".join(rows), "sympy + arb")
+
+
+def rr_filter_exact_report(broken: bool = False) -> tuple[bool, list[str]]:
+    """(all exact deltas <= delta_g, rows) for fz21.thm4_3.rr at (1, 1e-3), alpha = 12, on fixed sequences and adaptive
+    adversaries (the exact engine, dpbounds.exact.worst_case).  ``broken``: each round charged the RR curve at eps/2
+    (about a quarter of the true charge), a deliberately wrong filter."""
+    from dpbounds.accounting.later_filters import RenyiRRFilter
+    from dpbounds.exact import adversaries as adv
+    from dpbounds.exact.worst_case import adaptive_delta, delta_rr
+    eg, dg = "1", Fraction(1, 1000)
+
+    def make():
+        return RenyiRRFilter("fz21.thm4_3.rr", {"alpha": "12", "eps_g": eg, "delta_g": dg})
+
+    def spend(f, e):
+        return f.try_spend(Fraction(e) / 2) if broken else f.try_spend(e)
+
+    ok, rows = True, []
+    for e in ("0.05", "0.1", "0.3"):
+        f, k = make(), 0
+        while spend(f, e) and k < 5000:
+            k += 1
+        d = delta_rr([e] * k, eg)
+        ok &= d.hi <= dg
+        rows.append(f"{k} rounds of {e}: exact delta {float(d.hi):.4g}")
+
+    def filt(history, candidate):
+        f = make()
+        for h in list(history) + [candidate]:
+            if not spend(f, h[0]):
+                return False
+        return True
+
+    for name, a in (("greedy", adv.greedy("0.1", "0.3", "0.2", 14)),
+                    ("random", adv.random_policy(["0.05", "0.2", "0.4"], 12, seed=3))):
+        d = adaptive_delta(a, filt, eg, max_rounds=20)
+        ok &= d.hi <= dg
+        rows.append(f"adversary {name}: exact delta {float(d.hi):.4g}")
+    return ok, rows
+
+
+@claim("fz21.thm4_3.rr.exact_engine", spec_id="fz21.thm4_3.rr",
+       statement="At (eps_g, delta_g) = (1, 1e-3), alpha = 12, the interactions the RR-curve Renyi filter allows (fixed "
+                 "sequences of 0.05, 0.1, 0.3; greedy and random adaptive adversaries) are exactly (1, 1e-3)-DP, and a "
+                 "filter charging the curve at eps/2 is caught",
+       source="FZ21 Theorem 4.3 (seed 004_8eb651b0fc92abd6.txt); CKS20 Proposition 12; WRRW23 Lemma 11 (exact engine)",
+       method="exact engine (certified)")
+def rr_filter_exact_engine() -> Verdict:
+    ok, rows = rr_filter_exact_report()
+    bad_ok, bad_rows = rr_filter_exact_report(broken=True)
+    if ok and not bad_ok:
+        return Verdict("verified", "; ".join(rows) + ".  Broken (charge at eps/2): " + "; ".join(bad_rows), "exact engine")
+    return Verdict("refuted" if not ok else "inconclusive", "; ".join(rows) + " | broken: " + "; ".join(bad_rows),
+                   "exact engine")
+
+
+@claim("lec21.multi_order.union_bound", spec_id="lec21.multi_order",
+       statement="A filter that CONTinues iff SOME order alpha in a fixed set of k orders has sum_t rho_t(alpha) <= "
+                 "B(alpha) = eps_g - log(k/delta_g)/(alpha - 1) (rho_t(alpha) >= D_alpha of round t in both directions, "
+                 "given the past) is (eps_g, delta_g)-DP: delta_g must be split across the orders (union bound), "
+                 "delta_g/k each",
+       source="Lecuyer, arXiv:2103.01379 (multi-order filter); the split re-derived here", method="proof steps, sympy")
+def multi_order_union_bound() -> Verdict:
+    a, eg, dg, k = (sp.Symbol(n, positive=True) for n in ("alpha", "eps_g", "delta_g", "k"))
+    comp = spec.get("lec21.multi_order").extra["B"]
+    Bk = comp.xreplace({s: {"alpha": a, "eps_g": eg, "delta_g": dg, "k": k}[s.name] for s in comp.free_symbols})
+    steps = [
+        "1. Under P (either neighbouring input, the other being Q), with l_t the round-t privacy loss given the past, "
+        "E_P[exp((alpha - 1) l_t) | past] = exp((alpha - 1) D_alpha(P_t||Q_t)) <= exp((alpha - 1) rho_t(alpha)); so "
+        "Z_t(alpha) = exp((alpha - 1)(L_t - R_t(alpha))) is a nonnegative supermartingale with Z_0 = 1 (rounds not run "
+        "contribute l_t = 0, rho_t = 0).",
+        "2. Ville's inequality: P[sup_t Z_t(alpha) >= c] <= 1/c for every c > 0; in particular at the stopping time T."]
+    s3 = sp.simplify(sp.exp((a - 1) * (eg - Bk)) - k / dg) == 0
+    steps.append("3. On {L_T > eps_g and R_T(alpha) <= B(alpha)}: Z_T(alpha) > exp((alpha - 1)(eps_g - B(alpha))) = "
+                 f"k/delta_g (sympy with the spec's B: {s3}), so P[L_T > eps_g, R_T(alpha) <= B(alpha)] <= delta_g/k.")
+    steps.append("4. At T some order alpha* has R_T(alpha*) <= B(alpha*): the last accepted round was accepted because an "
+                 "order fit, and later refused rounds are not charged.  Hence {L_T > eps_g} is contained in the union over "
+                 "the k orders of the events of step 3, and P[L_T > eps_g] <= k (delta_g/k) = delta_g (union bound).")
+    steps.append("5. For any event E: P(E) - e^eps_g Q(E) <= P(E and L_T > eps_g) <= delta_g (on {L_T <= eps_g}, "
+                 "P <= e^eps_g Q pointwise); the same with P, Q swapped (step 1 holds in both directions): (eps_g, "
+                 "delta_g)-DP.  Without the split (B at delta_g per order) step 4 gives only k delta_g.")
+    s6 = sp.simplify(sp.Sum(dg / k, (sp.Symbol("j", integer=True), 1, k)).doit() - dg) == 0
+    steps.append(f"6. sum over k orders of delta_g/k = delta_g (sympy: {s6}).  dpbounds' MultiOrderRenyiFilter "
+                 "(accountants) is the intersection rule instead: valid at every order with no split (each component "
+                 "is a valid single-order filter and halting earlier keeps it valid), never longer than its best order.")
+    if s3 and s6:
+        return Verdict("proved", "  ".join(steps), "proof steps + sympy")
+    return Verdict("inconclusive", "  ".join(steps), "proof steps + sympy")

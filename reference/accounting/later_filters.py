@@ -4,6 +4,11 @@ Public API
 ----------
 * :class:`GDPFilter` (``make_filter("st22.filter", eps_g=..., delta_g=...)``) -- Smith-Thakurta's Gaussian-DP
   filter; ``try_spend_mu(mu)`` for a mu-GDP round (``try_spend(rho=mu^2/2)`` is the same decision).
+* :class:`RenyiRRFilter` (``make_filter("fz21.thm4_3.rr", alpha=..., eps_g=..., delta_g=...)``) -- FZ21's Renyi
+  filter at one order with each pure eps-DP round charged its exact RR Renyi divergence; ``try_spend(eps)``.
+* :class:`MultiOrderUnionFilter` (``make_filter("lec21.multi_order", eps_g=..., delta_g=..., orders="2,4,8")``) --
+  CONT while SOME order fits its budget, delta_g split evenly across the orders (proofs_check
+  ``lec21.multi_order.union_bound``); ``try_spend(eps)`` or ``try_spend(rho={alpha: rho, ...})``.
 * :data:`BUILDERS` -- spec id -> builder, the hook :func:`dpbounds.accounting.accountants.make_filter` consults.
 
 Decisions are the generic :class:`~dpbounds.accounting.accountants.Filter`'s (exact sums, certified comparisons); this
@@ -21,7 +26,7 @@ from dpbounds.spec import DomainError, parse_exact
 
 from .accountants import Decision, Filter
 
-__all__ = ["BUILDERS", "GDPFilter", "gdp_budget"]
+__all__ = ["BUILDERS", "GDPFilter", "MultiOrderUnionFilter", "RenyiRRFilter", "gdp_budget", "rr_rdp_upper"]
 
 
 def gdp_budget(eps_g, delta_g) -> Fraction:
@@ -70,8 +75,146 @@ def _gdp_filter(*, save_path=None, conversion: str | None = None, **budget) -> G
                                                                               "GDP)"})
 
 
+# ------------------------------------------------------------------------------------------------ Renyi, exact RR curve
+
+_RR_CACHE: dict = {}
+
+
+def rr_rdp_upper(alpha, eps) -> Fraction:
+    """Return a rational >= D_alpha(RR_eps) (the tight RDP of a pure eps-DP round), within 2^-120 relative.
+
+    Source: spec ``conversions.rr.rdp`` (Mironov 2017, randomized response; tight by KOV15 dominance), enclosed by
+    arb.  Domain: alpha > 1, eps >= 0 (exact values).
+    """
+    from dpbounds.evaluation.evaluate import enclose
+    a = parse_exact("alpha", alpha, "conversions.rr.rdp")
+    e = parse_exact("eps", eps, "conversions.rr.rdp")
+    key = (a, e)
+    got = _RR_CACHE.get(key)
+    if got is None:
+        if e == 0:
+            got = Fraction(0)
+        else:
+            got = enclose("conversions.rr.rdp", {"alpha": a, "eps": e}, rel_tol=Fraction(1, 2**120)).hi
+        if len(_RR_CACHE) < 4096:  # a pure memo of a pure function (same value whatever the call order)
+            _RR_CACHE[key] = got
+    return got
+
+
+class RenyiRRFilter(Filter):
+    """FZ21 Theorem 4.3 at one order alpha, each pure eps_t-DP round charged D_alpha(RR_eps_t) (spec fz21.thm4_3.rr).
+
+    ``try_spend(eps)`` (pure rounds; delta must be 0) or ``try_spend(rho=...)`` for a round with a known RDP value
+    at this order.  The charge is a certified rational upper bound of the exact curve, so a HALT of the exact rule is
+    never turned into a CONT.
+    """
+
+    def try_spend(self, eps=None, delta=0, rho=None) -> Decision:
+        if rho is None and eps is not None:
+            if not (delta in (0, None) or parse_exact(f"delta[{self.rounds}]", delta, self.entry.theorem) == 0):
+                raise DomainError(f"delta[{self.rounds}]", delta, "delta_i = 0 (pure-DP rounds)", self.entry.theorem)
+            e = parse_exact(f"eps[{self.rounds}]", eps, self.entry.theorem)
+            if e < 0:
+                raise DomainError(f"eps[{self.rounds}]", e, "eps_i >= 0", self.entry.theorem)
+            return super().try_spend(rho=rr_rdp_upper(self.budget["alpha"], e))
+        return super().try_spend(eps=eps, delta=delta, rho=rho)
+
+
+def _rr_filter(*, save_path=None, conversion: str | None = None, **budget) -> RenyiRRFilter:
+    if conversion is not None:
+        raise DomainError("conversion", conversion, "none (CKS20 Prop. 12 at the given order is built in)",
+                          "fz21.thm4_3.rr")
+    return RenyiRRFilter("fz21.thm4_3.rr", budget, save_path=save_path)
+
+
+class MultiOrderUnionFilter:
+    """Multi-order Renyi filter: CONT iff SOME order alpha has sum_t rho_t(alpha) <= eps_g - log(k/delta_g)/(alpha-1).
+
+    Source: spec ``lec21.multi_order`` (Lecuyer's construction; the delta_g/k split per order proved in proofs_check
+    ``lec21.multi_order.union_bound``).  Every accepted round is charged at every order (exact rationals; pure
+    eps-DP rounds at their exact RR curve, rounded up).  Decisions are certified (:func:`decide` on each order's
+    component entry).  Domain: distinct orders alpha > 1, eps_g > 0, 0 < delta_g < 1.
+    """
+
+    def __init__(self, eps_g, delta_g, orders):
+        self.entry = spec.get("lec21.multi_order")
+        th = self.entry.theorem
+        if isinstance(orders, str):
+            orders = [o for o in orders.split(",") if o.strip()]
+        alphas = [parse_exact("orders", a, th) for a in orders]
+        if not alphas:
+            raise DomainError("orders", orders, "at least one order alpha > 1", th)
+        if len(set(alphas)) != len(alphas):
+            raise DomainError("orders", orders, "distinct orders", th, "repeated order")
+        k = len(alphas)
+        self.params = {a: self.entry.check_values({"alpha": a, "eps_g": eps_g, "delta_g": delta_g, "k": k})
+                       for a in alphas}
+        self.spent = {a: Fraction(0) for a in alphas}
+        self.budget = {"eps_g": parse_exact("eps_g", eps_g, th), "delta_g": parse_exact("delta_g", delta_g, th),
+                       "orders": tuple(alphas)}
+        self.halted = False
+        self.rounds = 0
+
+    @property
+    def orders(self) -> list[Fraction]:
+        return list(self.spent)
+
+    def _fits(self, a: Fraction, r: Fraction) -> bool:
+        from dpbounds.evaluation.evaluate import Inputs, decide
+        return not decide(self.entry, Inputs(self.params[a], {"R": (r, r)}))
+
+    def try_spend(self, eps=None, delta=0, rho=None) -> Decision:
+        """CONT (the round is charged at every order and may run) or HALT (nothing recorded; final)."""
+        th = self.entry.theorem
+        if self.halted:
+            return Decision.HALT
+        if rho is not None:
+            if not isinstance(rho, dict):
+                raise DomainError("rho", rho, "a mapping {alpha: rho_alpha} over the filter's orders", th)
+            given = {parse_exact("alpha", a, th): parse_exact(f"rho[{self.rounds}]", v, th) for a, v in rho.items()}
+            if set(given) != set(self.spent) or any(v < 0 for v in given.values()):
+                raise DomainError("rho", sorted(map(str, given)), f"one rho >= 0 per order {sorted(map(str, self.spent))}",
+                                  th)
+        elif eps is not None:
+            if not (delta in (0, None) or parse_exact(f"delta[{self.rounds}]", delta, th) == 0):
+                raise DomainError(f"delta[{self.rounds}]", delta, "delta_i = 0 (pure-DP rounds)", th)
+            e = parse_exact(f"eps[{self.rounds}]", eps, th)
+            if e < 0:
+                raise DomainError(f"eps[{self.rounds}]", e, "eps_i >= 0", th)
+            given = {a: rr_rdp_upper(a, e) for a in self.spent}
+        else:
+            raise DomainError(f"eps[{self.rounds}]", None, "a per-round eps (pure DP) or rho per order", th,
+                              "missing per-round value")
+        new = {a: self.spent[a] + given[a] for a in self.spent}
+        if not any(self._fits(a, new[a]) for a in self.spent):
+            self.halted = True
+            return Decision.HALT
+        self.spent = new
+        self.rounds += 1
+        return Decision.CONT
+
+
+def _multi_order(*, save_path=None, conversion: str | None = None, **budget):
+    if conversion is not None or save_path is not None:
+        raise DomainError("conversion" if conversion is not None else "save_path", conversion or save_path,
+                          "not supported by the multi-order filter", "lec21.multi_order")
+    if "orders" in budget:
+        extra = set(budget) - {"eps_g", "delta_g", "orders"}
+        if extra:
+            raise DomainError(sorted(extra)[0], budget[sorted(extra)[0]], "eps_g, delta_g, orders", "lec21.multi_order",
+                              "unknown parameter")
+        for key in ("eps_g", "delta_g"):
+            if key not in budget:
+                raise DomainError(key, spec.core.MISSING, "a value is required", "lec21.multi_order",
+                                  "missing parameter")
+        return MultiOrderUnionFilter(budget["eps_g"], budget["delta_g"], budget["orders"])
+    # one component (alpha, k given): the per-order rule of the spec, pure rounds at their RR curve
+    return RenyiRRFilter("lec21.multi_order", budget)
+
+
 #: spec id -> builder(save_path=..., conversion=..., **budget); consulted by accountants.make_filter
-BUILDERS: dict[str, Callable[..., Filter]] = {"st22.filter": _gdp_filter}
+BUILDERS: dict[str, Callable[..., Any]] = {"st22.filter": _gdp_filter, "fz21.thm4_3.rr": _rr_filter,
+                                           "lec21.multi_order": _multi_order}
 
 
 def build(entry_id: str, *, save_path: str | Path | None = None, conversion: str | None = None,
