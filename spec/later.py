@@ -6,7 +6,8 @@
 * ``lec21.multi_order`` -- a multi-order Renyi filter (Lecuyer's construction) with the delta split proved in
   proofs_check (``lec21.multi_order.union_bound``).
 
-Why no "natural" f-DP / PLD filter is offered (survey, issue 19 item 4): see the notes of ``st22.filter``.
+Why no "natural" f-DP / PLD filter is offered (survey of arXiv:2602.15815 and arXiv:2602.06756, issue 19 item 4):
+see the notes of ``st22.filter``.
 """
 
 from __future__ import annotations
@@ -26,21 +27,29 @@ KOV15 = ("Kairouz, Oh, Viswanath, 'The Composition Theorem for Differential Priv
          "2017 (arXiv:1311.0776)")
 LEC21 = ("Lecuyer, 'Practical Privacy Filters and Odometers with Renyi Differential Privacy and Applications to "
          "Differentially Private Deep Learning', arXiv:2103.01379")
-TRKH26 = ("Tran, Raisa, Koskela, Honkela, arXiv:2602.06756 (f-DP / PLD filters; title not checked against a copy)")
-RHLMTL26 = ("Regehr, Hu, Leeman, Manurangsi, Tholoniat, Lecuyer, arXiv:2602.15815 (residue filters; title not checked "
-            "against a copy)")
+TRKH26 = ("Tran, Raisa, Koskela, Honkela, 'f-Differential Privacy Filters: Validity and Approximate Solutions', "
+          "arXiv:2602.06756 (v1 6 Feb 2026, v2 12 May 2026)")
+RHLMTL26 = ("Regehr, Hu, Leeman, Manurangsi, Tholoniat, Lecuyer, 'Privacy Filters are Captured by Residues: A "
+            "Characterization of Free Natural Filters and the Cost of Adaptivity', arXiv:2602.15815 (v1 17 Feb 2026, "
+            "v2 16 Apr 2026)")
 
 _SURVEY = (
-    "Survey of later work (issue 19 item 4; what the search tools found, 2026-11-23): the stored corpus returned no "
-    "text of arXiv:2602.15815 (residue filters) nor of arXiv:2602.06756 (f-DP/PLD filters), so neither is stated here "
-    "-- a statement we cannot read cannot be transcribed with its theorem number.  What is known and used: a filter "
-    "that continues while the *composed f-DP curve* (or the composed PLD) of the rounds so far stays above a target "
-    "curve is valid only for special families; for GDP (a one-parameter family closed under composition, mu's adding "
-    "in quadrature) Smith-Thakurta prove it, and that is this entry.  For a general family the natural rule 'continue "
-    "while the non-adaptive composition of the chosen curves meets the budget' is not a filter: which rounds run "
-    "depends on earlier outputs, and the mixture over the realized sequences of curves is not dominated by the curve "
-    "of any one sequence (the issue reports arXiv:2602.06756 shows it invalid in general).  dpbounds therefore offers "
-    "no PLD/f-DP filter beyond GDP; pure-DP rounds are accounted through RDP (fz21.thm4_3.rr) or zCDP filters.")
+    "Later work, surveyed (issue 19 item 4; abstracts read through the search tool on 2026-11-23, full texts not "
+    "available here).  (a) " + RHLMTL26 + ": residue filters unify existing filters; a 'GDP residue filter' strictly "
+    "improves on the naive GDP filter (this entry); natural filters (accounting the whole privacy profile of every "
+    "query) are NOT free in general -- only families of mechanisms that are totally ordered under composition admit "
+    "free natural filters for an arbitrary budget; the natural approximate-DP filter can fail under an adaptive "
+    "adversary, by at most poly-logarithmic factors.  (b) " + TRKH26 + ": the natural f-DP filter (compose the "
+    "trade-off curves along each path, stop when the target curve is crossed) is invalid in general (necessary and "
+    "sufficient conditions given); a fully adaptive CLT and an approximate GDP filter for subsampled Gaussians.  What "
+    "dpbounds states exactly: the GDP family is totally ordered under composition (mu's add in quadrature), which is "
+    "why its natural filter is valid and is this entry.  What it does not offer, and why: a natural PLD / f-DP / "
+    "(eps, delta)-profile filter -- invalid in general by (a) and (b), since the mixture over adaptively realized "
+    "sequences of curves need not be dominated by any one sequence's composition, and a family of per-round "
+    "profiles is in general not totally ordered under composition (the condition (a) characterizes); the CLT-based approximate GDP filter of (b) -- approximate, not a bound "
+    "(rule 1); the GDP residue filter of (a) -- its exact statement could not be read here, so it cannot be "
+    "transcribed with its theorem number.  Pure-DP rounds are accounted through RDP (fz21.thm4_3.rr, "
+    "lec21.multi_order) or zCDP filters.")
 
 register(SpecEntry(
     id="st22.filter", title="Gaussian-DP filter: CONT iff sum mu_t^2 <= mu_g^2 (as R = sum mu_t^2/2 <= B)",
