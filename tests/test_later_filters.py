@@ -361,3 +361,39 @@ def test_renyi_claims_hold():
     for cid, want in (("conversions.rr.rdp.from_definition", "proved"), ("lec21.multi_order.union_bound", "proved"),
                       ("rruv16.lemma2_3.corrected_conversion", "proved")):
         assert run_claim(claims[cid]).verdict == want, cid
+
+
+# ------------------------------------------------------------------------------ the report's comparison
+
+
+def test_gaussian_comparison_gdp_filter_reaches_the_optimum_and_no_filter_exceeds_it():
+    from dpbounds.outputs.compare import compare_gaussian_table
+    headers, rows, _ = compare_gaussian_table(quick=True)
+    gdp = headers.index("GDP filter (Smith-Thakurta)")
+    for row in rows:
+        opt = int(row[-1])
+        assert int(row[gdp]) == opt, row
+        assert all(int(v) <= opt for v in row[1:-1]), row
+    assert any(r[0].startswith("mixed") for r in rows)
+
+
+def test_gdp_optimum_prefix_of_a_mixed_stream_matches_mpmath():
+    from dpbounds.outputs.compare import gdp_optimum_prefix
+    ctx = mpmath.mp.clone()
+    ctx.dps = 50
+    seq = ["0.01", "0.03", "0.005", "0.02", "0.05"] * 40
+    total, n = ctx.mpf(0), 0
+    for m in seq:
+        total += ctx.mpf(m) ** 2
+        if _mp_gauss_delta(ctx.sqrt(total), 1, ctx) > ctx.mpf("1e-6"):
+            break
+        n += 1
+    assert gdp_optimum_prefix(seq, "1", "1e-6") == n
+
+
+@pytest.mark.parametrize("eps", ["0.01", "0.1"])
+def test_rr_renyi_columns_never_exceed_the_kov15_optimum(eps):
+    from dpbounds.outputs.compare import rounds_allowed_optimal, rr_renyi_rounds
+    best, multi, _ = rr_renyi_rounds(eps, "1", "1e-6")
+    opt = rounds_allowed_optimal(eps, "1", "1e-6")
+    assert 0 < multi <= best <= opt

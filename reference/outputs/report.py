@@ -85,6 +85,10 @@ def section_filters(sec: Section, out: Path, quick: bool) -> None:
     headers, rows, note = compare_filters_table(quick=quick)
     sec.p(note)
     sec.table(headers, rows)
+    from dpbounds.outputs.compare import compare_gaussian_table
+    headers, rows, note = compare_gaussian_table(quick=quick)
+    sec.p(note)
+    sec.table(headers, rows)
 
 
 def section_bstar(sec: Section, out: Path, quick: bool) -> None:
