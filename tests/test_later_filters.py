@@ -397,3 +397,30 @@ def test_rr_renyi_columns_never_exceed_the_kov15_optimum(eps):
     best, multi, _ = rr_renyi_rounds(eps, "1", "1e-6")
     opt = rounds_allowed_optimal(eps, "1", "1e-6")
     assert 0 < multi <= best <= opt
+
+
+def test_saved_states_restore_as_their_later_filter_class():
+    from dpbounds.accounting.accountants import Filter
+    from dpbounds.accounting.later_filters import GDPFilter, RenyiRRFilter
+    f = make_filter("fz21.thm4_3.rr", alpha="16", eps_g="1", delta_g="1e-6")
+    for _ in range(100):
+        f.try_spend("0.01")
+    g = Filter.from_state(f.state())
+    assert isinstance(g, RenyiRRFilter)
+    n_f = n_g = 0
+    while f.try_spend("0.01"):
+        n_f += 1
+    while g.try_spend("0.01"):
+        n_g += 1
+    assert n_f == n_g > 0
+    assert isinstance(Filter.from_state(make_filter("st22.filter", eps_g="1", delta_g="1e-6").state()), GDPFilter)
+
+
+def test_cli_runs_the_multi_order_filter(capsys, monkeypatch):
+    import io
+    from dpbounds.cli import main
+    monkeypatch.setattr("sys.stdin", io.StringIO("eps\n0.1\n0.1\n"))
+    rc = main(["filter", "lec21.multi_order", "--budget", "eps_g=1", "--budget", "delta_g=1e-3", "--budget",
+               "orders=4,8,16"])
+    out = capsys.readouterr().out.splitlines()
+    assert rc == 0 and [line.split("\t")[1] for line in out] == ["CONT", "CONT"]

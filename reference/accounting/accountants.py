@@ -721,7 +721,9 @@ class Filter(_Accountant):
             budget = {k: _decode(v) for k, v in state["budget"].items()}
             meta = state.get("meta") or {}
             entry = _cks20_entry() if state["id"] == "wrrw23.thm1.cks20" else state["id"]
-            f = cls(entry, budget, save_path=save_path, _meta=meta)
+            from dpbounds.accounting.later_filters import CLASSES  # filters after the seeds restore as their class
+            klass = CLASSES.get(state["id"], cls) if cls is Filter else cls
+            f = klass(entry, budget, save_path=save_path, _meta=meta)
             f.rounds = int(state["rounds"])
             f.halted = bool(state["halted"])
             f._restore_sums(state["sums"])

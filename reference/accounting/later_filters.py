@@ -154,6 +154,8 @@ class MultiOrderUnionFilter:
                        "orders": tuple(alphas)}
         self.halted = False
         self.rounds = 0
+        self.last_candidate: dict | None = None
+        self.accepting_order: Fraction | None = None
 
     @property
     def orders(self) -> list[Fraction]:
@@ -186,12 +188,25 @@ class MultiOrderUnionFilter:
             raise DomainError(f"eps[{self.rounds}]", None, "a per-round eps (pure DP) or rho per order", th,
                               "missing per-round value")
         new = {a: self.spent[a] + given[a] for a in self.spent}
-        if not any(self._fits(a, new[a]) for a in self.spent):
+        fit = next((a for a in self.spent if self._fits(a, new[a])), None)
+        if fit is None:
             self.halted = True
+            self.last_candidate = new
             return Decision.HALT
         self.spent = new
+        self.accepting_order = fit
         self.rounds += 1
         return Decision.CONT
+
+    def statistic(self, *, candidate: bool = False):
+        """Exact enclosure of the spend sum_t rho_t(alpha) at the order that accepted the last round (with
+        ``candidate=True`` after a HALT: the smallest candidate spend over the orders, none of which fits)."""
+        from dpbounds.evaluation.evaluate import Enclosure
+        if candidate and self.last_candidate is not None:
+            v = min(self.last_candidate.values())
+        else:
+            v = self.spent[self.accepting_order if self.accepting_order is not None else self.orders[0]]
+        return Enclosure(v, v, 0)
 
 
 def _multi_order(*, save_path=None, conversion: str | None = None, **budget):
@@ -211,6 +226,9 @@ def _multi_order(*, save_path=None, conversion: str | None = None, **budget):
     # one component (alpha, k given): the per-order rule of the spec, pure rounds at their RR curve
     return RenyiRRFilter("lec21.multi_order", budget)
 
+
+#: spec id -> the Filter subclass a saved state of that filter is restored as (consulted by Filter.from_state)
+CLASSES: dict[str, type] = {"st22.filter": GDPFilter, "fz21.thm4_3.rr": RenyiRRFilter, "lec21.multi_order": RenyiRRFilter}
 
 #: spec id -> builder(save_path=..., conversion=..., **budget); consulted by accountants.make_filter
 BUILDERS: dict[str, Callable[..., Any]] = {"st22.filter": _gdp_filter, "fz21.thm4_3.rr": _rr_filter,
