@@ -424,3 +424,13 @@ def test_cli_runs_the_multi_order_filter(capsys, monkeypatch):
                "orders=4,8,16"])
     out = capsys.readouterr().out.splitlines()
     assert rc == 0 and [line.split("\t")[1] for line in out] == ["CONT", "CONT"]
+
+
+def test_three_round_quadrature_of_a_non_adaptive_policy_is_the_exact_composition():
+    mu0, mu1, mu2 = Fraction(1, 10), Fraction(3, 20), Fraction(1, 5)
+    q = two_round_delta(mu1, Policy((), (mu2,)), 1, lambda a, b: True, mu0=mu0)
+    s2 = mu0 * mu0 + mu1 * mu1 + mu2 * mu2
+    assert q.overlaps(gaussian_delta(sqrt_lower(s2), 1, 160).union(gaussian_delta(sqrt_upper(s2), 1, 160)))
+    # an adaptive third round (spend only when the second output is above 0) leaks less than spending always
+    a = two_round_delta(mu1, Policy((Fraction(0),), (Fraction(0), mu2)), 1, lambda a, b: True, mu0=mu0)
+    assert a < q

@@ -85,39 +85,44 @@ def matches_fixed_optimum() -> Verdict:
 
 
 def two_round_report(scale: Fraction = Fraction(1)) -> tuple[bool, bool, list[str]]:
-    """(all <= delta_g, some > delta_g, rows): certified deltas of adaptive two-round policies against the GDP filter
-    whose budget mu_g is scaled by ``scale`` (1 = the accountant's; 11/10 = a deliberately broken one), at
-    (eps_g, delta_g) = (1, 1e-3)."""
+    """(all <= delta_g, some > delta_g, rows): certified deltas of adaptive two- and three-round policies against the
+    GDP filter whose budget mu_g is scaled by ``scale`` (1 = the accountant's; 11/10 = a deliberately broken one), at
+    (eps_g, delta_g) = (1, 1e-3).  Three rounds: a fixed mu0 round, a mu1 round, then mu2 chosen from the mu1 output."""
     from dpbounds.accounting.accountants import Filter
     from dpbounds.accounting.later_filters import gdp_budget
     from dpbounds.exact.gaussian import policies, sqrt_lower, two_round_delta
     eg, dg = Fraction(1), Fraction(1, 1000)
     B = gdp_budget(eg, dg) * scale * scale
 
-    def decide(m1: Fraction, m2: Fraction) -> bool:
-        f = Filter("st22.filter", {"eps_g": eg, "delta_g": dg, "B": B})  # the generic accountant decides each piece
-        return bool(f.try_spend(rho=m1 * m1 / 2)) and bool(f.try_spend(rho=m2 * m2 / 2))
-
     all_le, some_gt, rows = True, False, []
-    for frac in (Fraction(1, 4), Fraction(3, 5)):
-        mu1 = sqrt_lower(2 * B * frac)
-        rem = sqrt_lower(2 * B - mu1 * mu1)
+    for f0, f1 in ((Fraction(0), Fraction(1, 4)), (Fraction(0), Fraction(3, 5)), (Fraction(1, 5), Fraction(2, 5))):
+        mu0 = sqrt_lower(2 * B * f0)
+        mu1 = sqrt_lower(2 * B * f1)
+        rem = sqrt_lower(2 * B - mu0 * mu0 - mu1 * mu1)
+
+        def decide(m1: Fraction, m2: Fraction, mu0=mu0) -> bool:
+            f = Filter("st22.filter", {"eps_g": eg, "delta_g": dg, "B": B})  # the generic accountant decides
+            rounds = ([mu0] if mu0 > 0 else []) + [m1, m2]
+            return all(bool(f.try_spend(rho=m * m / 2)) for m in rounds)
+
         pols = dict(policies(rem))
         pols["over_budget"] = policies(rem * Fraction(6, 5))["full"]  # past the budget: the filter must halt it
         for name, pol in pols.items():
-            d = two_round_delta(mu1, pol, eg, decide)
+            d = two_round_delta(mu1, pol, eg, decide, mu0=mu0)
             with arb_prec(200):
                 le, gt = bool(d <= fraction_to_arb(dg)), bool(d > fraction_to_arb(dg))
             all_le &= le
             some_gt |= gt
-            rows.append(f"mu1^2 = {frac} mu_g^2, {name}: {d.mid().str(12, radius=False)}")
+            tag = f"mu0^2 = {f0}, mu1^2 = {f1} (x mu_g^2)" if f0 else f"mu1^2 = {f1} mu_g^2"
+            rows.append(f"{tag}, {name}: {d.mid().str(12, radius=False)}")
     return all_le, some_gt, rows
 
 
 @claim("st22.filter.two_round_adaptive", spec_id="st22.filter",
-       statement="Two-round adaptive Gaussian interactions (mu2 a piecewise-constant function of the first output, "
-                 "proposals past the budget halted by the accountant) stopped by the GDP filter at (1, 1e-3) are "
-                 "(1, 1e-3)-DP in both directions; with mu_g 10% too large the same adversaries exceed 1e-3",
+       statement="Two- and three-round adaptive Gaussian interactions (the last mu a piecewise-constant function of "
+                 "the previous output, proposals past the budget halted by the accountant) stopped by the GDP filter "
+                 "at (1, 1e-3) are (1, 1e-3)-DP in both directions; with mu_g 10% too large the same adversaries "
+                 "exceed 1e-3",
        source=ST, method="certified quadrature (arb acb.integral, truncation bounded)")
 def two_round_adaptive() -> Verdict:
     ok, _, rows = two_round_report()

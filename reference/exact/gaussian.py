@@ -53,12 +53,16 @@ def _H(e: acb, m: arb | None) -> acb:
     return phi_up - e.exp() * phi_dn
 
 
-def _piece(lo: arb, hi: arb, centre: arb, sign: int, mu1: arb, m: Fraction, eps: arb) -> arb:
-    """int_lo^hi phi(y - centre) H(eps - sign (mu1 y - mu1^2/2); m) dy, certified (real part of acb.integral)."""
+def _piece(lo: arb, hi: arb, centre: arb, sign: int, mu1: arb, m: Fraction, eps: arb,
+           fixed2: Fraction = Fraction(0)) -> arb:
+    """int_lo^hi phi(y - centre) H(eps - sign (mu1 y - mu1^2/2); sqrt(m^2 + fixed2)) dy, certified (real part of
+    acb.integral).  ``fixed2``: the squared mu of rounds independent of y (non-adaptive), composed exactly (DRS19
+    Cor. 3.3: Gaussian losses add, mu's in quadrature)."""
     if not lo < hi:
         return arb(0)
     inv = 1 / (2 * arb.pi()).sqrt()
-    mm = fraction_to_arb(m) if m > 0 else None
+    m2 = m * m + fixed2
+    mm = fraction_to_arb(m2).sqrt() if m2 > 0 else None
 
     def f(y, analytic):
         e = eps - sign * (mu1 * y - mu1 * mu1 / 2)
@@ -101,14 +105,19 @@ def _piece_const(lo: arb, hi: arb, centre: arb, c: arb) -> arb:
 
 
 def two_round_delta(mu1, policy: Policy, eps, decide: Callable[[Fraction, Fraction], bool],
-                    bits: int = _BITS) -> arb:
+                    bits: int = _BITS, mu0=0) -> arb:
     """Return a certified enclosure of max(delta_{P||Q}(eps), delta_{Q||P}(eps)) of the two-round interaction.
 
     ``decide(mu1, mu2)`` is the filter's answer for round 2 (True = CONT) given round 1 ran with mu1; a HALTed piece
     releases nothing in round 2 (m = 0).  Domain: mu1 >= 0, eps >= 0, policy values >= 0.
+
+    ``mu0 > 0`` prepends a round of mu0 whose output the policy ignores (the three-round interaction mu0, mu1, then
+    mu2 chosen from the round-mu1 output; ``decide(mu1, mu2)`` must then account for mu0 too): given y, that round
+    and the last compose to sqrt(mu0^2 + m^2)-GDP exactly, so the formula keeps its one-dimensional form.
     """
     mu1 = Fraction(mu1)
     eps = Fraction(eps)
+    fixed2 = Fraction(mu0) ** 2
     ms = [m if decide(mu1, m) else Fraction(0) for m in policy.mu2]
     with arb_prec(bits):
         a_mu1, a_eps = fraction_to_arb(mu1), fraction_to_arb(eps)
@@ -120,7 +129,7 @@ def two_round_delta(mu1, policy: Policy, eps, decide: Callable[[Fraction, Fracti
             edges = [lo_end] + [min_arb(max_arb(c, lo_end), hi_end) for c in cuts] + [hi_end]
             total = arb(0)
             for j, m in enumerate(ms):
-                total += _piece(edges[j], edges[j + 1], centre, sign, a_mu1, m, a_eps)
+                total += _piece(edges[j], edges[j + 1], centre, sign, a_mu1, m, a_eps, fixed2)
             tail = (T / arb(2).sqrt()).erfc()  # mass outside the window; 0 <= H <= 1
             total = total.union(total + tail)
             out.append(total)
