@@ -46,8 +46,8 @@ _SURVEY = (
     "why its natural filter is valid and is this entry.  What it does not offer, and why: a natural PLD / f-DP / "
     "(eps, delta)-profile filter -- invalid in general by (a) and (b), since the mixture over adaptively realized "
     "sequences of curves need not be dominated by any one sequence's composition, and a family of per-round "
-    "profiles is in general not totally ordered under composition (the condition (a) characterizes); the CLT-based approximate GDP filter of (b) -- approximate, not a bound "
-    "(rule 1); the GDP residue filter of (a) -- its exact statement could not be read here, so it cannot be "
+    "profiles is in general not totally ordered under composition (the condition (a) characterizes); the "
+    "CLT-based approximate GDP filter of (b) -- approximate, not a bound (rule 1); the GDP residue filter of (a) -- its exact statement could not be read here, so it cannot be "
     "transcribed with its theorem number.  Pure-DP rounds are accounted through RDP (fz21.thm4_3.rr, "
     "lec21.multi_order) or zCDP filters.")
 
@@ -110,9 +110,10 @@ def _register_corrected() -> None:
 
 _register_corrected()
 
-# ------------------------------------------------------------------------------------------ Renyi, exact per-round curves
-# written as log(1 + t)/(alpha - 1) with t = (e^{(alpha-1)eps} - 1)(e^{alpha eps} - 1) e^{-(alpha-1)eps}/(1 + e^eps) >= 0: the
-# same value as eps + log((1 + e^{-(2alpha-1)eps})/(1 + e^{-eps}))/(alpha - 1) (proofs_check), without its cancellation
+# ------------------------------------------------------------------------------------------ Renyi, exact curves
+# written as log(1 + t)/(alpha - 1), t = (e^{(alpha-1)eps} - 1)(e^{alpha eps} - 1) e^{-(alpha-1)eps}/(1 + e^eps) >= 0:
+# the same value as eps + log((1 + e^{-(2alpha-1)eps})/(1 + e^{-eps}))/(alpha - 1) (proofs_check), without its
+# cancellation
 _rr_rdp = sp.log(1 + (sp.exp((alpha - 1) * eps) - 1) * (sp.exp(alpha * eps) - 1) * sp.exp(-(alpha - 1) * eps)
                  / (1 + sp.exp(eps))) / (alpha - 1)
 register(SpecEntry(
@@ -156,7 +157,8 @@ register(SpecEntry(
                   "here, proofs_check lec21.multi_order.union_bound)", citation=LEC21),
     params=("alpha", "eps_g", "delta_g", "k"), aggregates=("R",), expr=R,
     halt=R > eps_g - sp.log(_k / delta_g) / (alpha - 1),
-    domain=(alpha > 1, eps_g > 0, delta_g > 0, delta_g < 1, _k >= 1), extra={"B": eps_g - sp.log(_k / delta_g) / (alpha - 1)},
+    domain=(alpha > 1, eps_g > 0, delta_g > 0, delta_g < 1, _k >= 1),
+    extra={"B": eps_g - sp.log(_k / delta_g) / (alpha - 1)},
     monotone={"R": +1}, proof_claims=("lec21.multi_order.union_bound",), example={"alpha": "8", "R": "0.1", "k": "4"},
     notes="The spec states ONE order's component (R = that order's spend, B its budget, k the number of orders): the "
           "multi-order filter (dpbounds.accounting.later_filters.MultiOrderUnionFilter, make_filter(..., orders=...)) "

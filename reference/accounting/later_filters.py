@@ -175,8 +175,8 @@ class MultiOrderUnionFilter:
                 raise DomainError("rho", rho, "a mapping {alpha: rho_alpha} over the filter's orders", th)
             given = {parse_exact("alpha", a, th): parse_exact(f"rho[{self.rounds}]", v, th) for a, v in rho.items()}
             if set(given) != set(self.spent) or any(v < 0 for v in given.values()):
-                raise DomainError("rho", sorted(map(str, given)), f"one rho >= 0 per order {sorted(map(str, self.spent))}",
-                                  th)
+                want = f"one rho >= 0 per order {sorted(map(str, self.spent))}"
+                raise DomainError("rho", sorted(map(str, given)), want, th)
         elif eps is not None:
             if not (delta in (0, None) or parse_exact(f"delta[{self.rounds}]", delta, th) == 0):
                 raise DomainError(f"delta[{self.rounds}]", delta, "delta_i = 0 (pure-DP rounds)", th)
@@ -228,7 +228,8 @@ def _multi_order(*, save_path=None, conversion: str | None = None, **budget):
 
 
 #: spec id -> the Filter subclass a saved state of that filter is restored as (consulted by Filter.from_state)
-CLASSES: dict[str, type] = {"st22.filter": GDPFilter, "fz21.thm4_3.rr": RenyiRRFilter, "lec21.multi_order": RenyiRRFilter}
+CLASSES: dict[str, type] = {"st22.filter": GDPFilter, "fz21.thm4_3.rr": RenyiRRFilter,
+                             "lec21.multi_order": RenyiRRFilter}
 
 #: spec id -> builder(save_path=..., conversion=..., **budget); consulted by accountants.make_filter
 BUILDERS: dict[str, Callable[..., Any]] = {"st22.filter": _gdp_filter, "fz21.thm4_3.rr": _rr_filter,
