@@ -25,7 +25,7 @@ from __future__ import annotations
 
 __version__ = "0.2.0"
 
-from dpbounds.spec import DomainError, Kind, SpecEntry, get, registry, select
+from dpbounds.spec import DomainError, Kind, RefutedConstantWarning, SpecEntry, get, registry, select
 from dpbounds.evaluation.evaluate import (CertificationError, Enclosure, Evaluation, enclose, evaluate,
                                           fast_interval, fast_lower, fast_upper)
 from dpbounds.accounting.conversions import BStar, b_star, delta_of, eps_of
@@ -49,4 +49,6 @@ __all__ = [
     "load_golden",
     # errors
     "DomainError", "CertificationError",
+    # warnings
+    "RefutedConstantWarning",
 ]

@@ -49,6 +49,16 @@ LIFT = _agg("LIFT", "RRUV16 Lemma 3.3 lifted delta sum_i 2 delta_i / (eps_i e^{e
             "A round with delta_i = 0 contributes 0; a round with eps_i = 0 < delta_i contributes +oo.  Caution: the "
             "constant 2 delta/(eps e^eps) is RRUV16 Lemma 2.3's, which proofs_check refutes "
             "(rruv16.lemma2_3.second_conversion); the lifted bounds implement the paper as stated.")
+# The same lift with a DP-to-pointwise constant that proofs_check proves (rruv16.lemma2_3.corrected_conversion):
+# P[|L| > 2 eps] <= delta (1 + e^{-2 eps}) / (1 - e^{-eps}) under either draw.
+LIFTC = _agg("LIFTC", "corrected lifted delta sum_i delta_i (1 + e^{-2 eps_i}) / (1 - e^{-eps_i})",
+             sp.Piecewise((sp.Integer(0), sp.Eq(delta, 0)), (sp.oo, sp.Eq(eps, 0)),
+                          (delta * (1 + sp.exp(-2 * eps)) / (1 - sp.exp(-eps)), True)),
+             Source("RRUV16", "Lemma 3.3 with Lemma 2.3's second part corrected (dpbounds, proofs_check "
+                    "rruv16.lemma2_3.corrected_conversion)", _RRUV),
+             "Like LIFT, with the constant of the pointwise conversion proved in proofs_check instead of the refuted "
+             "2 delta/(eps e^eps); larger than it for every eps > 0 (by the factor eps (e^{2eps} + 1)/(2 (e^eps - 1)) "
+             "> 1).  delta_i = 0 contributes 0; eps_i = 0 < delta_i contributes +oo.")
 V2 = _agg("V2", "lifted intrinsic time sum_i (2 eps_i)^2", (2 * eps)**2,
           Source("RRUV16", "Lemma 3.3 (base bound at 2 eps_i)", _RRUV), "Exactly 4 V.")
 A2 = _agg("A2", "lifted mean-loss sum sum_i 2 eps_i (e^{2 eps_i} - 1)/2", 2 * eps * (sp.exp(2 * eps) - 1) / 2,
@@ -58,4 +68,4 @@ R = _agg("R", "Renyi / zCDP spend sum_t rho_t", rho, Source("FZ21", "Theorem 4.3
          params=("rho",))
 
 #: name -> entry, for the evaluators
-AGGREGATES = {e.id.split(".", 1)[1]: e for e in (V, S, D, A, KOV, LIFT, V2, A2, S2, R)}
+AGGREGATES = {e.id.split(".", 1)[1]: e for e in (V, S, D, A, KOV, LIFT, LIFTC, V2, A2, S2, R)}

@@ -10,6 +10,7 @@ from __future__ import annotations
 import enum
 import math
 import re
+import warnings
 from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
@@ -41,6 +42,10 @@ class DomainError(ValueError):
         if reason:
             msg += f" ({reason})"
         super().__init__(msg)
+
+
+class RefutedConstantWarning(UserWarning):
+    """A bound whose validity rests on a constant that proofs_check refutes is being used (the entry's ``caveat``)."""
 
 
 class _Missing:
@@ -226,7 +231,7 @@ DEFAULT_SAMPLE: dict[str, str] = {
     "delta_dprime": "0.000001", "dhat": "0.000001", "n": "1000", "x": "0.01", "gamma": "0.01", "v0": "0.01",
     "alpha": "2", "rho": "0.1", "B": "0.5", "k": "10", "eta": "2", "s": "1.4", "beta": "0.01", "c": "1",
     "t": "2", "a": "1", "b": "1", "u": "5", "m": "3", "l": "3", "sigma": "1", "Delta": "0.5", "norm": "1", "lam": "0.5",
-    "V": "0.5", "S": "2", "D": "0.0000001", "A": "0.3", "KOV": "0.25", "LIFT": "0.0000001", "V2": "2",
+    "V": "0.5", "S": "2", "D": "0.0000001", "A": "0.3", "KOV": "0.25", "LIFT": "0.0000001", "LIFTC": "0.0000001", "V2": "2",
     "A2": "1.2", "S2": "4", "R": "0.4",
 }
 
@@ -381,6 +386,7 @@ class SpecEntry:
     notes: str = ""
     same_as: tuple[str, ...] = ()  # ids of other sources' statements of the same result
     example: Mapping[str, str] = field(default_factory=dict)  # an in-domain point (overrides DEFAULT_SAMPLE)
+    caveat: str = ""  # why the entry is not trustworthy as stated (a refuted constant); warned on every use
 
     def sample_point(self) -> dict[str, str]:
         """An in-domain point: DEFAULT_SAMPLE overridden by ``example``, restricted to params and aggregates."""
@@ -417,6 +423,8 @@ class SpecEntry:
         Raises :class:`DomainError` for an unknown, missing, malformed or out-of-domain parameter.  The
         domain relations are decided exactly (sympy on rationals), never in floating point.
         """
+        if self.caveat:  # every use of an entry goes through here: evaluation, filters, odometers
+            warnings.warn(f"{self.id}: {self.caveat}", RefutedConstantWarning, stacklevel=2)
         names = set(self.params) | set(self.aggregates)
         if self.optimize is not None:
             names.discard(self.optimize.var)
@@ -483,6 +491,7 @@ def register(entry: SpecEntry) -> SpecEntry:
 def _load_all() -> None:
     # Importing the source modules registers their entries (idempotent).
     from . import aggregates, conversions, fz21, howard, nikolov17, rruv16, wrrw23  # noqa: F401
+    from . import later  # noqa: F401  (literature results after the seeds; after the seeds' entries)
 
 
 def registry() -> dict[str, SpecEntry]:

@@ -124,6 +124,15 @@ PAPERS: dict[str, Paper] = {p.key: p for p in (
           "Time-uniform Chernoff bounds via nonnegative supermartingales", "Probab. Surveys 17:257-317",
           2020, "1808.03204", _NV, False, "Journal data and arXiv id as cited in the literature; not read here.",
           doi="10.1214/18-PS321"),
+    Paper("ST22", ("Adam Smith", "Abhradeep Thakurta"),
+          "Fully Adaptive Composition for Gaussian Differential Privacy", "arXiv preprint", 2022, "2210.17520", _NV,
+          False, "arXiv id, title and first-posting date checked with the search tool (abstract only); the "
+          "theorem number of the filter is not checked against a version."),
+    Paper("LEC21", ("Mathias Lecuyer",),
+          "Practical Privacy Filters and Odometers with Renyi Differential Privacy and Applications to "
+          "Differentially Private Deep Learning", "arXiv preprint", 2021, "2103.01379", _NV, False,
+          "arXiv id and title checked with the search tool (abstract only); the delta split across orders used "
+          "here is proved in proofs_check (lec21.multi_order.union_bound), not taken from the paper."),
 )}
 
 

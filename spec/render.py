@@ -40,6 +40,7 @@ def entry_record(e: SpecEntry) -> dict:
         "proof_claims": list(e.proof_claims),
         "same_as": list(e.same_as),
         "notes": e.notes,
+        "caveat": e.caveat,
     }
 
 
@@ -94,6 +95,8 @@ def render_markdown() -> str:
             out.append(f"\n- `{k}` = ${_latex(v)}$")
         if e.proof_claims:
             out.append("\n- Proof checks: " + ", ".join(f"`{c}`" for c in e.proof_claims))
+        if e.caveat:
+            out.append(f"- **Caveat:** {e.caveat}")
         if e.same_as:
             out.append("- Same result elsewhere: " + ", ".join(f"`{c}`" for c in e.same_as))
         if e.notes:

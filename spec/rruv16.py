@@ -37,6 +37,9 @@ PURE_ROUNDS = (sp.Eq(delta, 0),)
 #: Lemma 3.3: "for every delta_g' >= 0" (seed line 194 / 198)
 LIFT_BUDGET = (delta_dprime >= 0,)
 _LIFT_CLAIMS = ("rruv16.lemma2_3.second_conversion",)
+#: the mark every as-stated Lemma 3.3 lift carries (warned on each use: dpbounds.RefutedConstantWarning)
+LIFT_CAVEAT = ("rests on RRUV16 Lemma 2.3's second constant 2 delta/(eps e^eps), refuted by proofs_check "
+               "(rruv16.lemma2_3.second_conversion); use the '.corrected' variant")
 _LIFT_NOTE = ("  Validity rests on Lemma 2.3's second conversion (the constant 2 delta_i/(eps_i e^eps_i) in LIFT), which "
               "proofs_check refutes as printed (rruv16.lemma2_3.second_conversion); the entry implements the paper.")
 
@@ -204,7 +207,7 @@ register(SpecEntry(
     params=("eps_g", "delta_g", "delta_dprime"), aggregates=("A2", "V2", "LIFT"), expr=_K51_lift,
     halt=sp.Or(_K51_lift > eps_g, LIFT > delta_dprime),
     domain=(eps_g > 0,) + DELTA_SMALL + LIFT_BUDGET, monotone={"A2": +1, "V2": +1, "LIFT": +1},
-    proof_claims=_LIFT_CLAIMS,
+    proof_claims=_LIFT_CLAIMS, caveat=LIFT_CAVEAT,
     notes="Seed line 198-200: a valid (eps_g, delta_g + delta_dprime) filter: HALT iff sum 2 delta_i/(eps_i e^{eps_i}) "
           "> delta_dprime, else the pure filter at (2 eps_1, 0, ..., 2 eps_k, 0), i.e. HALT iff the Theorem 5.1 "
           "statistic at 2 eps_i exceeds eps_g.  delta_dprime is the seed's delta_g' (any value >= 0).  A round with "
@@ -214,7 +217,7 @@ register(SpecEntry(
     kind=Kind.FILTER, source=src("Lemma 3.3 (filter part) applied to Theorem 3.4"),
     params=("eps_g", "delta_dprime"), aggregates=("S2", "LIFT"), expr=S2,
     halt=sp.Or(S2 > eps_g, LIFT > delta_dprime), domain=(eps_g > 0,) + LIFT_BUDGET,
-    monotone={"S2": +1, "LIFT": +1}, proof_claims=_LIFT_CLAIMS,
+    monotone={"S2": +1, "LIFT": +1}, proof_claims=_LIFT_CLAIMS, caveat=LIFT_CAVEAT,
     notes="The pure basic filter at 2 eps_i; a valid (eps_g, delta_dprime) filter (Theorem 3.4's filter holds for "
           "every delta_g >= 0, so delta_g = 0 here).  Plain basic composition (sum eps_i, sum delta_i) of Theorem 2.9 "
           "needs fixed parameters; for adaptive parameters the lift is what RRUV16 proves." + _LIFT_NOTE))
@@ -330,7 +333,7 @@ register(SpecEntry(
     id="rruv16.lemma3_3.odometer.thm3_4", title="basic odometer lifted to approximate-DP rounds",
     kind=Kind.ODOMETER, source=src("Lemma 3.3 (odometer part) applied to Theorem 3.4"), params=("delta_dprime",),
     aggregates=("S2", "LIFT"), expr=sp.Piecewise((sp.oo, LIFT > delta_dprime), (S2, True)),
-    domain=LIFT_BUDGET, monotone={"S2": +1, "LIFT": +1}, proof_claims=_LIFT_CLAIMS,
+    domain=LIFT_BUDGET, monotone={"S2": +1, "LIFT": +1}, proof_claims=_LIFT_CLAIMS, caveat=LIFT_CAVEAT,
     notes="Seed line 194-196 with Theorem 3.4 (valid for every delta_g >= 0, so delta_g = 0): a (sum 2 eps_i, "
           "delta_dprime) odometer; +oo once sum 2 delta_i/(eps_i e^{eps_i}) exceeds delta_dprime (the seed's "
           "delta_g')." + _LIFT_NOTE))
@@ -339,7 +342,7 @@ register(SpecEntry(
     kind=Kind.ODOMETER, source=src("Lemma 3.3 (odometer part) applied to Lemma 6.4"),
     params=("x", "delta_g", "delta_dprime"), aggregates=("A2", "V2", "LIFT"),
     expr=sp.Piecewise((sp.oo, LIFT > delta_dprime), (_U64_lift, True)),
-    domain=(x > 0,) + DELTA_SMALL + LIFT_BUDGET, monotone={"A2": +1, "V2": +1, "LIFT": +1}, proof_claims=_LIFT_CLAIMS,
+    domain=(x > 0,) + DELTA_SMALL + LIFT_BUDGET, monotone={"A2": +1, "V2": +1, "LIFT": +1}, proof_claims=_LIFT_CLAIMS, caveat=LIFT_CAVEAT,
     notes="A valid (u, delta_g + delta_dprime) odometer: Lemma 6.4 at 2 eps_i (aggregates A2, V2 = 4V); +oo once "
           "LIFT > delta_dprime." + _LIFT_NOTE))
 _T65_lift = {A: A2, V: V2}
@@ -349,7 +352,7 @@ register(SpecEntry(
     params=("n", "delta_g", "delta_dprime"), aggregates=("A2", "V2", "LIFT"),
     expr=sp.Piecewise((sp.oo, LIFT > delta_dprime),
                       (sp.Piecewise((_eq11, _IN), (_eq12, True)).subs(_T65_lift, simultaneous=True), True)),
-    domain=(n >= 2,) + DELTA_SMALL + LIFT_BUDGET, monotone={"A2": +1, "LIFT": +1}, proof_claims=_LIFT_CLAIMS,
+    domain=(n >= 2,) + DELTA_SMALL + LIFT_BUDGET, monotone={"A2": +1, "LIFT": +1}, proof_claims=_LIFT_CLAIMS, caveat=LIFT_CAVEAT,
     notes="Theorem 6.5 at 2 eps_i (A2, V2 = 4V; the range test [1/n^2, 1] applies to V2, the base odometer's "
           "sum of squared epsilons); +oo once sum 2 delta_i/(eps_i e^{eps_i}) exceeds delta_dprime.  A valid "
           "(u, delta_g + delta_dprime) odometer." + _LIFT_NOTE))

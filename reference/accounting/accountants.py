@@ -721,7 +721,9 @@ class Filter(_Accountant):
             budget = {k: _decode(v) for k, v in state["budget"].items()}
             meta = state.get("meta") or {}
             entry = _cks20_entry() if state["id"] == "wrrw23.thm1.cks20" else state["id"]
-            f = cls(entry, budget, save_path=save_path, _meta=meta)
+            from dpbounds.accounting.later_filters import CLASSES  # filters after the seeds restore as their class
+            klass = CLASSES.get(state["id"], cls) if cls is Filter else cls
+            f = klass(entry, budget, save_path=save_path, _meta=meta)
             f.rounds = int(state["rounds"])
             f.halted = bool(state["halted"])
             f._restore_sums(state["sums"])
@@ -823,6 +825,10 @@ def make_filter(entry_id: str, *, save_path=None, conversion: str | None = None,
     ``fz21.thm4_7`` and ``wrrw23.thm1.cks20`` take B from a *valid* conversion (``conversion='cks20'`` by default, or
     'bs16'): B = the certified lower end of B*; a B given explicitly must not exceed it.  'gauss' is refused.
     """
+    from dpbounds.accounting import later_filters  # filters proved after the seeds (spec/later.py)
+    built = later_filters.build(entry_id, save_path=save_path, conversion=conversion, **budget)
+    if built is not None:
+        return built
     if entry_id == "wrrw23.thm1.cks20":
         extra = set(budget) - {"eps_g", "delta_prime", "delta_dprime", "B"}
         if extra:

@@ -5,8 +5,9 @@ from __future__ import annotations
 import argparse
 import importlib
 import sys
+import warnings
 
-from dpbounds.spec import DomainError
+from dpbounds.spec import DomainError, RefutedConstantWarning
 
 from dpbounds.cli.commands import COMMANDS
 
@@ -32,7 +33,22 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+def _warn_line(message, category, filename, lineno, file=None, line=None) -> None:
+    """A dpbounds warning as one stderr line (no source location); other warnings as Python prints them."""
+    if issubclass(category, RefutedConstantWarning):
+        sys.stderr.write(f"dpbounds: warning: {message}\n")
+    else:
+        sys.stderr.write(warnings.formatwarning(message, category, filename, lineno, line))
+
+
 def main(argv: list[str] | None = None) -> int:
+    with warnings.catch_warnings():
+        warnings.simplefilter("once", RefutedConstantWarning)  # one line per message
+        warnings.showwarning = _warn_line
+        return _main(argv)
+
+
+def _main(argv: list[str] | None) -> int:
     parser = build_parser()
     try:
         args = parser.parse_args(argv)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import html
 import time
 import traceback
+import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
@@ -69,20 +70,28 @@ def section_registry(sec: Section, out: Path, quick: bool) -> None:
         if e.optimize is not None:
             params.pop(e.optimize.var, None)
         aggs = {k: v for k, v in pt.items() if k in e.aggregates}
+        label = e.id + (" [caveat: refuted constant]" if e.caveat else "")  # the mark of spec.SpecEntry.caveat
         try:
-            r = evaluate(e.id, params, aggregates=aggs, digits=20)
+            with warnings.catch_warnings():  # the caveat is shown in the table instead
+                warnings.simplefilter("ignore", spec.RefutedConstantWarning)
+                r = evaluate(e.id, params, aggregates=aggs, digits=20)
             shown = ", ".join(f"{k}={v}" for k, v in {**params, **aggs}.items())
-            rows.append([e.id, e.kind.value, shown, r.value, f"[{r.enclosure[0]}, {r.enclosure[1]}]"])
+            rows.append([label, e.kind.value, shown, r.value, f"[{r.enclosure[0]}, {r.enclosure[1]}]"])
         except (spec.DomainError, CertificationError, NotImplementedError, ImportError) as exc:
-            rows.append([e.id, e.kind.value, "", "not evaluated", f"{type(exc).__name__}: {exc}"[:160]])
+            rows.append([label, e.kind.value, "", "not evaluated", f"{type(exc).__name__}: {exc}"[:160]])
     sec.p("Every entry at its sample point (the spec's DEFAULT_SAMPLE overridden by the entry's example), "
-          "20 digits, with the certified enclosure.")
+          "20 digits, with the certified enclosure.  '[caveat: refuted constant]' marks an entry whose validity rests "
+          "on a constant proofs_check refutes (its caveat says which, and the corrected variant).")
     sec.table(["id", "kind", "point", "value", "enclosure"], rows)
 
 
 def section_filters(sec: Section, out: Path, quick: bool) -> None:
     from dpbounds.outputs.compare import compare_filters_table
     headers, rows, note = compare_filters_table(quick=quick)
+    sec.p(note)
+    sec.table(headers, rows)
+    from dpbounds.outputs.compare import compare_gaussian_table
+    headers, rows, note = compare_gaussian_table(quick=quick)
     sec.p(note)
     sec.table(headers, rows)
 

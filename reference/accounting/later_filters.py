@@ -1,0 +1,243 @@
+"""Streaming accountants for the filters proved after the seed papers (spec/later.py).
+
+Public API
+----------
+* :class:`GDPFilter` (``make_filter("st22.filter", eps_g=..., delta_g=...)``) -- Smith-Thakurta's Gaussian-DP
+  filter; ``try_spend_mu(mu)`` for a mu-GDP round (``try_spend(rho=mu^2/2)`` is the same decision).
+* :class:`RenyiRRFilter` (``make_filter("fz21.thm4_3.rr", alpha=..., eps_g=..., delta_g=...)``) -- FZ21's Renyi
+  filter at one order with each pure eps-DP round charged its exact RR Renyi divergence; ``try_spend(eps)``.
+* :class:`MultiOrderUnionFilter` (``make_filter("lec21.multi_order", eps_g=..., delta_g=..., orders="2,4,8")``) --
+  CONT while SOME order fits its budget, delta_g split evenly across the orders (proofs_check
+  ``lec21.multi_order.union_bound``); ``try_spend(eps)`` or ``try_spend(rho={alpha: rho, ...})``.
+* :data:`BUILDERS` -- spec id -> builder, the hook :func:`dpbounds.accounting.accountants.make_filter` consults.
+
+Decisions are the generic :class:`~dpbounds.accounting.accountants.Filter`'s (exact sums, certified comparisons); this
+module only fixes the budget from the spec's definition and converts the per-round description.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from pathlib import Path
+from typing import Any, Callable
+
+from dpbounds import spec
+from dpbounds.spec import DomainError, parse_exact
+
+from .accountants import Decision, Filter
+
+__all__ = ["BUILDERS", "GDPFilter", "MultiOrderUnionFilter", "RenyiRRFilter", "gdp_budget", "rr_rdp_upper"]
+
+
+def gdp_budget(eps_g, delta_g) -> Fraction:
+    """Return B = mu_g^2/2 for the largest mu_g with delta_gauss(eps_g; mu_g) <= delta_g (certified lower end).
+
+    Source: spec ``st22.filter`` (Smith-Thakurta, arXiv:2210.17520; the budget through DRS19 Corollary 2.13, i.e.
+    ``conversions.gauss.delta`` at rho = mu_g^2/2).  The lower end of the certified bracket of B*_gauss: the exact
+    Gaussian curve at mu_g = sqrt(2 B) is <= delta_g (decided by arb), so B is never overstated.
+    Domain: eps_g > 0, 0 < delta_g < 1.
+    """
+    from .conversions import b_star
+    return b_star(eps_g, delta_g, "gauss").b_star
+
+
+class GDPFilter(Filter):
+    """Smith-Thakurta's GDP filter: CONT while sum mu_t^2 <= mu_g^2 (HALT: the round must not run).
+
+    The interaction it stops is mu_g-GDP, hence (eps_g, delta_g)-DP with mu_g from :func:`gdp_budget`.  Rounds are
+    recorded as rho_t = mu_t^2/2 exactly (spec ``st22.filter``: R = sum rho_t, B = mu_g^2/2).
+    """
+
+    def try_spend_mu(self, mu) -> Decision:
+        """CONT (recorded) or HALT for a mu-GDP round (mu >= 0: float, int, Fraction, Decimal or decimal string)."""
+        m = parse_exact(f"mu[{self.rounds}]", mu, self.entry.theorem)
+        if m < 0:
+            raise DomainError(f"mu[{self.rounds}]", m, "mu_t >= 0", self.entry.theorem)
+        return self.try_spend(rho=m * m / 2)
+
+
+def _gdp_filter(*, save_path=None, conversion: str | None = None, **budget) -> GDPFilter:
+    entry_id = "st22.filter"
+    if conversion not in (None, "gauss"):
+        raise DomainError("conversion", conversion, "none (the budget is the exact Gaussian curve)", entry_id)
+    entry = spec.get(entry_id)
+    entry.check_values({k: v for k, v in budget.items() if k != "B"}, need=("eps_g", "delta_g"))
+    b = gdp_budget(budget["eps_g"], budget["delta_g"])
+    budget = dict(budget)
+    if "B" in budget:
+        given = parse_exact("B", budget["B"], entry_id)
+        if given > b:
+            raise DomainError("B", given, f"B <= B*_gauss(eps_g, delta_g) >= {float(b):.17g} (certified)", entry_id,
+                              "a larger B is not certified to give the stated (eps_g, delta_g)-DP guarantee")
+        b = given
+    budget["B"] = b
+    return GDPFilter(entry_id, budget, save_path=save_path, _meta={"conversion": "gauss (exact: the interaction is "
+                                                                              "GDP)"})
+
+
+# ------------------------------------------------------------------------------------------------ Renyi, exact RR curve
+
+_RR_CACHE: dict = {}
+
+
+def rr_rdp_upper(alpha, eps) -> Fraction:
+    """Return a rational >= D_alpha(RR_eps) (the tight RDP of a pure eps-DP round), within 2^-120 relative.
+
+    Source: spec ``conversions.rr.rdp`` (Mironov 2017, randomized response; tight by KOV15 dominance), enclosed by
+    arb.  Domain: alpha > 1, eps >= 0 (exact values).
+    """
+    from dpbounds.evaluation.evaluate import enclose
+    a = parse_exact("alpha", alpha, "conversions.rr.rdp")
+    e = parse_exact("eps", eps, "conversions.rr.rdp")
+    key = (a, e)
+    got = _RR_CACHE.get(key)
+    if got is None:
+        if e == 0:
+            got = Fraction(0)
+        else:
+            got = enclose("conversions.rr.rdp", {"alpha": a, "eps": e}, rel_tol=Fraction(1, 2**120)).hi
+        if len(_RR_CACHE) < 4096:  # a pure memo of a pure function (same value whatever the call order)
+            _RR_CACHE[key] = got
+    return got
+
+
+class RenyiRRFilter(Filter):
+    """FZ21 Theorem 4.3 at one order alpha, each pure eps_t-DP round charged D_alpha(RR_eps_t) (spec fz21.thm4_3.rr).
+
+    ``try_spend(eps)`` (pure rounds; delta must be 0) or ``try_spend(rho=...)`` for a round with a known RDP value
+    at this order.  The charge is a certified rational upper bound of the exact curve, so a HALT of the exact rule is
+    never turned into a CONT.
+    """
+
+    def try_spend(self, eps=None, delta=0, rho=None) -> Decision:
+        if rho is None and eps is not None:
+            if not (delta in (0, None) or parse_exact(f"delta[{self.rounds}]", delta, self.entry.theorem) == 0):
+                raise DomainError(f"delta[{self.rounds}]", delta, "delta_i = 0 (pure-DP rounds)", self.entry.theorem)
+            e = parse_exact(f"eps[{self.rounds}]", eps, self.entry.theorem)
+            if e < 0:
+                raise DomainError(f"eps[{self.rounds}]", e, "eps_i >= 0", self.entry.theorem)
+            return super().try_spend(rho=rr_rdp_upper(self.budget["alpha"], e))
+        return super().try_spend(eps=eps, delta=delta, rho=rho)
+
+
+def _rr_filter(*, save_path=None, conversion: str | None = None, **budget) -> RenyiRRFilter:
+    if conversion is not None:
+        raise DomainError("conversion", conversion, "none (CKS20 Prop. 12 at the given order is built in)",
+                          "fz21.thm4_3.rr")
+    return RenyiRRFilter("fz21.thm4_3.rr", budget, save_path=save_path)
+
+
+class MultiOrderUnionFilter:
+    """Multi-order Renyi filter: CONT iff SOME order alpha has sum_t rho_t(alpha) <= eps_g - log(k/delta_g)/(alpha-1).
+
+    Source: spec ``lec21.multi_order`` (Lecuyer's construction; the delta_g/k split per order proved in proofs_check
+    ``lec21.multi_order.union_bound``).  Every accepted round is charged at every order (exact rationals; pure
+    eps-DP rounds at their exact RR curve, rounded up).  Decisions are certified (:func:`decide` on each order's
+    component entry).  Domain: distinct orders alpha > 1, eps_g > 0, 0 < delta_g < 1.
+    """
+
+    def __init__(self, eps_g, delta_g, orders):
+        self.entry = spec.get("lec21.multi_order")
+        th = self.entry.theorem
+        if isinstance(orders, str):
+            orders = [o for o in orders.split(",") if o.strip()]
+        alphas = [parse_exact("orders", a, th) for a in orders]
+        if not alphas:
+            raise DomainError("orders", orders, "at least one order alpha > 1", th)
+        if len(set(alphas)) != len(alphas):
+            raise DomainError("orders", orders, "distinct orders", th, "repeated order")
+        k = len(alphas)
+        self.params = {a: self.entry.check_values({"alpha": a, "eps_g": eps_g, "delta_g": delta_g, "k": k})
+                       for a in alphas}
+        self.spent = {a: Fraction(0) for a in alphas}
+        self.budget = {"eps_g": parse_exact("eps_g", eps_g, th), "delta_g": parse_exact("delta_g", delta_g, th),
+                       "orders": tuple(alphas)}
+        self.halted = False
+        self.rounds = 0
+        self.last_candidate: dict | None = None
+        self.accepting_order: Fraction | None = None
+
+    @property
+    def orders(self) -> list[Fraction]:
+        return list(self.spent)
+
+    def _fits(self, a: Fraction, r: Fraction) -> bool:
+        from dpbounds.evaluation.evaluate import Inputs, decide
+        return not decide(self.entry, Inputs(self.params[a], {"R": (r, r)}))
+
+    def try_spend(self, eps=None, delta=0, rho=None) -> Decision:
+        """CONT (the round is charged at every order and may run) or HALT (nothing recorded; final)."""
+        th = self.entry.theorem
+        if self.halted:
+            return Decision.HALT
+        if rho is not None:
+            if not isinstance(rho, dict):
+                raise DomainError("rho", rho, "a mapping {alpha: rho_alpha} over the filter's orders", th)
+            given = {parse_exact("alpha", a, th): parse_exact(f"rho[{self.rounds}]", v, th) for a, v in rho.items()}
+            if set(given) != set(self.spent) or any(v < 0 for v in given.values()):
+                want = f"one rho >= 0 per order {sorted(map(str, self.spent))}"
+                raise DomainError("rho", sorted(map(str, given)), want, th)
+        elif eps is not None:
+            if not (delta in (0, None) or parse_exact(f"delta[{self.rounds}]", delta, th) == 0):
+                raise DomainError(f"delta[{self.rounds}]", delta, "delta_i = 0 (pure-DP rounds)", th)
+            e = parse_exact(f"eps[{self.rounds}]", eps, th)
+            if e < 0:
+                raise DomainError(f"eps[{self.rounds}]", e, "eps_i >= 0", th)
+            given = {a: rr_rdp_upper(a, e) for a in self.spent}
+        else:
+            raise DomainError(f"eps[{self.rounds}]", None, "a per-round eps (pure DP) or rho per order", th,
+                              "missing per-round value")
+        new = {a: self.spent[a] + given[a] for a in self.spent}
+        fit = next((a for a in self.spent if self._fits(a, new[a])), None)
+        if fit is None:
+            self.halted = True
+            self.last_candidate = new
+            return Decision.HALT
+        self.spent = new
+        self.accepting_order = fit
+        self.rounds += 1
+        return Decision.CONT
+
+    def statistic(self, *, candidate: bool = False):
+        """Exact enclosure of the spend sum_t rho_t(alpha) at the order that accepted the last round (with
+        ``candidate=True`` after a HALT: the smallest candidate spend over the orders, none of which fits)."""
+        from dpbounds.evaluation.evaluate import Enclosure
+        if candidate and self.last_candidate is not None:
+            v = min(self.last_candidate.values())
+        else:
+            v = self.spent[self.accepting_order if self.accepting_order is not None else self.orders[0]]
+        return Enclosure(v, v, 0)
+
+
+def _multi_order(*, save_path=None, conversion: str | None = None, **budget):
+    if conversion is not None or save_path is not None:
+        raise DomainError("conversion" if conversion is not None else "save_path", conversion or save_path,
+                          "not supported by the multi-order filter", "lec21.multi_order")
+    if "orders" in budget:
+        extra = set(budget) - {"eps_g", "delta_g", "orders"}
+        if extra:
+            raise DomainError(sorted(extra)[0], budget[sorted(extra)[0]], "eps_g, delta_g, orders", "lec21.multi_order",
+                              "unknown parameter")
+        for key in ("eps_g", "delta_g"):
+            if key not in budget:
+                raise DomainError(key, spec.core.MISSING, "a value is required", "lec21.multi_order",
+                                  "missing parameter")
+        return MultiOrderUnionFilter(budget["eps_g"], budget["delta_g"], budget["orders"])
+    # one component (alpha, k given): the per-order rule of the spec, pure rounds at their RR curve
+    return RenyiRRFilter("lec21.multi_order", budget)
+
+
+#: spec id -> the Filter subclass a saved state of that filter is restored as (consulted by Filter.from_state)
+CLASSES: dict[str, type] = {"st22.filter": GDPFilter, "fz21.thm4_3.rr": RenyiRRFilter,
+                             "lec21.multi_order": RenyiRRFilter}
+
+#: spec id -> builder(save_path=..., conversion=..., **budget); consulted by accountants.make_filter
+BUILDERS: dict[str, Callable[..., Any]] = {"st22.filter": _gdp_filter, "fz21.thm4_3.rr": _rr_filter,
+                                           "lec21.multi_order": _multi_order}
+
+
+def build(entry_id: str, *, save_path: str | Path | None = None, conversion: str | None = None,
+          **budget: Any) -> Filter | None:
+    """The filter for ``entry_id`` if this module builds it, else None."""
+    f = BUILDERS.get(entry_id)
+    return None if f is None else f(save_path=save_path, conversion=conversion, **budget)
