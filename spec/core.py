@@ -347,6 +347,11 @@ class SpecEntry:
     same_as: tuple[str, ...] = ()  # ids of other sources' statements of the same result
     example: Mapping[str, str] = field(default_factory=dict)  # an in-domain point (overrides DEFAULT_SAMPLE)
 
+    def __repr__(self) -> str:
+        aggs = f"; aggregates {', '.join(self.aggregates)}" if self.aggregates else ""
+        return (f"<SpecEntry {self.id} ({self.kind.value}): params {', '.join(self.params) or '-'}{aggs}; "
+                f"{self.source.paper} {self.source.where}>")
+
     def sample_point(self) -> dict[str, str]:
         """An in-domain point: DEFAULT_SAMPLE overridden by ``example``, restricted to params and aggregates."""
         names = set(self.params) | set(self.aggregates)

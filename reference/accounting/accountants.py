@@ -58,6 +58,7 @@ from dpbounds.spec.core import Kind, SpecEntry, fraction_to_decimal_str
 
 from dpbounds.evaluation.evaluate import Inputs, decide, enclose_inputs
 from dpbounds.evaluation.interp import POS_INF, ArbBackend, NotCertified, compile_expr, rational_poly
+from dpbounds.util import show
 from dpbounds.util.io import atomic_write_json
 from dpbounds.evaluation.numeric import arb_endpoints, arb_prec, float_up
 
@@ -83,6 +84,9 @@ class Decision(enum.Enum):
 
     def __bool__(self) -> bool:  # `if f.try_spend(...)` reads as "may run"
         return self is Decision.CONT
+
+    def __repr__(self) -> str:
+        return f"Decision.{self.name}"
 
 
 # ------------------------------------------------------------------------------------------------ round values
@@ -465,6 +469,11 @@ class _Accountant:
         """Committed aggregates: name -> (lo, hi) exact Fractions (lo == hi when exact) or POS_INF."""
         return {a: s.current() for a, s in zip(self.names, self.sums)}
 
+    def _repr(self, fixed: Mapping[str, Any], status: str) -> str:
+        aggs = f"; {show.mapping(self.aggregates())}" if self.names else ""
+        return (f"<{type(self).__name__} {self.entry.id}({show.mapping(fixed)}): {status} after "
+                f"{show.rounds(self.rounds)}{aggs}>")
+
     def _sums_state(self) -> dict:
         return {a: s.encode() for a, s in zip(self.names, self.sums)}
 
@@ -519,6 +528,9 @@ class Filter(_Accountant):
                 break
         self._plan = plan
         self._needs_delta = "delta" in self.needed
+
+    def __repr__(self) -> str:
+        return self._repr(self.budget, "HALTED" if self.halted else "CONT")
 
     # ------------------------------------------------------------------ the stopping rule
     def try_spend(self, eps=None, delta=0, rho=None) -> Decision:
@@ -865,6 +877,11 @@ class MultiOrderRenyiFilter:
         self.halted = False
         self.rounds = 0
 
+    def __repr__(self) -> str:
+        orders = ", ".join(f"alpha={show.number(a)}: B={show.number(f.budget['B'])}" for a, f in self.filters.items())
+        return f"<MultiOrderRenyiFilter fz21.thm4_3({orders}): {'HALTED' if self.halted else 'CONT'} after " \
+               f"{show.rounds(self.rounds)}>"
+
     def try_spend(self, rho_by_order: Mapping[Any, Any]) -> Decision:
         if self.halted:
             return Decision.HALT
@@ -905,6 +922,9 @@ class Odometer(_Accountant):
                               "IndividualOdometer (Algorithm 6)", "dpbounds.accounting.accountants")
         super().__init__(entry)
         self.params = entry.check_values(dict(params))
+
+    def __repr__(self) -> str:
+        return self._repr(self.params, f"bound in {show.enclosure(self.value())}")
 
     def step(self, eps=None, delta=0, rho=None) -> float:
         """Record a round; return the running bound (float64 >= the exact value; +inf when no longer valid)."""
@@ -953,6 +973,10 @@ class RenyiOdometer:
         self.m = 0
         self.segment = Fraction(0)
         self.rounds = 0
+
+    def __repr__(self) -> str:
+        return f"<RenyiOdometer fz21.prop5_2(Delta={show.number(self.Delta)}): bound = {show.number(self.value())} " \
+               f"after {show.rounds(self.rounds)} ({self.m} restarts)>"
 
     def step(self, rho=None, delta=0, *, eps=None) -> Fraction:
         """Record round t's rho_t; return O_t = (m + 1) Delta (exact)."""

@@ -35,6 +35,7 @@ from dpbounds.evaluation import optimize as _opt
 from dpbounds.evaluation.evaluate import CertificationError, Enclosure, Inputs, enclose_inputs
 from dpbounds.evaluation.interp import ArbBackend, MpBackend, NotCertified, compile_expr
 from dpbounds.evaluation.numeric import arb_endpoints, arb_prec, fraction_to_arb, mp_context
+from dpbounds.util import show
 
 CONVERSIONS = ("bs16", "cks20", "mironov", "gauss")
 VALID = {"bs16": True, "cks20": True, "mironov": True, "gauss": False}
@@ -276,6 +277,11 @@ class BStar:
     bracket: tuple[Fraction, Fraction]
     conversion: str
     valid_conversion: bool
+
+    def __repr__(self) -> str:
+        valid = "" if self.valid_conversion else "; the Gaussian limit, not a valid general conversion"
+        return (f"<BStar {self.conversion}: B* in {show.interval(*self.bracket)} (certified enclosure); "
+                f"b_star = its lower end{valid}>")
 
     def as_dict(self, digits: int = 20) -> dict:
         from dpbounds.evaluation.evaluate import decimal_str

@@ -14,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from dpbounds.spec import DomainError, parse_exact
+from dpbounds.util import show
 
 
 def _add_up(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -53,6 +54,11 @@ class IndividualFilter:
         self.n = n
         self.rounds = 0
 
+    def __repr__(self) -> str:
+        return (f"<IndividualFilter fz21.thm4_5(n={self.n}, alpha={show.number(self.alpha)}, B={show.number(self.B)}): "
+                f"{show.rounds(self.rounds)}, max spend <= "
+                f"{show.number(float(self.spent_hi.max()), rounding='ceiling')}>")
+
     def step(self, rho) -> np.ndarray:
         """Given this round's individual costs rho_t^(i), return the active mask and record the spends."""
         r = _as_costs(rho, self.n)
@@ -76,6 +82,10 @@ class IndividualOdometer:
         self.n = n
         self.segment_hi = np.zeros(n)
         self.m = np.zeros(n, dtype=np.int64)
+
+    def __repr__(self) -> str:
+        return (f"<IndividualOdometer fz21.cor5_3(n={self.n}, Delta={show.number(self.Delta_exact)}): "
+                f"max bound <= {show.number(float(self.values().max()), rounding='ceiling')}>")
 
     def step(self, rho) -> np.ndarray:
         """Record a round; return each individual's odometer value (m_i + 1) Delta (float64, rounded up)."""

@@ -16,7 +16,6 @@ Sequence inputs (``eps=[...]``, ``delta=[...]``, ``rho=[...]``) are reduced to t
 
 from __future__ import annotations
 
-import decimal
 import functools
 import math
 import threading
@@ -30,6 +29,8 @@ from flint import arb
 
 from dpbounds.spec import DomainError, get
 from dpbounds.spec.core import CANONICAL, SpecEntry, fraction_to_decimal_str, parse_exact
+from dpbounds.util import show
+from dpbounds.util.show import decimal_str  # noqa: F401 - re-exported (its home was here)
 
 from dpbounds.evaluation import npfast, sequences
 from dpbounds.evaluation.interp import POS_INF, ArbBackend, MpBackend, NotCertified, NpIntervalBackend, compile_expr
@@ -177,6 +178,9 @@ class Enclosure:
             return 0.0
         m = max(abs(self.lo), abs(self.hi))
         return 0.0 if m == 0 else float((self.hi - self.lo) / m)
+
+    def __repr__(self) -> str:
+        return f"<Enclosure: exact value in {show.enclosure(self)} ({self.bits} bits)>"
 
 
 # Ends are built as exact Fractions only for |value| in (2**-_EXP_LIMIT, 2**_EXP_LIMIT), about 10**(+-315653): a
@@ -382,21 +386,6 @@ def mp_to_str(ctx, v, digits: int) -> str:
     return ctx.nstr(v, digits, strip_zeros=False, min_fixed=-5, max_fixed=20)
 
 
-def decimal_str(q: Fraction, digits: int, rounding: str) -> str:
-    """``q`` rounded to ``digits`` significant digits, ``rounding`` in {'floor', 'ceiling', 'nearest'}."""
-    if q == 0:
-        return "0"
-    mode = {"floor": decimal.ROUND_FLOOR, "ceiling": decimal.ROUND_CEILING, "nearest": decimal.ROUND_HALF_EVEN}[rounding]
-    with decimal.localcontext() as dctx:
-        dctx.prec = digits
-        dctx.rounding = mode
-        dctx.Emax = 10**9
-        dctx.Emin = -10**9
-        d = decimal.Decimal(q.numerator) / decimal.Decimal(q.denominator)
-        s = format(d, "E") if (d.adjusted() < -6 or d.adjusted() > 20) else format(d, "f")
-    return s
-
-
 @dataclass(frozen=True)
 class Evaluation:
     id: str
@@ -408,6 +397,10 @@ class Evaluation:
     lower: float
     digits: int
     infinite: bool = False
+
+    def __repr__(self) -> str:
+        shown = "exact value = +inf" if self.infinite else f"exact value in {show.interval(*self.enclosure)}"
+        return f"<Evaluation {self.id}({show.mapping(self.params)}): {shown}; .value has {self.digits} digits>"
 
     def as_dict(self) -> dict:
         return {"id": self.id, "source": self.source, "params": self.params, "value": self.value,
