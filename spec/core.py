@@ -96,6 +96,11 @@ def fraction_to_decimal_str(q: Fraction) -> str:
 _ALLOWED_NUM_CHARS = set("0123456789+-.eE/ ")
 
 
+#: what the API accepts as an exact number: int, Fraction, Decimal, float (its exact binary value) or a string holding
+#: a decimal literal or a ratio of integers (see :func:`parse_exact`)
+Exact = int | float | str | Fraction | Decimal
+
+
 def parse_exact(name: str, value: Any, theorem: str = "") -> Fraction:
     """Return ``value`` as an exact rational, or raise :class:`DomainError`.
 
@@ -186,7 +191,7 @@ def _decimal_literal(s: str) -> Fraction:
 
 #: canonical parameter names -> (sympy assumptions, description).  Used identically in spec,
 #: reference, CLI and golden vectors.
-CANONICAL: dict[str, tuple[dict, str]] = {
+CANONICAL: dict[str, tuple[dict[str, bool], str]] = {
     "eps_g": ({"positive": True}, "global privacy budget epsilon"),
     "delta_g": ({"positive": True}, "global privacy budget delta"),
     "eps": ({"nonnegative": True}, "a per-round epsilon (realized, adaptively chosen)"),
@@ -255,6 +260,15 @@ def assumed(expr: sp.Basic) -> sp.Basic:
         assumptions = dict(CANONICAL.get(s.name, ({"nonnegative": True}, ""))[0])
         reps[s] = sp.Symbol(s.name, real=True, **assumptions)
     return expr.xreplace(reps)
+
+
+def finite_branch(expr: sp.Expr) -> sp.Expr:
+    """The finite branch of an odometer written Piecewise((oo, invalid), (value, True)) (``expr`` otherwise)."""
+    if isinstance(expr, sp.Piecewise):
+        for val, cond in expr.args:
+            if val is not sp.oo:
+                return val
+    return expr
 
 
 # ----------------------------------------------------------------------------------------------
@@ -430,7 +444,7 @@ def check_domain(domain: Iterable[sp.Basic], values: Mapping[str, Fraction], the
 
 def render_relation(rel: sp.Basic) -> str:
     """A plain-text rendering of a domain relation, e.g. 'delta_g < exp(-1)'."""
-    return sp.sstr(rel)
+    return str(sp.sstr(rel))
 
 
 # ----------------------------------------------------------------------------------------------
@@ -450,14 +464,8 @@ def register(entry: SpecEntry) -> SpecEntry:
     return entry
 
 
-def _load_all() -> None:
-    # Importing the source modules registers their entries (idempotent).
-    from . import aggregates, conversions, fz21, howard, nikolov17, rruv16, wrrw23  # noqa: F401
-
-
 def registry() -> dict[str, SpecEntry]:
-    """All entries, by id, in registration order."""
-    _load_all()
+    """All entries, by id, in registration order (the package imports every source module, in a fixed order)."""
     return dict(_REGISTRY)
 
 

@@ -30,15 +30,14 @@ from flint import arb
 from dpbounds.spec import DomainError, get
 from dpbounds.spec.core import CANONICAL, SpecEntry, fraction_to_decimal_str, parse_exact
 from dpbounds.util import show
-from dpbounds.util.show import decimal_str  # noqa: F401 - re-exported (its home was here)
+from dpbounds.util.show import decimal_str as decimal_str  # re-exported (its home was here)
 
-from dpbounds.evaluation import npfast, sequences
+from dpbounds.evaluation import npfast, optimize as _opt, sequences
+# re-exported: the result types live below optimize (which needs them), so that the imports point one way
+from dpbounds.evaluation.enclosure import (CertificationError as CertificationError, Enclosure as Enclosure,
+                                           entry_expr as entry_expr)
 from dpbounds.evaluation.interp import POS_INF, ArbBackend, MpBackend, NotCertified, NpIntervalBackend, compile_expr
 from dpbounds.evaluation.numeric import arb_end_pairs, arb_prec, dyadic_fraction, float_down, float_up, mp_context
-
-
-class CertificationError(ArithmeticError):
-    """The certified evaluator could not reach the requested accuracy (the answer is withheld, not guessed)."""
 
 
 # ------------------------------------------------------------------------------------------------
@@ -48,19 +47,6 @@ class CertificationError(ArithmeticError):
 _ARB = ArbBackend()
 _COMPILE_LOCK = threading.Lock()
 _compiled: dict[tuple[str, str, str], Any] = {}
-
-
-def entry_expr(entry: SpecEntry, what: str) -> sp.Basic:
-    """The expression named ``what``: 'expr', 'lhs', 'halt' or 'extra.<name>'."""
-    if what == "expr":
-        return entry.expr
-    if what == "lhs" and entry.lhs is not None:
-        return entry.lhs
-    if what == "halt" and entry.halt is not None:
-        return entry.halt
-    if what.startswith("extra.") and what[6:] in entry.extra:
-        return entry.extra[what[6:]]
-    raise DomainError("what", what, f"one of {sorted(entry.all_exprs())}", entry.theorem, "unknown expression")
 
 
 def _compiled_fn(entry: SpecEntry, what: str, kind: str, backend=None):
@@ -151,36 +137,6 @@ def _arb_env(inp: Inputs) -> dict:
 # ------------------------------------------------------------------------------------------------
 # Certified enclosures
 # ------------------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Enclosure:
-    """[lo, hi] with exact rational ends containing the exact value, or exactly +oo (``pos_inf``)."""
-
-    lo: Fraction | None   # None only when pos_inf
-    hi: Fraction | None   # None only when pos_inf
-    bits: int
-    pos_inf: bool = False
-
-    def upper(self) -> float:
-        """The smallest float64 >= the exact value."""
-        return math.inf if self.pos_inf else float_up(self.hi)
-
-    def lower(self) -> float:
-        """The largest float64 <= the exact value."""
-        return math.inf if self.pos_inf else float_down(self.lo)
-
-    def contains(self, q: Fraction) -> bool:
-        return (not self.pos_inf) and self.lo <= q <= self.hi
-
-    def rel_width(self) -> float:
-        if self.pos_inf:
-            return 0.0
-        m = max(abs(self.lo), abs(self.hi))
-        return 0.0 if m == 0 else float((self.hi - self.lo) / m)
-
-    def __repr__(self) -> str:
-        return f"<Enclosure: exact value in {show.enclosure(self)} ({self.bits} bits)>"
 
 
 # Ends are built as exact Fractions only for |value| in (2**-_EXP_LIMIT, 2**_EXP_LIMIT), about 10**(+-315653): a
@@ -275,7 +231,7 @@ def enclose_inputs(entry: SpecEntry, inp: Inputs, *, what: str = "expr", rel_tol
     50-digit request is usually one evaluation, not a failed 128-bit one and a 256-bit one); each retry doubles.
     """
     if entry.optimize is not None and entry.optimize.var not in inp.params:
-        from dpbounds.evaluation import optimize as _opt  # certified inf/sup over the free variable
+        # certified inf/sup over the free variable
         enc = _opt.enclose_optimum(entry, inp, what=what, rel_tol=rel_tol)
         if not enc.pos_inf and enc.rel_width() > float(rel_tol) and enc.hi - enc.lo > Fraction(1, 10**300):
             raise CertificationError(f"{entry.id}: the optimum was certified only to relative width "
@@ -364,7 +320,6 @@ def _mp_env(ctx, inp: Inputs) -> dict:
 def value_mp_inputs(entry: SpecEntry, inp: Inputs, digits: int, what: str = "expr"):
     """The value computed by mpmath in a private context at ``digits`` (+guard) digits, as an mpf of that context."""
     if entry.optimize is not None and entry.optimize.var not in inp.params:
-        from dpbounds.evaluation import optimize as _opt
         return _opt.value_mp_optimum(entry, inp, digits, what=what)
     ctx = mp_context(digits + 15)
     fn = compile_expr(entry_expr(entry, what), MpBackend(ctx))
