@@ -342,7 +342,7 @@ def certify(entry: SpecEntry, params: dict, *, what: str = "expr", rel_tol=Fract
 
 
 def enclose_optimum(entry: SpecEntry, inp, *, what: str = "expr", rel_tol=1e-30,
-                    hint: Fraction | None = None):
+                    hint: Fraction | None = None) -> Enclosure:
     """Certified Enclosure of inf (sup) over the entry's Optimize variable at ``inp`` (module docstring)."""
     params = dict(inp.params)
     if inp.aggregates:
