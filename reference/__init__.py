@@ -26,12 +26,13 @@ from __future__ import annotations
 __version__ = "0.2.0"
 
 from dpbounds.spec import DomainError, Kind, RefutedConstantWarning, SpecEntry, get, registry, select
-from dpbounds.evaluation.evaluate import (CertificationError, Enclosure, Evaluation, enclose, evaluate,
-                                          fast_interval, fast_lower, fast_upper)
+from dpbounds.evaluation.enclosure import CertificationError, Enclosure
+from dpbounds.evaluation.evaluate import Evaluation, enclose, evaluate, fast_interval, fast_lower, fast_upper
 from dpbounds.accounting.conversions import BStar, b_star, delta_of, eps_of
 from dpbounds.accounting.accountants import (Decision, Filter, MultiOrderRenyiFilter, Odometer, RenyiOdometer,
                                              make_filter, make_odometer)
 from dpbounds.accounting.individual import IndividualFilter, IndividualOdometer
+from dpbounds.accounting import later_filters as _later_filters  # noqa: F401  (registers the post-seed filters)
 from dpbounds.outputs.golden import load_golden
 
 __all__ = [

@@ -6,5 +6,11 @@ Use :func:`registry` for all entries and :func:`get` for one by id.
 from .core import (CANONICAL, SEEDS, DomainError, Kind, Optimize, RefutedConstantWarning, Source, SpecEntry,
                    check_domain, get, parse_exact, registry, select, sym)
 
-__all__ = ["CANONICAL", "SEEDS", "DomainError", "Kind", "Optimize", "RefutedConstantWarning", "Source", "SpecEntry", "check_domain", "get",
-           "parse_exact", "registry", "select", "sym"]
+__all__ = ["CANONICAL", "SEEDS", "DomainError", "Kind", "Optimize", "RefutedConstantWarning", "Source", "SpecEntry",
+           "check_domain", "get", "parse_exact", "registry", "select", "sym"]
+
+# The source modules register their entries when imported.  Importing them here, once and in this fixed order, makes
+# the registry complete before any use and its order independent of which module a program happens to import first
+# (core itself imports none of them: the imports point one way, sources -> core).
+from . import aggregates, conversions, fz21, howard, nikolov17, rruv16, wrrw23  # noqa: E402,F401
+from . import later  # noqa: E402,F401  (literature results after the seeds; after the seeds' entries)

@@ -14,7 +14,10 @@ import warnings
 from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
-from typing import Any, Iterable, Mapping
+from typing import TYPE_CHECKING, Any, Iterable, Mapping
+
+if TYPE_CHECKING:
+    from .papers import Paper
 
 import sympy as sp
 
@@ -100,6 +103,11 @@ def fraction_to_decimal_str(q: Fraction) -> str:
 # ----------------------------------------------------------------------------------------------
 
 _ALLOWED_NUM_CHARS = set("0123456789+-.eE/ ")
+
+
+#: what the API accepts as an exact number: int, Fraction, Decimal, float (its exact binary value) or a string holding
+#: a decimal literal or a ratio of integers (see :func:`parse_exact`)
+Exact = int | float | str | Fraction | Decimal
 
 
 def parse_exact(name: str, value: Any, theorem: str = "") -> Fraction:
@@ -192,7 +200,7 @@ def _decimal_literal(s: str) -> Fraction:
 
 #: canonical parameter names -> (sympy assumptions, description).  Used identically in spec,
 #: reference, CLI and golden vectors.
-CANONICAL: dict[str, tuple[dict, str]] = {
+CANONICAL: dict[str, tuple[dict[str, bool], str]] = {
     "eps_g": ({"positive": True}, "global privacy budget epsilon"),
     "delta_g": ({"positive": True}, "global privacy budget delta"),
     "eps": ({"nonnegative": True}, "a per-round epsilon (realized, adaptively chosen)"),
@@ -263,6 +271,15 @@ def assumed(expr: sp.Basic) -> sp.Basic:
     return expr.xreplace(reps)
 
 
+def finite_branch(expr: sp.Expr) -> sp.Expr:
+    """The finite branch of an odometer written Piecewise((oo, invalid), (value, True)) (``expr`` otherwise)."""
+    if isinstance(expr, sp.Piecewise):
+        for val, cond in expr.args:
+            if val is not sp.oo:
+                return val
+    return expr
+
+
 # ----------------------------------------------------------------------------------------------
 # Entries
 # ----------------------------------------------------------------------------------------------
@@ -324,7 +341,7 @@ class Source:
             object.__setattr__(self, "equation", m.group(0) if m else "")
 
     @property
-    def record(self):
+    def record(self) -> Paper:
         """The cited paper's record (:class:`dpbounds.spec.papers.Paper`)."""
         from .papers import paper
         return paper(self.paper)
@@ -387,6 +404,11 @@ class SpecEntry:
     same_as: tuple[str, ...] = ()  # ids of other sources' statements of the same result
     example: Mapping[str, str] = field(default_factory=dict)  # an in-domain point (overrides DEFAULT_SAMPLE)
     caveat: str = ""  # why the entry is not trustworthy as stated (a refuted constant); warned on every use
+
+    def __repr__(self) -> str:
+        aggs = f"; aggregates {', '.join(self.aggregates)}" if self.aggregates else ""
+        return (f"<SpecEntry {self.id} ({self.kind.value}): params {', '.join(self.params) or '-'}{aggs}; "
+                f"{self.source.paper} {self.source.where}>")
 
     def sample_point(self) -> dict[str, str]:
         """An in-domain point: DEFAULT_SAMPLE overridden by ``example``, restricted to params and aggregates."""
@@ -468,7 +490,7 @@ def check_domain(domain: Iterable[sp.Basic], values: Mapping[str, Fraction], the
 
 def render_relation(rel: sp.Basic) -> str:
     """A plain-text rendering of a domain relation, e.g. 'delta_g < exp(-1)'."""
-    return sp.sstr(rel)
+    return str(sp.sstr(rel))
 
 
 # ----------------------------------------------------------------------------------------------
@@ -488,15 +510,8 @@ def register(entry: SpecEntry) -> SpecEntry:
     return entry
 
 
-def _load_all() -> None:
-    # Importing the source modules registers their entries (idempotent).
-    from . import aggregates, conversions, fz21, howard, nikolov17, rruv16, wrrw23  # noqa: F401
-    from . import later  # noqa: F401  (literature results after the seeds; after the seeds' entries)
-
-
 def registry() -> dict[str, SpecEntry]:
-    """All entries, by id, in registration order."""
-    _load_all()
+    """All entries, by id, in registration order (the package imports every source module, in a fixed order)."""
     return dict(_REGISTRY)
 
 

@@ -21,6 +21,7 @@ import sympy as sp
 from flint import arb
 
 from dpbounds import spec
+from dpbounds.spec.core import assumed, finite_branch
 from dpbounds.evaluation.numeric import arb_prec, fraction_to_arb
 
 from ..core import Verdict, claim
@@ -120,8 +121,6 @@ def simplified_constants_from_spec(entry_id: str, delta_name: str = "delta", min
     Substitutes V = v0 exp(exp(W))/2 (so log log(2V/v0) = W) and delta = exp(-u); then expr^2/V = K^2 W + K^2 c u +
     K^2 c log a is a polynomial in (W, u) whose coefficients give the constants.  Raises ValueError when the entry is
     not of that form (e.g. a different eta inside the log log)."""
-    from .wrrw23 import finite_branch
-    from dpbounds.spec.core import assumed
     e = assumed(finite_branch(spec.get(entry_id).expr))
     syms = {x.name: x for x in e.free_symbols}
     W, u = sp.Symbol("W", real=True), sp.Symbol("u", positive=True)
@@ -148,8 +147,6 @@ def simplified_constants_from_spec(entry_id: str, delta_name: str = "delta", min
 def general_matches_spec() -> bool:
     """The spec's howard.stitching at eta = 2, s = 7/5 equals k1 sqrt(v (1.4 log log(2v/m) + log(zeta(1.4)/(delta
     log(2)^1.4)))) written here independently (and so does howard.stitching.simplified's extra 'unrounded', if any)."""
-    from .wrrw23 import finite_branch
-    from dpbounds.spec.core import assumed
     pos = lambda ex: ex.xreplace({x: sp.Symbol(x.name, positive=True) for x in ex.free_symbols})  # noqa: E731
     g = pos(assumed(finite_branch(spec.get("howard.stitching").expr)))
     n = {x.name: x for x in g.free_symbols}

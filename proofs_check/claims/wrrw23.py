@@ -9,9 +9,10 @@ from __future__ import annotations
 import sympy as sp
 
 from dpbounds import spec
-from dpbounds.spec.core import assumed
+from dpbounds.spec.core import assumed, finite_branch
 
 from ..core import Verdict, claim
+from .howard import simplified_constants_from_spec, stitching_margin_decision
 
 WRRW = "WRRW23, seed 003_8948d815f0b87bba.txt"
 
@@ -45,15 +46,6 @@ def with_L(expr: sp.Expr, delta_name: str) -> sp.Expr:
         e = e.subs(d[0], sp.exp(-L_))
     reps = {s: sp.Symbol(s.name, **P) for s in e.free_symbols if s.name in _POS_NAMES}
     return sp.simplify(e.xreplace(reps))
-
-
-def finite_branch(expr: sp.Expr) -> sp.Expr:
-    """The finite branch of an odometer written Piecewise((oo, invalid), (value, True))."""
-    if isinstance(expr, sp.Piecewise):
-        for val, cond in expr.args:
-            if val is not sp.oo:
-                return val
-    return expr
 
 
 def spec_extra(entry_id: str, key: str):
@@ -234,7 +226,6 @@ def thm5_mixture() -> Verdict:
        source=f"{WRRW}, Theorem 6 and Theorem 3 item 3; HRMS21 Theorem 1 / eq. (10)-(11)",
        method="sympy (spec form) + arb (affine margin with exact rational constants)")
 def thm6_stitching() -> Verdict:
-    from .howard import simplified_constants_from_spec, stitching_margin_decision
     consts, errs = {}, []
     for eid, dname, half in (("wrrw23.thm6", "delta", False), ("wrrw23.thm3.stitched", "delta_prime", True)):
         try:

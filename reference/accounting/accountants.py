@@ -54,10 +54,12 @@ from flint import arb
 from dpbounds import spec
 from dpbounds.spec import DomainError, parse_exact
 from dpbounds.spec.aggregates import AGGREGATES
-from dpbounds.spec.core import Kind, SpecEntry, fraction_to_decimal_str
+from dpbounds.spec.core import Exact, Kind, SpecEntry, fraction_to_decimal_str
 
+from dpbounds.evaluation.enclosure import Enclosure
 from dpbounds.evaluation.evaluate import Inputs, decide, enclose_inputs
 from dpbounds.evaluation.interp import POS_INF, ArbBackend, NotCertified, compile_expr, rational_poly
+from dpbounds.util import show
 from dpbounds.util.io import atomic_write_json
 from dpbounds.evaluation.numeric import arb_endpoints, arb_prec, float_up
 
@@ -75,6 +77,12 @@ _TINY = 2.0 ** -1060
 _ZCDP_FROM_DP = {"wrrw23.thm1": "WRRW23 Lemma 1", "fz21.remark4_4": "BS16 Prop. 1.4 (pure rounds)"}
 
 
+#: filters defined in other modules (dpbounds.accounting.later_filters): spec id -> builder / class.  Filled once
+#: when the package imports that module (before any call), so these lookups never import back into it.
+LATER_BUILDERS: dict[str, Callable[..., Any]] = {}
+LATER_CLASSES: dict[str, type] = {}
+
+
 class Decision(enum.Enum):
     """A filter's answer for the next round: CONT (the round may run) or HALT (it must not)."""
 
@@ -83,6 +91,9 @@ class Decision(enum.Enum):
 
     def __bool__(self) -> bool:  # `if f.try_spend(...)` reads as "may run"
         return self is Decision.CONT
+
+    def __repr__(self) -> str:
+        return f"Decision.{self.name}"
 
 
 # ------------------------------------------------------------------------------------------------ round values
@@ -416,7 +427,7 @@ def _decode(v) -> Any:
 class _Accountant:
     """Per-round validation and the running sums of one spec entry."""
 
-    def __init__(self, entry: SpecEntry):
+    def __init__(self, entry: SpecEntry) -> None:
         self.entry = entry
         self.sums = [_make_sum(a) for a in entry.aggregates]
         self.names = list(entry.aggregates)
@@ -461,9 +472,14 @@ class _Accountant:
                                   "missing per-round value")
         return out
 
-    def aggregates(self) -> dict:
+    def aggregates(self) -> dict[str, Any]:
         """Committed aggregates: name -> (lo, hi) exact Fractions (lo == hi when exact) or POS_INF."""
         return {a: s.current() for a, s in zip(self.names, self.sums)}
+
+    def _repr(self, fixed: Mapping[str, Any], status: str) -> str:
+        aggs = f"; {show.mapping(self.aggregates())}" if self.names else ""
+        return (f"<{type(self).__name__} {self.entry.id}({show.mapping(fixed)}): {status} after "
+                f"{show.rounds(self.rounds)}{aggs}>")
 
     def _sums_state(self) -> dict:
         return {a: s.encode() for a, s in zip(self.names, self.sums)}
@@ -488,7 +504,7 @@ class Filter(_Accountant):
     """
 
     def __init__(self, entry_id: str | SpecEntry, budget: Mapping[str, Any], *, save_path: str | Path | None = None,
-                 _meta: dict | None = None):
+                 _meta: dict[str, Any] | None = None) -> None:
         entry = entry_id if isinstance(entry_id, SpecEntry) else spec.get(entry_id)
         if entry.kind is not Kind.FILTER or entry.halt is None:
             raise DomainError("id", entry.id, "a spec entry of kind filter", "dpbounds.accounting.accountants")
@@ -520,8 +536,11 @@ class Filter(_Accountant):
         self._plan = plan
         self._needs_delta = "delta" in self.needed
 
+    def __repr__(self) -> str:
+        return self._repr(self.budget, "HALTED" if self.halted else "CONT")
+
     # ------------------------------------------------------------------ the stopping rule
-    def try_spend(self, eps=None, delta=0, rho=None) -> Decision:
+    def try_spend(self, eps: Exact | None = None, delta: Exact = 0, rho: Exact | None = None) -> Decision:
         """CONT (the round is recorded and may run) or HALT (nothing recorded; the round must not run)."""
         if self.halted:
             return Decision.HALT
@@ -696,14 +715,14 @@ class Filter(_Accountant):
         self._head = heads(hi_ok)
 
     # ------------------------------------------------------------------ reporting
-    def statistic(self, *, candidate: bool = False):
+    def statistic(self, *, candidate: bool = False) -> Enclosure:
         """Certified enclosure of the filter's statistic (its spec ``expr``) on the recorded rounds (or, with
         ``candidate=True`` after a HALT, on the aggregates of the round that was refused)."""
         aggs = self.last_candidate if (candidate and self.last_candidate is not None) else self.aggregates()
         return enclose_inputs(self.entry, Inputs(self.budget, aggs), rel_tol=1e-12, start_bits=64)
 
     # ------------------------------------------------------------------ state
-    def state(self) -> dict:
+    def state(self) -> dict[str, Any]:
         """JSON-serializable state; exact values as 'p/q' strings."""
         return {"version": STATE_VERSION, "kind": "filter", "id": self.entry.id,
                 "budget": {k: _encode(v) for k, v in self.budget.items()}, "rounds": self.rounds,
@@ -714,15 +733,15 @@ class Filter(_Accountant):
             atomic_write_json(self.save_path, self.state())
 
     @classmethod
-    def from_state(cls, state: Mapping | str | Path, *, save_path: str | Path | None = None) -> "Filter":
+    def from_state(cls, state: Mapping[str, Any] | str | Path, *,
+                   save_path: str | Path | None = None) -> "Filter":
         """Restore a filter (from a state dict or a state file); it continues exactly as the saved one would have."""
         state = _load_state(state, "filter")
         try:
             budget = {k: _decode(v) for k, v in state["budget"].items()}
             meta = state.get("meta") or {}
             entry = _cks20_entry() if state["id"] == "wrrw23.thm1.cks20" else state["id"]
-            from dpbounds.accounting.later_filters import CLASSES  # filters after the seeds restore as their class
-            klass = CLASSES.get(state["id"], cls) if cls is Filter else cls
+            klass = LATER_CLASSES.get(state["id"], cls) if cls is Filter else cls  # filters after the seeds
             f = klass(entry, budget, save_path=save_path, _meta=meta)
             f.rounds = int(state["rounds"])
             f.halted = bool(state["halted"])
@@ -819,16 +838,15 @@ def wrrw23_thm1_cks20(eps_g, delta_prime, delta_dprime, *, conversion: str = "ck
     return Filter(_cks20_entry(), budget, save_path=save_path, _meta={"conversion": conversion})
 
 
-def make_filter(entry_id: str, *, save_path=None, conversion: str | None = None, **budget) -> Filter:
+def make_filter(entry_id: str, *, save_path: str | Path | None = None, conversion: str | None = None,
+                **budget: Exact) -> Filter:
     """A filter for a spec id of kind FILTER, budget as NAME=VALUE (exact values).
 
     ``fz21.thm4_7`` and ``wrrw23.thm1.cks20`` take B from a *valid* conversion (``conversion='cks20'`` by default, or
     'bs16'): B = the certified lower end of B*; a B given explicitly must not exceed it.  'gauss' is refused.
     """
-    from dpbounds.accounting import later_filters  # filters proved after the seeds (spec/later.py)
-    built = later_filters.build(entry_id, save_path=save_path, conversion=conversion, **budget)
-    if built is not None:
-        return built
+    if entry_id in LATER_BUILDERS:  # filters proved after the seeds (spec/later.py)
+        return LATER_BUILDERS[entry_id](save_path=save_path, conversion=conversion, **budget)
     if entry_id == "wrrw23.thm1.cks20":
         extra = set(budget) - {"eps_g", "delta_prime", "delta_dprime", "B"}
         if extra:
@@ -859,7 +877,7 @@ class MultiOrderRenyiFilter:
     not what the theorem proves.)  ``try_spend({alpha: rho_alpha, ...})`` with one rho per order.
     """
 
-    def __init__(self, budgets: Mapping[Any, Any]):
+    def __init__(self, budgets: Mapping[Exact, Exact]) -> None:
         if not budgets:
             raise DomainError("budgets", budgets, "at least one (alpha, B) pair", "fz21.thm4_3")
         self.filters = {}
@@ -871,7 +889,12 @@ class MultiOrderRenyiFilter:
         self.halted = False
         self.rounds = 0
 
-    def try_spend(self, rho_by_order: Mapping[Any, Any]) -> Decision:
+    def __repr__(self) -> str:
+        orders = ", ".join(f"alpha={show.number(a)}: B={show.number(f.budget['B'])}" for a, f in self.filters.items())
+        return f"<MultiOrderRenyiFilter fz21.thm4_3({orders}): {'HALTED' if self.halted else 'CONT'} after " \
+               f"{show.rounds(self.rounds)}>"
+
+    def try_spend(self, rho_by_order: Mapping[Exact, Exact]) -> Decision:
         if self.halted:
             return Decision.HALT
         rho = {parse_exact("alpha", a, "fz21.thm4_3"): v for a, v in rho_by_order.items()}
@@ -902,7 +925,7 @@ class Odometer(_Accountant):
     certified enclosure of the spec expression (+inf once the bound is no longer valid).
     """
 
-    def __init__(self, entry_id: str, params: Mapping[str, Any]):
+    def __init__(self, entry_id: str, params: Mapping[str, Exact]) -> None:
         entry = spec.get(entry_id)
         if entry.kind is not Kind.ODOMETER:
             raise DomainError("id", entry_id, "a spec entry of kind odometer", "dpbounds.accounting.accountants")
@@ -912,7 +935,10 @@ class Odometer(_Accountant):
         super().__init__(entry)
         self.params = entry.check_values(dict(params))
 
-    def step(self, eps=None, delta=0, rho=None) -> float:
+    def __repr__(self) -> str:
+        return self._repr(self.params, f"bound in {show.enclosure(self.value())}")
+
+    def step(self, eps: Exact | None = None, delta: Exact = 0, rho: Exact | None = None) -> float:
         """Record a round; return the running bound (float64 >= the exact value; +inf when no longer valid)."""
         rnd = self._round(eps, delta, rho)
         for s in self.sums:
@@ -920,18 +946,19 @@ class Odometer(_Accountant):
         self.rounds += 1
         return self.value().upper()
 
-    def value(self):
+    def value(self) -> Enclosure:
         """Certified enclosure of the current bound (``pos_inf`` when it is +oo)."""
         inp = Inputs(self.params, self.aggregates())
         return enclose_inputs(self.entry, inp, rel_tol=1e-12, start_bits=64)
 
-    def state(self) -> dict:
+    def state(self) -> dict[str, Any]:
+        """JSON-serializable state; exact values as 'p/q' strings."""
         return {"version": STATE_VERSION, "kind": "odometer", "id": self.entry.id,
                 "params": {k: _encode(v) for k, v in self.params.items()}, "rounds": self.rounds,
                 "sums": self._sums_state()}
 
     @classmethod
-    def from_state(cls, state: Mapping | str | Path) -> "Odometer":
+    def from_state(cls, state: Mapping[str, Any] | str | Path) -> "Odometer":
         state = _load_state(state, "odometer")
         try:
             o = cls(state["id"], {k: _decode(v) for k, v in state["params"].items()})
@@ -951,7 +978,7 @@ class RenyiOdometer:
     filter never halts on its first round).  Exact arithmetic.
     """
 
-    def __init__(self, Delta, alpha=None):
+    def __init__(self, Delta: Exact, alpha: Exact | None = None) -> None:
         self.Delta = parse_exact("Delta", Delta, "fz21.prop5_2")
         if not self.Delta > 0:
             raise DomainError("Delta", self.Delta, "Delta > 0", "fz21.prop5_2")
@@ -960,7 +987,11 @@ class RenyiOdometer:
         self.segment = Fraction(0)
         self.rounds = 0
 
-    def step(self, rho=None, delta=0, *, eps=None) -> Fraction:
+    def __repr__(self) -> str:
+        return f"<RenyiOdometer fz21.prop5_2(Delta={show.number(self.Delta)}): bound = {show.number(self.value())} " \
+               f"after {show.rounds(self.rounds)} ({self.m} restarts)>"
+
+    def step(self, rho: Exact | None = None, delta: Exact = 0, *, eps: Exact | None = None) -> Fraction:
         """Record round t's rho_t; return O_t = (m + 1) Delta (exact)."""
         if rho is None:
             raise DomainError(f"rho[{self.rounds}]", None, "a per-round rho", "fz21.prop5_2", "missing per-round value")
@@ -985,7 +1016,7 @@ class RenyiOdometer:
         return enc.hi
 
 
-def make_odometer(entry_id: str, **params):
+def make_odometer(entry_id: str, **params: Exact) -> "Odometer | RenyiOdometer":
     """An odometer for a spec id of kind ODOMETER (``fz21.prop5_2``: :class:`RenyiOdometer`, parameter Delta)."""
     if entry_id == "fz21.prop5_2":
         extra = set(params) - {"Delta", "alpha"}

@@ -25,16 +25,19 @@ import math
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
+from typing import Any
 
 import sympy as sp
 
 from dpbounds import spec
 from dpbounds.spec import DomainError, parse_exact
+from dpbounds.spec.core import Exact
 
 from dpbounds.evaluation import optimize as _opt
 from dpbounds.evaluation.evaluate import CertificationError, Enclosure, Inputs, enclose_inputs
 from dpbounds.evaluation.interp import ArbBackend, MpBackend, NotCertified, compile_expr
 from dpbounds.evaluation.numeric import arb_endpoints, arb_prec, fraction_to_arb, mp_context
+from dpbounds.util import show
 
 CONVERSIONS = ("bs16", "cks20", "mironov", "gauss")
 VALID = {"bs16": True, "cks20": True, "mironov": True, "gauss": False}
@@ -129,7 +132,8 @@ def _clamp0(enc: Enclosure) -> Enclosure:
 
 # ------------------------------------------------------------------------------------------ eps_of
 
-def eps_of(rho, delta, conversion: str = "cks20", alpha=None, rel_tol=Fraction(1, 10**20)) -> Enclosure:
+def eps_of(rho: Exact, delta: Exact, conversion: str = "cks20", alpha: Exact | None = None,
+           rel_tol: Exact = Fraction(1, 10**20)) -> Enclosure:
     """Enclosure of the eps that rho-zCDP gives at delta under the conversion (clamped at 0).
 
     bs16: rho + 2 sqrt(rho log(1/delta)); mironov: at the given alpha; cks20: inf over alpha (certified);
@@ -209,7 +213,7 @@ def _bisect(test, lo: Fraction, hi: Fraction, feasible_below: bool, steps: int =
 
 # ------------------------------------------------------------------------------------------ delta_of
 
-def delta_of(rho, eps, conversion: str = "cks20", alpha=None) -> Enclosure:
+def delta_of(rho: Exact, eps: Exact, conversion: str = "cks20", alpha: Exact | None = None) -> Enclosure:
     """Enclosure of the delta that rho-zCDP gives at eps under the conversion.
 
     gauss: the exact curve; cks20: inf over alpha of the delta form (certified); bs16 / mironov:
@@ -277,7 +281,12 @@ class BStar:
     conversion: str
     valid_conversion: bool
 
-    def as_dict(self, digits: int = 20) -> dict:
+    def __repr__(self) -> str:
+        valid = "" if self.valid_conversion else "; the Gaussian limit, not a valid general conversion"
+        return (f"<BStar {self.conversion}: B* in {show.interval(*self.bracket)} (certified enclosure); "
+                f"b_star = its lower end{valid}>")
+
+    def as_dict(self, digits: int = 20) -> dict[str, Any]:
         from dpbounds.evaluation.evaluate import decimal_str
         return {"b_star": decimal_str(self.b_star, digits, "floor"),
                 "bracket": [decimal_str(self.bracket[0], digits, "floor"),
@@ -285,7 +294,7 @@ class BStar:
                 "conversion": self.conversion, "valid_conversion": self.valid_conversion}
 
 
-def b_star(eps_g, delta_g, conversion: str = "cks20", rel_tol=None) -> BStar:
+def b_star(eps_g: Exact, delta_g: Exact, conversion: str = "cks20", rel_tol: Exact | None = None) -> BStar:
     """B*(eps_g, delta_g; conversion) = sup{rho >= 0 : delta_conv(rho, eps_g) <= delta_g}, certified bracket.
 
     bs16: the closed form conversions.bs16.b_star, each end re-checked through conversions.bs16; cks20: a

@@ -11,9 +11,14 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
+import numpy.typing as npt
 
 from dpbounds.spec import DomainError, parse_exact
+from dpbounds.spec.core import Exact
+from dpbounds.util import show
 
 
 def _add_up(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -21,10 +26,11 @@ def _add_up(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     s = a + b
     bb = s - a
     err = (a - (s - bb)) + (b - bb)
-    return np.where(err == 0, s, np.nextafter(s, np.inf))
+    out: np.ndarray = np.where(err == 0, s, np.nextafter(s, np.inf))
+    return out
 
 
-def _as_costs(rho, n: int, name: str = "rho") -> np.ndarray:
+def _as_costs(rho: npt.ArrayLike, n: int, name: str = "rho") -> np.ndarray:
     r = np.asarray(rho, dtype=np.float64)
     if r.shape != (n,):
         raise DomainError(name, f"<array of shape {r.shape}>", f"one value per individual, shape ({n},)",
@@ -39,7 +45,7 @@ def _as_costs(rho, n: int, name: str = "rho") -> np.ndarray:
 class IndividualFilter:
     """FZ21 Algorithm 3: per-individual Renyi filters at order alpha with budget B (vectorized)."""
 
-    def __init__(self, n: int, alpha, B):
+    def __init__(self, n: int, alpha: Exact, B: Exact) -> None:
         if not isinstance(n, int) or n < 1:
             raise DomainError("n", n, "a positive integer", "fz21.thm4_5")
         self.alpha = parse_exact("alpha", alpha, "fz21.thm4_5")
@@ -53,7 +59,12 @@ class IndividualFilter:
         self.n = n
         self.rounds = 0
 
-    def step(self, rho) -> np.ndarray:
+    def __repr__(self) -> str:
+        return (f"<IndividualFilter fz21.thm4_5(n={self.n}, alpha={show.number(self.alpha)}, B={show.number(self.B)}): "
+                f"{show.rounds(self.rounds)}, max spend <= "
+                f"{show.number(float(self.spent_hi.max()), rounding='ceiling')}>")
+
+    def step(self, rho: npt.ArrayLike) -> np.ndarray:
         """Given this round's individual costs rho_t^(i), return the active mask and record the spends."""
         r = _as_costs(rho, self.n)
         cand = _add_up(self.spent_hi, r)  # upper bound of the exact candidate sum (exact when representable)
@@ -66,7 +77,7 @@ class IndividualFilter:
 class IndividualOdometer:
     """FZ21 Algorithm 6: per-individual Renyi odometers with discretization Delta (needs rho_t^(i) <= Delta)."""
 
-    def __init__(self, n: int, Delta):
+    def __init__(self, n: int, Delta: Exact) -> None:
         from dpbounds.evaluation.numeric import float_down
         D = parse_exact("Delta", Delta, "fz21.cor5_3")
         if not D > 0:
@@ -77,7 +88,11 @@ class IndividualOdometer:
         self.segment_hi = np.zeros(n)
         self.m = np.zeros(n, dtype=np.int64)
 
-    def step(self, rho) -> np.ndarray:
+    def __repr__(self) -> str:
+        return (f"<IndividualOdometer fz21.cor5_3(n={self.n}, Delta={show.number(self.Delta_exact)}): "
+                f"max bound <= {show.number(float(self.values().max()), rounding='ceiling')}>")
+
+    def step(self, rho: npt.ArrayLike) -> np.ndarray:
         """Record a round; return each individual's odometer value (m_i + 1) Delta (float64, rounded up)."""
         r = _as_costs(rho, self.n)
         if np.any(r > self.Delta):
@@ -90,10 +105,12 @@ class IndividualOdometer:
         return self.values()
 
     def values(self) -> np.ndarray:
-        return np.nextafter((self.m + 1) * float(self.Delta_exact), np.inf)
+        """Each individual's odometer value (m_i + 1) Delta, float64 rounded up."""
+        out: np.ndarray = np.nextafter((self.m + 1) * float(self.Delta_exact), np.inf)
+        return out
 
 
-def _bench(quick: bool) -> list[dict]:
+def _bench(quick: bool) -> list[dict[str, Any]]:
     import time
     n = 100_000 if quick else 1_000_000
     f = IndividualFilter(n, 2, 10)

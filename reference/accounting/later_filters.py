@@ -236,6 +236,16 @@ BUILDERS: dict[str, Callable[..., Any]] = {"st22.filter": _gdp_filter, "fz21.thm
                                            "lec21.multi_order": _multi_order}
 
 
+def _register() -> None:
+    """Make these filters reachable from make_filter / Filter.from_state (called once, at import)."""
+    from . import accountants
+    accountants.LATER_BUILDERS.update(BUILDERS)
+    accountants.LATER_CLASSES.update(CLASSES)
+
+
+_register()
+
+
 def build(entry_id: str, *, save_path: str | Path | None = None, conversion: str | None = None,
           **budget: Any) -> Filter | None:
     """The filter for ``entry_id`` if this module builds it, else None."""

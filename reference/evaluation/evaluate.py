@@ -16,53 +16,43 @@ Sequence inputs (``eps=[...]``, ``delta=[...]``, ``rho=[...]``) are reduced to t
 
 from __future__ import annotations
 
-import decimal
 import functools
 import math
 import threading
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Mapping
+from typing import Any, Callable, Iterable, Mapping
 
 import numpy as np
 import sympy as sp
 from flint import arb
 
 from dpbounds.spec import DomainError, get
-from dpbounds.spec.core import CANONICAL, SpecEntry, fraction_to_decimal_str, parse_exact
+from dpbounds.spec.core import CANONICAL, Exact, SpecEntry, fraction_to_decimal_str, parse_exact
+from dpbounds.util import show
+from dpbounds.util.show import decimal_str as decimal_str  # re-exported (its home was here)
 
-from dpbounds.evaluation import npfast, sequences
+from dpbounds.evaluation import npfast, optimize as _opt, sequences
+# re-exported: the result types live below optimize (which needs them), so that the imports point one way
+from dpbounds.evaluation.enclosure import (CertificationError as CertificationError, Enclosure as Enclosure,
+                                           entry_expr as entry_expr)
 from dpbounds.evaluation.interp import POS_INF, ArbBackend, MpBackend, NotCertified, NpIntervalBackend, compile_expr
 from dpbounds.evaluation.numeric import arb_end_pairs, arb_prec, dyadic_fraction, float_down, float_up, mp_context
-
-
-class CertificationError(ArithmeticError):
-    """The certified evaluator could not reach the requested accuracy (the answer is withheld, not guessed)."""
 
 
 # ------------------------------------------------------------------------------------------------
 # Compiled expressions (cached per entry, per expression key, per backend kind)
 # ------------------------------------------------------------------------------------------------
 
+#: per-round values: a sequence of exact numbers (or floats), or a float64 array
+Rounds = Iterable[Exact] | np.ndarray
+
 _ARB = ArbBackend()
 _COMPILE_LOCK = threading.Lock()
 _compiled: dict[tuple[str, str, str], Any] = {}
 
 
-def entry_expr(entry: SpecEntry, what: str) -> sp.Basic:
-    """The expression named ``what``: 'expr', 'lhs', 'halt' or 'extra.<name>'."""
-    if what == "expr":
-        return entry.expr
-    if what == "lhs" and entry.lhs is not None:
-        return entry.lhs
-    if what == "halt" and entry.halt is not None:
-        return entry.halt
-    if what.startswith("extra.") and what[6:] in entry.extra:
-        return entry.extra[what[6:]]
-    raise DomainError("what", what, f"one of {sorted(entry.all_exprs())}", entry.theorem, "unknown expression")
-
-
-def _compiled_fn(entry: SpecEntry, what: str, kind: str, backend=None):
+def _compiled_fn(entry: SpecEntry, what: str, kind: str, backend: Any = None) -> Callable[[dict[str, Any]], Any]:
     key = (entry.id, what, kind)
     fn = _compiled.get(key)
     if fn is None:
@@ -88,7 +78,8 @@ class Inputs:
     aggregates: dict[str, Any]
 
 
-def prepare(entry: SpecEntry, params: Mapping[str, Any], *, eps=None, delta=None, rho=None,
+def prepare(entry: SpecEntry, params: Mapping[str, Any], *, eps: Rounds | None = None, delta: Rounds | None = None,
+            rho: Rounds | None = None,
             aggregates: Mapping[str, Any] | None = None, optimize_var_given: bool = False) -> Inputs:
     """Parse and check parameters and sequences for ``entry``; compute its aggregates."""
     params = dict(params or {})
@@ -100,7 +91,7 @@ def prepare(entry: SpecEntry, params: Mapping[str, Any], *, eps=None, delta=None
         if a in entry.aggregates:
             agg_given[a] = params.pop(a)
     vals = entry.check_values(params)
-    if opt_val is not None:
+    if opt_val is not None and entry.optimize is not None:
         vals[entry.optimize.var] = opt_val
     aggs: dict[str, Any] = {}
     have_seq = eps is not None or delta is not None or rho is not None
@@ -129,8 +120,8 @@ def prepare(entry: SpecEntry, params: Mapping[str, Any], *, eps=None, delta=None
     return Inputs(vals, aggs)
 
 
-def _arb_env(inp: Inputs) -> dict:
-    env = {k: arb(v.numerator) / arb(v.denominator) for k, v in inp.params.items()}
+def _arb_env(inp: Inputs) -> dict[str, Any]:
+    env: dict[str, Any] = {k: arb(v.numerator) / arb(v.denominator) for k, v in inp.params.items()}
     exact = dict(inp.params)  # exact rational values, for relations decidable in exact arithmetic
     for k, v in inp.aggregates.items():
         if v is POS_INF:
@@ -150,33 +141,6 @@ def _arb_env(inp: Inputs) -> dict:
 # ------------------------------------------------------------------------------------------------
 # Certified enclosures
 # ------------------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Enclosure:
-    """[lo, hi] with exact rational ends containing the exact value, or exactly +oo (``pos_inf``)."""
-
-    lo: Fraction | None   # None only when pos_inf
-    hi: Fraction | None   # None only when pos_inf
-    bits: int
-    pos_inf: bool = False
-
-    def upper(self) -> float:
-        """The smallest float64 >= the exact value."""
-        return math.inf if self.pos_inf else float_up(self.hi)
-
-    def lower(self) -> float:
-        """The largest float64 <= the exact value."""
-        return math.inf if self.pos_inf else float_down(self.lo)
-
-    def contains(self, q: Fraction) -> bool:
-        return (not self.pos_inf) and self.lo <= q <= self.hi
-
-    def rel_width(self) -> float:
-        if self.pos_inf:
-            return 0.0
-        m = max(abs(self.lo), abs(self.hi))
-        return 0.0 if m == 0 else float((self.hi - self.lo) / m)
 
 
 # Ends are built as exact Fractions only for |value| in (2**-_EXP_LIMIT, 2**_EXP_LIMIT), about 10**(+-315653): a
@@ -201,18 +165,18 @@ def _clamp_pair(m: int, e: int, upper: bool) -> tuple[int, int]:
     return (m, e)
 
 
-def _clamped(ends):
+def _clamped(ends: tuple[tuple[int, int], tuple[int, int]]) -> tuple[tuple[int, int], tuple[int, int]]:
     (lm, le), (hm, he) = ends
     return _clamp_pair(lm, le, False), _clamp_pair(hm, he, True)
 
 
-def _pairs_to_enclosure(ends, bits: int) -> Enclosure:
+def _pairs_to_enclosure(ends: tuple[tuple[int, int], tuple[int, int]], bits: int) -> Enclosure:
     """The Enclosure of ends already in range (:func:`_clamped`)."""
     (lm, le), (hm, he) = ends
     return Enclosure(dyadic_fraction(lm, le), dyadic_fraction(hm, he), bits)
 
 
-def _ends_rel_width(ends) -> float:
+def _ends_rel_width(ends: tuple[tuple[int, int], tuple[int, int]]) -> float:
     """:meth:`Enclosure.rel_width` of the enclosure with these (mantissa, exponent) ends, in integer arithmetic.
 
     Both ends are scaled to a common power of two, so the ratio (hi - lo) / max(|lo|, |hi|) is one of integers;
@@ -227,14 +191,14 @@ def _ends_rel_width(ends) -> float:
     return 0.0 if m == 0 else (hi - lo) / m
 
 
-def _evaluate_arb(entry: SpecEntry, what: str, inp: Inputs, bits: int):
+def _evaluate_arb(entry: SpecEntry, what: str, inp: Inputs, bits: int) -> Any:
     """arb value of an expression (or the three-valued truth of a boolean) at ``bits`` of precision."""
     fn = _compiled_fn(entry, what, "arb", _ARB)
     with arb_prec(bits):
         return fn(_arb_env(inp))
 
 
-def _arb_ends(entry: SpecEntry, what: str, inp: Inputs, bits: int):
+def _arb_ends(entry: SpecEntry, what: str, inp: Inputs, bits: int) -> Any:
     """POS_INF, or the ends of the arb enclosure at ``bits`` as in-range (mantissa, exponent) pairs.
 
     The ends are read *inside* the precision context: arb's ``lower()``/``upper()`` round (outward) to the current
@@ -252,7 +216,7 @@ def _arb_ends(entry: SpecEntry, what: str, inp: Inputs, bits: int):
 
 
 @functools.lru_cache(maxsize=256)
-def _start_bits_for(rel_tol) -> int:
+def _start_bits_for(rel_tol: Fraction | float) -> int:
     """Working precision for a first attempt at relative width ``rel_tol``: -log2(rel_tol) + 32, at least 64.
 
     A pure function of its argument (memoized: it sits on the certified hot path)."""
@@ -271,9 +235,10 @@ def enclose_inputs(entry: SpecEntry, inp: Inputs, *, what: str = "expr", rel_tol
     50-digit request is usually one evaluation, not a failed 128-bit one and a 256-bit one); each retry doubles.
     """
     if entry.optimize is not None and entry.optimize.var not in inp.params:
-        from dpbounds.evaluation import optimize as _opt  # certified inf/sup over the free variable
+        # certified inf/sup over the free variable
         enc = _opt.enclose_optimum(entry, inp, what=what, rel_tol=rel_tol)
-        if not enc.pos_inf and enc.rel_width() > float(rel_tol) and enc.hi - enc.lo > Fraction(1, 10**300):
+        lo, hi = enc.lo, enc.hi
+        if lo is not None and hi is not None and enc.rel_width() > float(rel_tol) and hi - lo > Fraction(1, 10**300):
             raise CertificationError(f"{entry.id}: the optimum was certified only to relative width "
                                      f"{enc.rel_width():.3g} > {float(rel_tol):.3g}")
         return enc
@@ -291,8 +256,8 @@ def enclose_inputs(entry: SpecEntry, inp: Inputs, *, what: str = "expr", rel_tol
             if _ends_rel_width(ends) <= tol or ends[0] == ends[1]:
                 return _pairs_to_enclosure(ends, bits)
             enc = _pairs_to_enclosure(ends, bits)
-            if enc.lo <= 0 <= enc.hi and \
-                    abs(enc.hi - enc.lo) < Fraction(1, 10**300):
+            lo, hi = enc.lo, enc.hi
+            if lo is not None and hi is not None and lo <= 0 <= hi and abs(hi - lo) < Fraction(1, 10**300):
                 return enc  # a value at (or astonishingly near) zero: absolute width suffices
         except MagnitudeOutOfRange as exc:
             raise CertificationError(f"{entry.id}: {exc}") from exc
@@ -303,8 +268,9 @@ def enclose_inputs(entry: SpecEntry, inp: Inputs, *, what: str = "expr", rel_tol
                              + (f" ({last_err})" if last_err else ""))
 
 
-def enclose(entry_id: str, params: Mapping[str, Any] | None = None, *, eps=None, delta=None, rho=None,
-            aggregates=None, what: str = "expr", rel_tol: float = 1e-30) -> Enclosure:
+def enclose(entry_id: str, params: Mapping[str, Any] | None = None, *, eps: Rounds | None = None,
+            delta: Rounds | None = None, rho: Rounds | None = None, aggregates: Mapping[str, Any] | None = None,
+            what: str = "expr", rel_tol: float = 1e-30) -> Enclosure:
     """Certified enclosure [lo, hi] of the exact value of a spec entry (hi None = +oo).
 
     Raises :class:`spec.DomainError` on bad input and :class:`CertificationError` when it cannot certify.
@@ -314,7 +280,9 @@ def enclose(entry_id: str, params: Mapping[str, Any] | None = None, *, eps=None,
     return _enclose_refining_streams(entry, inp, what, rel_tol, eps, delta, rho)[0]
 
 
-def _enclose_refining_streams(entry, inp, what, rel_tol, eps, delta, rho, max_bits=1 << 15):
+def _enclose_refining_streams(entry: SpecEntry, inp: Inputs, what: str, rel_tol: Fraction | float,
+                              eps: Rounds | None, delta: Rounds | None, rho: Rounds | None,
+                              max_bits: int = 1 << 15) -> tuple[Enclosure, Inputs]:
     try:
         return enclose_inputs(entry, inp, what=what, rel_tol=rel_tol, max_bits=max_bits), inp
     except CertificationError:
@@ -336,7 +304,7 @@ def decide(entry: SpecEntry, inp: Inputs, *, max_bits: int = 1 << 12) -> bool:
         except NotCertified:
             r = None
         if r is True or r is False:
-            return r
+            return bool(r)
         bits *= 4
     return True
 
@@ -346,7 +314,7 @@ def decide(entry: SpecEntry, inp: Inputs, *, max_bits: int = 1 << 12) -> bool:
 # ------------------------------------------------------------------------------------------------
 
 
-def _mp_env(ctx, inp: Inputs) -> dict:
+def _mp_env(ctx: Any, inp: Inputs) -> dict[str, Any]:
     env = {k: ctx.mpf(v.numerator) / v.denominator for k, v in inp.params.items()}
     for k, v in inp.aggregates.items():
         if v is POS_INF:
@@ -357,18 +325,18 @@ def _mp_env(ctx, inp: Inputs) -> dict:
     return env
 
 
-def value_mp_inputs(entry: SpecEntry, inp: Inputs, digits: int, what: str = "expr"):
+def value_mp_inputs(entry: SpecEntry, inp: Inputs, digits: int, what: str = "expr") -> tuple[Any, Any]:
     """The value computed by mpmath in a private context at ``digits`` (+guard) digits, as an mpf of that context."""
     if entry.optimize is not None and entry.optimize.var not in inp.params:
-        from dpbounds.evaluation import optimize as _opt
-        return _opt.value_mp_optimum(entry, inp, digits, what=what)
+        return _opt.value_mp_optimum(entry, inp, digits, what=what)  # type: ignore[no-any-return]
     ctx = mp_context(digits + 15)
-    fn = compile_expr(entry_expr(entry, what), MpBackend(ctx))
+    fn = compile_expr(entry_expr(entry, what), MpBackend(ctx))  # type: ignore[no-untyped-call]
     return ctx, fn(_mp_env(ctx, inp))
 
 
-def value_mp(entry_id: str, params: Mapping[str, Any] | None = None, *, digits: int = 30, eps=None, delta=None,
-             rho=None, aggregates=None, what: str = "expr") -> str:
+def value_mp(entry_id: str, params: Mapping[str, Any] | None = None, *, digits: int = 30, eps: Rounds | None = None,
+             delta: Rounds | None = None, rho: Rounds | None = None, aggregates: Mapping[str, Any] | None = None,
+             what: str = "expr") -> str:
     """The value at ``digits`` significant digits as a decimal string, computed by mpmath (private context)."""
     entry = get(entry_id)
     inp = prepare(entry, params or {}, eps=eps, delta=delta, rho=rho, aggregates=aggregates)
@@ -376,32 +344,21 @@ def value_mp(entry_id: str, params: Mapping[str, Any] | None = None, *, digits: 
     return mp_to_str(ctx, v, digits)
 
 
-def mp_to_str(ctx, v, digits: int) -> str:
+def mp_to_str(ctx: Any, v: Any, digits: int) -> str:
+    """An mpf of ``ctx`` as a decimal string of ``digits`` significant digits ('inf', '-inf' when infinite)."""
     if ctx.isinf(v):
         return "inf" if v > 0 else "-inf"
-    return ctx.nstr(v, digits, strip_zeros=False, min_fixed=-5, max_fixed=20)
-
-
-def decimal_str(q: Fraction, digits: int, rounding: str) -> str:
-    """``q`` rounded to ``digits`` significant digits, ``rounding`` in {'floor', 'ceiling', 'nearest'}."""
-    if q == 0:
-        return "0"
-    mode = {"floor": decimal.ROUND_FLOOR, "ceiling": decimal.ROUND_CEILING, "nearest": decimal.ROUND_HALF_EVEN}[rounding]
-    with decimal.localcontext() as dctx:
-        dctx.prec = digits
-        dctx.rounding = mode
-        dctx.Emax = 10**9
-        dctx.Emin = -10**9
-        d = decimal.Decimal(q.numerator) / decimal.Decimal(q.denominator)
-        s = format(d, "E") if (d.adjusted() < -6 or d.adjusted() > 20) else format(d, "f")
-    return s
+    return str(ctx.nstr(v, digits, strip_zeros=False, min_fixed=-5, max_fixed=20))
 
 
 @dataclass(frozen=True)
 class Evaluation:
+    """One certified evaluation: ``value`` (decimal, ``digits`` significant digits), the certified ``enclosure``
+    [lo, hi] (decimal strings rounded outward), the float64 bracket ``lower`` <= exact <= ``upper``, the source."""
+
     id: str
     source: str
-    params: dict
+    params: dict[str, Any]
     value: str
     enclosure: tuple[str, str]
     upper: float
@@ -409,13 +366,19 @@ class Evaluation:
     digits: int
     infinite: bool = False
 
-    def as_dict(self) -> dict:
+    def __repr__(self) -> str:
+        shown = "exact value = +inf" if self.infinite else f"exact value in {show.interval(*self.enclosure)}"
+        return f"<Evaluation {self.id}({show.mapping(self.params)}): {shown}; .value has {self.digits} digits>"
+
+    def as_dict(self) -> dict[str, Any]:
+        """The record as JSON-ready data (the CLI's and the golden vectors' format)."""
         return {"id": self.id, "source": self.source, "params": self.params, "value": self.value,
                 "enclosure": list(self.enclosure), "upper": self.upper, "lower": self.lower, "digits": self.digits}
 
 
-def evaluate(entry_id: str, params: Mapping[str, Any] | None = None, *, digits: int = 30, eps=None, delta=None,
-             rho=None, aggregates=None, what: str = "expr", max_bits: int = 1 << 15) -> Evaluation:
+def evaluate(entry_id: str, params: Mapping[str, Any] | None = None, *, digits: int = 30, eps: Rounds | None = None,
+             delta: Rounds | None = None, rho: Rounds | None = None, aggregates: Mapping[str, Any] | None = None,
+             what: str = "expr", max_bits: int = 1 << 15) -> Evaluation:
     """Value (decimal string at ``digits`` significant digits), certified enclosure and float64 bracket.
 
     The enclosure's ends are rounded outward to ``digits + 5`` significant digits; ``upper``/``lower`` are the
@@ -429,7 +392,7 @@ def evaluate(entry_id: str, params: Mapping[str, Any] | None = None, *, digits: 
     inp = prepare(entry, params or {}, eps=eps, delta=delta, rho=rho, aggregates=aggregates)
     rel_tol = Fraction(1, 10 ** (digits + 3))
     enc, inp = _enclose_refining_streams(entry, inp, what, rel_tol, eps, delta, rho, max_bits)
-    shown = {k: fraction_to_decimal_str(v) for k, v in inp.params.items()}
+    shown: dict[str, Any] = {k: fraction_to_decimal_str(v) for k, v in inp.params.items()}
     for k, v in inp.aggregates.items():
         if v is POS_INF:
             shown[k] = "inf"
@@ -437,7 +400,7 @@ def evaluate(entry_id: str, params: Mapping[str, Any] | None = None, *, digits: 
             shown[k] = fraction_to_decimal_str(v[0])
         else:  # an enclosure of the aggregate, rounded outward
             shown[k] = [decimal_str(v[0], digits + 5, "floor"), decimal_str(v[1], digits + 5, "ceiling")]
-    if enc.pos_inf:
+    if enc.pos_inf or enc.lo is None or enc.hi is None:
         return Evaluation(entry.id, str(entry.source), shown, "inf", ("inf", "inf"), math.inf, math.inf, digits,
                           infinite=True)
     mid = (enc.lo + enc.hi) / 2
@@ -452,7 +415,7 @@ def evaluate(entry_id: str, params: Mapping[str, Any] | None = None, *, digits: 
 # ------------------------------------------------------------------------------------------------
 
 
-def _np_pair(name: str, v, rounded_inputs: bool):
+def _np_pair(name: str, v: Any, rounded_inputs: bool) -> tuple[np.ndarray, np.ndarray]:
     a = np.asarray(v, dtype=np.float64)
     if np.any(np.isnan(a)):
         i = int(np.flatnonzero(np.isnan(a).ravel())[0])
@@ -464,7 +427,7 @@ def _np_pair(name: str, v, rounded_inputs: bool):
 
 
 def fast_interval(entry_id: str, *, what: str = "expr", rounded_inputs: bool = False, check_domain: bool = True,
-                  **arrays) -> tuple[np.ndarray, np.ndarray]:
+                  **arrays: Any) -> tuple[np.ndarray, np.ndarray]:
     """Vectorized float64 (lo, hi) with lo <= exact value <= hi elementwise.
 
     ``arrays`` maps parameter and aggregate names to scalars or numpy arrays (broadcast together).  Inputs are
@@ -499,7 +462,7 @@ def fast_interval(entry_id: str, *, what: str = "expr", rounded_inputs: bool = F
             i = int(np.flatnonzero(np.ravel(bad))[0])
             raise DomainError(k, float(np.ravel(lo_k)[i]), f"{k} {'>= 0' if need == 'nonnegative' else '> 0'}",
                               entry.theorem, f"first violation at index {i}")
-    B = NpIntervalBackend()
+    B = NpIntervalBackend()  # type: ignore[no-untyped-call]
     expr = entry_expr(entry, what)
     if check_domain:
         for rel in entry.domain:
@@ -540,7 +503,8 @@ def _tight_mask(lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
     """hi - lo <= LOOSE_REL_WIDTH * max(|lo|, |hi|) elementwise (False for NaN), in cache-sized chunks."""
     if lo.ndim == 0 or lo.size <= npfast.CHUNK:
         with np.errstate(invalid="ignore"):
-            return (hi - lo) <= LOOSE_REL_WIDTH * np.maximum(np.abs(lo), np.abs(hi))
+            small: np.ndarray = (hi - lo) <= LOOSE_REL_WIDTH * np.maximum(np.abs(lo), np.abs(hi))
+            return small
     out = np.empty(lo.shape, dtype=bool)
     fl, fh, fo = lo.reshape(-1), hi.reshape(-1), out.reshape(-1)
     n = fl.size
@@ -561,7 +525,7 @@ def _tight_mask(lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
     return out
 
 
-def _tighten_loose_elements(entry: SpecEntry, what: str, env: dict, lo: np.ndarray, hi: np.ndarray) -> None:
+def _tighten_loose_elements(entry: SpecEntry, what: str, env: dict[str, Any], lo: np.ndarray, hi: np.ndarray) -> None:
     """In place: where the vectorized enclosure is loose (the Gaussian curve Phi(a) - e^eps Phi(b) cancels when
     delta is far below its two terms), intersect it with the per-element certified arb enclosure.  Both are sound,
     so their intersection is; elements already tight are left alone."""
@@ -581,7 +545,7 @@ def _tighten_loose_elements(entry: SpecEntry, what: str, env: dict, lo: np.ndarr
     hi[where] = np.minimum(hi[where], shi)
 
 
-def _fast_interval_elementwise(entry: SpecEntry, what: str, env: dict) -> tuple[np.ndarray, np.ndarray]:
+def _fast_interval_elementwise(entry: SpecEntry, what: str, env: dict[str, Any]) -> tuple[np.ndarray, np.ndarray]:
     """Per-element arb evaluation (for expressions whose float evaluation would cancel catastrophically, e.g. the
     Gaussian curve Phi(a) - e^eps Phi(b), or exact Sums): slower, but tight and certified."""
     shape = np.broadcast_shapes(*[np.shape(x[0]) for x in env.values()]) if env else ()
@@ -606,11 +570,11 @@ def _fast_interval_elementwise(entry: SpecEntry, what: str, env: dict) -> tuple[
     return lo, hi
 
 
-def fast_upper(entry_id: str, **arrays) -> np.ndarray:
+def fast_upper(entry_id: str, **arrays: Any) -> np.ndarray:
     """Vectorized float64 upper bounds (>= the exact value elementwise); see :func:`fast_interval`."""
     return fast_interval(entry_id, **arrays)[1]
 
 
-def fast_lower(entry_id: str, **arrays) -> np.ndarray:
+def fast_lower(entry_id: str, **arrays: Any) -> np.ndarray:
     """Vectorized float64 lower bounds (<= the exact value elementwise); see :func:`fast_interval`."""
     return fast_interval(entry_id, **arrays)[0]

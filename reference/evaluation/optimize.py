@@ -1,9 +1,9 @@
 """Certified enclosures of inf (or sup) over the free variable of an :class:`spec.Optimize` entry (CKS20's alpha).
 
-Returned: an :class:`dpbounds.evaluation.evaluate.Enclosure` [lo, hi] of ``inf_{a in (a_lo, oo)} g(a)`` (``sup`` is handled
+Returned: an :class:`dpbounds.evaluation.enclosure.Enclosure` [lo, hi] of ``inf_{a in (a_lo, oo)} g(a)`` (``sup`` is handled
 as ``-inf(-g)``), where ``g`` is the entry's expression at the given parameters.  Domain: entries whose optimization
 range is ``(a_lo, oo)`` with ``a_lo`` rational and whose objective passes the quasi-convexity proof below; anything
-else raises :class:`dpbounds.evaluation.evaluate.CertificationError` (a fixed value of the variable still gives a valid upper
+else raises :class:`dpbounds.evaluation.enclosure.CertificationError` (a fixed value of the variable still gives a valid upper
 bound of an infimum through the ordinary evaluator).
 
 How it is certified
@@ -41,6 +41,7 @@ import sympy as sp
 from dpbounds.spec import DomainError, get
 from dpbounds.spec.core import SpecEntry, sym
 
+from dpbounds.evaluation.enclosure import CertificationError, Enclosure, entry_expr
 from dpbounds.evaluation.interp import ArbBackend, MpBackend, NotCertified, compile_expr
 from dpbounds.evaluation.numeric import arb_endpoints, arb_prec, fraction_to_arb, mp_context
 
@@ -112,7 +113,6 @@ def quasiconvexity(entry_id: str, what: str = "expr") -> Analysis:
     """The sympy proof that the entry's objective is quasi-convex on its range (module docstring, step 1).
 
     Raises CertificationError (naming what could not be proved) for entries outside this method's domain."""
-    from dpbounds.evaluation.evaluate import CertificationError, entry_expr
     entry = get(entry_id)
     opt = entry.optimize
     if opt is None or opt.mode not in ("inf", "sup"):
@@ -304,7 +304,6 @@ def certify(entry: SpecEntry, params: dict, *, what: str = "expr", rel_tol=Fract
     """(lo, hi, bits): certified ends of min over the range of sign * expr (see the module docstring, step 3).
 
     ``params`` are exact rationals.  Raises CertificationError when the width ``rel_tol`` cannot be certified."""
-    from dpbounds.evaluation.evaluate import CertificationError
     an = quasiconvexity(entry.id, what)
     rel_tol = Fraction(rel_tol)
     digits = _digits_of(rel_tol)
@@ -343,14 +342,12 @@ def certify(entry: SpecEntry, params: dict, *, what: str = "expr", rel_tol=Fract
 
 
 def enclose_optimum(entry: SpecEntry, inp, *, what: str = "expr", rel_tol=1e-30,
-                    hint: Fraction | None = None):
+                    hint: Fraction | None = None) -> Enclosure:
     """Certified Enclosure of inf (sup) over the entry's Optimize variable at ``inp`` (module docstring)."""
-    from dpbounds.evaluation.evaluate import Enclosure
     params = dict(inp.params)
     if inp.aggregates:
         for k, v in inp.aggregates.items():  # aggregates enter as exact values only
             if not (isinstance(v, tuple) and v[0] == v[1]):
-                from dpbounds.evaluation.evaluate import CertificationError
                 raise CertificationError(f"{entry.id}: optimization over an aggregate enclosure is not supported")
             params[k] = v[0]
     rel = Fraction(rel_tol) if not isinstance(rel_tol, Fraction) else rel_tol
@@ -365,7 +362,6 @@ def value_mp_optimum(entry: SpecEntry, inp, digits: int, what: str = "expr"):
     """(ctx, value): the optimum computed by mpmath alone (private context, ``digits`` + guard digits).
 
     Independent of the arb certificate: the sign change of S found to full precision, then g there."""
-    from dpbounds.evaluation.evaluate import CertificationError
     an = quasiconvexity(entry.id, what)
     params = dict(inp.params)
     for k, v in (inp.aggregates or {}).items():

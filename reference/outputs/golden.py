@@ -20,7 +20,7 @@ import json
 import random
 from fractions import Fraction
 from pathlib import Path
-from typing import Iterable
+from typing import Any, Iterable
 
 from dpbounds import spec
 from dpbounds.spec.core import CANONICAL, Kind, fraction_to_decimal_str
@@ -73,7 +73,7 @@ def _grid_points(entry: spec.SpecEntry, grid: str) -> Iterable[dict[str, str]]:
     names = sorted(base)
     seen = set()
 
-    def emit(pt):
+    def emit(pt: dict[str, str]) -> bool:
         key = tuple(sorted(pt.items()))
         if key not in seen:
             seen.add(key)
@@ -109,7 +109,7 @@ def _grid_points(entry: spec.SpecEntry, grid: str) -> Iterable[dict[str, str]]:
                     return
 
 
-def _record(entry: spec.SpecEntry, pt: dict[str, str], digits: int, version: str) -> dict | None:
+def _record(entry: spec.SpecEntry, pt: dict[str, str], digits: int, version: str) -> dict[str, Any] | None:
     params = {k: v for k, v in pt.items() if k in entry.params}
     aggs = {k: v for k, v in pt.items() if k in entry.aggregates}
     try:
@@ -127,7 +127,7 @@ def _record(entry: spec.SpecEntry, pt: dict[str, str], digits: int, version: str
     return rec
 
 
-def _jf(x: float):
+def _jf(x: float) -> float | str:
     if x == float("inf"):
         return "inf"
     if x == float("-inf"):
@@ -135,11 +135,11 @@ def _jf(x: float):
     return x
 
 
-def _dumps(rec: dict) -> str:
+def _dumps(rec: dict[str, Any]) -> str:
     return json.dumps(rec, sort_keys=True, separators=(",", ":"))
 
 
-def _csv(records: list[dict]) -> str:
+def _csv(records: list[dict[str, Any]]) -> str:
     pnames = sorted({k for r in records for k in r["params"]})
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
@@ -194,7 +194,8 @@ def _streams() -> list[tuple[str, list[str], list[str]]]:
     return out
 
 
-def _stream_records(entry: spec.SpecEntry, budget: dict[str, str], version: str, digits: int) -> list[dict]:
+def _stream_records(entry: spec.SpecEntry, budget: dict[str, str], version: str,
+                    digits: int) -> list[dict[str, Any]]:
     """Per-round records computed from scratch on every prefix (independent of dpbounds.accounting.accountants)."""
     recs = []
     pure = any(str(r) == "Eq(delta, 0)" for r in entry.per_round_domain)
@@ -216,7 +217,7 @@ def _stream_records(entry: spec.SpecEntry, budget: dict[str, str], version: str,
                     break
             else:
                 enc = enclose_inputs(entry, inp, rel_tol=Fraction(1, 10 ** (digits + 3)))
-                rec["value_enclosure"] = (["inf", "inf"] if enc.pos_inf else
+                rec["value_enclosure"] = (["inf", "inf"] if enc.pos_inf or enc.lo is None or enc.hi is None else
                                           [_dec(enc.lo, digits, "floor"), _dec(enc.hi, digits, "ceiling")])
                 rec["upper"] = _jf(enc.upper())
                 recs.append(rec)
@@ -282,7 +283,7 @@ def write_golden(out_dir: str | Path, bounds: list[str] | None = None, grid: str
     return f"{n_records} records in {len(files)} files, spec version {version[:12]}"
 
 
-def load_golden(path: str | Path) -> list[dict]:
+def load_golden(path: str | Path) -> list[dict[str, Any]]:
     """Load one JSON Lines file of golden records (for consumers' test suites)."""
     with open(path, encoding="utf-8") as f:
         return [json.loads(line) for line in f if line.strip()]
