@@ -42,13 +42,27 @@ def parse_list(text: str | None, name: str) -> list[str] | None:
     return parts
 
 
+#: the most values ``--eps-file``/``--delta-file`` may hold: eval sums them exactly, at a few microseconds per
+#: distinct value; a longer stream belongs to ``dpbounds filter``/``odometer`` (streaming) or to the API with
+#: float64 arrays (the vectorized path)
+MAX_LIST_VALUES = 1_000_000
+
+
 def read_list_file(path: str, name: str) -> list[str]:
-    try:
-        with open(path, encoding="utf-8") as f:
-            text = f.read()
-    except OSError as e:
-        raise DomainError(name, path, "a readable file", "command line", str(e.strerror)) from None
-    vals = [t for line in text.splitlines() for t in line.replace(",", " ").split() if not line.startswith("#")]
+    """The numbers of a text file (separated by commas, blanks or newlines; '#' starts a comment line).
+
+    At most MAX_LIST_VALUES values, read through :func:`dpbounds.util.io.read_text_bounded` (regular files only,
+    at most 64 MiB of UTF-8): anything else is a DomainError."""
+    from dpbounds.util.io import read_text_bounded
+    text = read_text_bounded(path, name)
+    vals: list[str] = []
+    for line in text.splitlines():
+        if line.lstrip().startswith("#"):
+            continue
+        vals.extend(line.replace(",", " ").split())
+        if len(vals) > MAX_LIST_VALUES:
+            raise DomainError(name, path, f"a file of at most {MAX_LIST_VALUES} values", "command line",
+                              "for longer streams use `dpbounds filter`/`odometer` or the API with numpy arrays")
     if not vals:
         raise DomainError(name, path, "a file with at least one number", "command line")
     return vals
