@@ -16,6 +16,17 @@ COMMANDS = ("spec", "eval", "filter", "odometer", "bstar", "check_proofs", "gold
 #: modules whose subcommand name differs from the module name: check_proofs -> check-proofs
 
 
+#: the stdin format of `filter` and `odometer`, shown in their --help (and in the README)
+STREAM_FORMAT = """\
+input (stdin): CSV, one line per round, after a header line naming the columns -- any of eps, delta, rho (those
+the bound needs; an omitted delta column means delta = 0).  Values are exact decimals (0.1, 1e-7, 1/3); blank
+lines and lines starting with '#' are skipped.  A file without the header is refused (exit 2).  Example:
+  eps,delta
+  0.1,1e-7
+  0.25,0
+"""
+
+
 def parse_assignments(items: list[str] | None, flag: str = "--param") -> dict[str, str]:
     """NAME=VALUE pairs -> dict of strings (values are parsed exactly later, never evaluated)."""
     out: dict[str, str] = {}

@@ -16,7 +16,7 @@ crashed, 2 for bad input.
 
 examples:
   dpbounds check-proofs                                   # the verdict table
-  dpbounds check-proofs --claim rruv16.thm5_1.const --format json
+  dpbounds check-proofs --claim rruv16.thm5_1.near_optimal_28_04 --format json
   dpbounds check-proofs --format md --out VERDICTS.md     # Markdown, written atomically
 """
 
