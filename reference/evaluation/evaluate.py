@@ -63,7 +63,7 @@ def entry_expr(entry: SpecEntry, what: str) -> sp.Basic:
 
 
 def _is_truth(e: sp.Basic) -> bool:
-    return bool(e.is_Relational or isinstance(e, sp.logic.boolalg.Boolean))
+    return bool(e.is_Relational or e.is_Boolean)  # (a Symbol is a sympy Boolean too: not a test)
 
 
 def _check_value_expr(entry: SpecEntry, what: str) -> None:

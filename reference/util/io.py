@@ -38,7 +38,7 @@ def _kind(mode: int) -> str:
 
 
 def _os_error(name: str, path: Any, domain: str, e: OSError) -> DomainError:
-    return DomainError(name, str(path), domain, "", e.strerror or type(e).__name__)
+    return DomainError(name, str(path), domain, "", e.strerror or str(e) or type(e).__name__)
 
 
 def check_output_path(path: str | os.PathLike, name: str = "path") -> Path:
@@ -62,8 +62,9 @@ def check_output_path(path: str | os.PathLike, name: str = "path") -> Path:
     return p
 
 
-def ensure_output_dir(path: str | os.PathLike, name: str = "--out") -> Path:
-    """``path`` as a Path to an existing writable directory (created if absent); DomainError otherwise."""
+def ensure_output_dir(path: str | os.PathLike, name: str = "--out", create: bool = True) -> Path:
+    """``path`` as a Path to an existing writable directory (created if absent, unless not ``create``: then an
+    absent path is only checked later, when it is created); DomainError otherwise."""
     if isinstance(path, str) and not path.strip():
         raise DomainError(name, path, "a non-empty directory path", "output directory")
     p = Path(path)
@@ -74,6 +75,8 @@ def ensure_output_dir(path: str | os.PathLike, name: str = "--out") -> Path:
         if not stat.S_ISDIR(st.st_mode):
             raise DomainError(name, str(p), "a directory", "output directory", f"it is a {_kind(st.st_mode)}")
     except FileNotFoundError:
+        if not create:
+            return p
         try:
             p.mkdir(parents=True, exist_ok=True)
         except OSError as e:
@@ -193,3 +196,29 @@ def read_text_bounded(path: str | os.PathLike, name: str = "path", max_bytes: in
     except UnicodeDecodeError as e:
         raise DomainError(name, str(path), "a UTF-8 text file", _INPUT,
                           f"invalid UTF-8 at byte {e.start} (a binary file?)") from None
+
+
+#: the longest line accepted on a text stream (a CSV round is a few numbers of at most 400 characters each)
+MAX_LINE_CHARS = 64 << 10
+
+
+def bounded_lines(stream, name: str = "stdin", max_chars: int = MAX_LINE_CHARS):
+    """Yield the lines of a text stream, one at a time (constant memory), each at most ``max_chars`` long.
+
+    A longer line (``/dev/zero`` on stdin, a binary file, a 128 KiB CSV field) or a NUL character raises
+    DomainError naming the line, after reading at most ``max_chars + 1`` characters of it."""
+    i = 0
+    while True:
+        try:
+            line = stream.readline(max_chars + 1)
+        except UnicodeDecodeError as e:
+            raise DomainError(name, f"line {i + 1}", "UTF-8 text", _INPUT, f"invalid UTF-8 ({e.reason})") from None
+        if not line:
+            return
+        i += 1
+        if len(line) > max_chars:
+            raise DomainError(name, f"line {i}", f"lines of at most {max_chars} characters", _INPUT,
+                              "a longer line (a binary file?)")
+        if "\0" in line:
+            raise DomainError(name, f"line {i}", "text without NUL characters", _INPUT, "a binary file?")
+        yield line

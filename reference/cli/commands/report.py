@@ -31,6 +31,8 @@ def add_parser(sub) -> None:
 
 def run(args) -> int:
     from dpbounds.outputs.report import build_report
+    from dpbounds.util.io import ensure_output_dir
+    ensure_output_dir(args.out, "--out", create=False)  # created by build_report once its arguments are checked
     sections = build_report(args.out, quick=args.quick, only=args.section)
     for s in sections:
         status = "FAILED" if s.failed else "ok"
