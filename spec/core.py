@@ -222,51 +222,38 @@ class _ExponentTooLarge(ValueError):
 
 
 def _decimal_literal(s: str) -> Fraction:
-    """Parse [sign] digits [. digits] [(e|E) [sign] digits] exactly; ValueError otherwise (no regex, no eval)."""
-    i, n = 0, len(s)
+    """Parse [sign] digits [. digits] [(e|E) [sign] digits] exactly; ValueError otherwise (no regex, no eval).
+
+    ``s`` holds only the characters of _ALLOWED_NUM_CHARS (ASCII), so ``str.isdigit`` means 0-9 here.  The size
+    of the result is checked (MAX_EXPONENT) before any power of ten is built."""
+    mant, _, exp_s = s.replace("E", "e").partition("e")
     sign = 1
-    if i < n and s[i] in "+-":
-        sign = -1 if s[i] == "-" else 1
-        i += 1
-    int_digits = ""
-    while i < n and s[i].isdigit():
-        int_digits += s[i]
-        i += 1
-    frac_digits = ""
-    if i < n and s[i] == ".":
-        i += 1
-        while i < n and s[i].isdigit():
-            frac_digits += s[i]
-            i += 1
+    if mant[:1] in ("+", "-"):
+        sign = -1 if mant[0] == "-" else 1
+        mant = mant[1:]
+    int_digits, _, frac_digits = mant.partition(".")
+    if (int_digits and not int_digits.isdigit()) or (frac_digits and not frac_digits.isdigit()):
+        raise ValueError("malformed mantissa")
     if not int_digits and not frac_digits:
         raise ValueError("no digits")
     exp = 0
-    if i < n and s[i] in "eE":
-        i += 1
-        esign = 1
-        if i < n and s[i] in "+-":
-            esign = -1 if s[i] == "-" else 1
-            i += 1
-        exp_digits = ""
-        while i < n and s[i].isdigit():
-            exp_digits += s[i]
-            i += 1
-        if not exp_digits:
+    if "e" in s or "E" in s:
+        es = exp_s[1:] if exp_s[:1] in ("+", "-") else exp_s
+        if not es or not es.isdigit():
             raise ValueError("bad exponent")
-        exp = esign * (int(exp_digits) if len(exp_digits.lstrip("0")) <= 9 else 10**9)
-    if i != n:
-        raise ValueError("trailing characters")
-    digits = (int_digits + frac_digits).lstrip("0")
-    if digits:  # the exponent of the leading digit, checked before 10**exp is built
-        lead = exp + len(int_digits.lstrip("0")) - 1 if int_digits.lstrip("0") else \
-            exp - (len(frac_digits) - len(frac_digits.lstrip("0"))) - 1
-        if abs(lead) > MAX_EXPONENT:
-            raise _ExponentTooLarge(s)
-    elif abs(exp) > MAX_EXPONENT:
+        exp = (-1 if exp_s[:1] == "-" else 1) * (int(es) if len(es.lstrip("0")) <= 9 else 10**9)
+    digits_int = int_digits.lstrip("0")
+    if digits_int:  # the exponent of the leading digit, checked before 10**exp is built
+        lead = exp + len(digits_int) - 1
+    elif frac_digits.strip("0"):
+        lead = exp - (len(frac_digits) - len(frac_digits.lstrip("0"))) - 1
+    else:
+        lead = exp
+    if abs(lead) > MAX_EXPONENT:
         raise _ExponentTooLarge(s)
-    mant = int((int_digits or "0") + frac_digits)
+    mant_i = int((int_digits or "0") + frac_digits)
     exp -= len(frac_digits)
-    q = Fraction(mant * 10**exp) if exp >= 0 else Fraction(mant, 10**(-exp))
+    q = Fraction(mant_i * 10**exp) if exp >= 0 else Fraction(mant_i, 10**(-exp))
     return sign * q
 
 

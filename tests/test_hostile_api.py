@@ -131,9 +131,9 @@ def test_digits_5000_renders():
 
 @pytest.mark.parametrize("entry,params,seqs", [
     ("rruv16.thm5_1", P, {"eps": ["0.1", "0.2"]}),
-    ("conversions.kov15.heterogeneous", {"dhat": "1e-6"}, {"eps": ["0.1", "0.2"]}),
-    ("rruv16.lemma3_3.odometer.thm3_4", {"delta_dprime": "1e-6"}, {"eps": ["0.1", "0.2"], "delta": ["1e-9", "1e-8"]}),
-], ids=["A", "KOV", "LIFT"])
+    ("rruv16.lemma6_4", {"x": "0.01", "delta_g": "1e-6"}, {"eps": ["0.1", "0.2"]}),
+    ("rruv16.thm6_5", {"n": "1000", "delta_g": "1e-6"}, {"eps": ["0.1", "0.2"]}),
+], ids=["thm5_1", "lemma6_4", "thm6_5"])
 def test_digits_80_with_transcendental_aggregates_are_certified(entry, params, seqs):
     r80 = evaluate(entry, params, digits=80, **seqs)
     r30 = evaluate(entry, params, digits=30, **seqs)

@@ -150,10 +150,9 @@ def test_digits_5000_is_honoured():
 
 @pytest.mark.parametrize("argv", [
     ["rruv16.thm5_1", *P, "--eps", "0.1,0.2"],                                              # aggregate A
+    ["rruv16.lemma6_4", "--param", "x=0.01", "--param", "delta_g=1e-6", "--eps", "0.1,0.2"],  # A, odometer
     ["conversions.kov15.heterogeneous", "--param", "dhat=1e-6", "--eps", "0.1,0.2"],         # KOV
-    ["rruv16.lemma3_3.odometer.thm3_4", "--param", "delta_dprime=1e-6", "--eps", "0.1,0.2",
-     "--delta", "1e-9,1e-8"],                                                               # LIFT
-], ids=["A", "KOV", "LIFT"])
+], ids=["thm5_1", "lemma6_4", "kov15"])
 def test_digits_80_with_transcendental_aggregates(argv):
     r = dpbounds(["eval", *argv, "--digits", "80"])
     assert r.returncode == 0, r.stderr

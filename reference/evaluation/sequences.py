@@ -32,11 +32,18 @@ _ROUND_NAMES = ("eps", "delta", "rho")
 
 def _as_exact_list(name: str, seq: Any, theorem: str) -> list[Fraction]:
     out = []
+    seen: dict[str, Fraction] = {}  # a long stream repeats few literals: parse each once, share the Fraction
     for i, v in enumerate(seq):
+        if isinstance(v, str) and v in seen:
+            out.append(seen[v])
+            continue
         try:
-            out.append(parse_exact(name, v, theorem))
+            q = parse_exact(name, v, theorem)
         except DomainError as e:
             raise DomainError(f"{name}[{i}]", v, e.domain, theorem, e.reason) from None
+        if isinstance(v, str):
+            seen[v] = q
+        out.append(q)
     return out
 
 
