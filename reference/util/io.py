@@ -30,7 +30,7 @@ _INPUT = "input file"
 
 
 def _kind(mode: int) -> str:
-    for test, name in ((stat.S_ISLNK, "symbolic link"), (stat.S_ISDIR, "directory"), (stat.S_ISCHR, "character device"),
+    for test, name in ((stat.S_ISREG, "regular file"), (stat.S_ISLNK, "symbolic link"), (stat.S_ISDIR, "directory"), (stat.S_ISCHR, "character device"),
                        (stat.S_ISBLK, "block device"), (stat.S_ISFIFO, "FIFO"), (stat.S_ISSOCK, "socket")):
         if test(mode):
             return name
@@ -75,7 +75,13 @@ def ensure_output_dir(path: str | os.PathLike, name: str = "--out", create: bool
         if not stat.S_ISDIR(st.st_mode):
             raise DomainError(name, str(p), "a directory", "output directory", f"it is a {_kind(st.st_mode)}")
     except FileNotFoundError:
-        if not create:
+        if not create:  # it will be created later: its nearest existing ancestor must be a writable directory
+            anc = p.absolute().parent
+            while not anc.exists() and anc != anc.parent:
+                anc = anc.parent
+            if not anc.is_dir() or not os.access(anc, os.W_OK | os.X_OK):
+                raise DomainError(name, str(p), "a directory that can be created", "output directory",
+                                  f"{anc} is not a writable directory")
             return p
         try:
             p.mkdir(parents=True, exist_ok=True)

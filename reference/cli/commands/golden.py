@@ -33,7 +33,7 @@ def add_parser(sub) -> None:
 def run(args) -> int:
     from dpbounds.outputs.golden import write_golden
     bounds = parse_list(args.bounds, "--bounds") if args.bounds is not None else None
-    ensure_output_dir(args.out, "--out")
+    ensure_output_dir(args.out, "--out", create=False)  # write_golden creates it once its arguments are checked
     summary = write_golden(args.out, bounds=bounds, grid=args.grid, digits=args.digits, streams=not args.no_streams)
     sys.stdout.write(f"wrote {args.out}: {summary}\n")
     return 0
