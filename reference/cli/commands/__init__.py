@@ -59,6 +59,16 @@ def parse_list(text: str | None, name: str) -> list[str] | None:
 MAX_LIST_VALUES = 1_000_000
 
 
+def _lines(text: str):
+    """The lines of ``text`` one at a time (splitlines() would hold every line at once: ~50 bytes each)."""
+    pos, n = 0, len(text)
+    while pos < n:
+        end = text.find("\n", pos)
+        end = n if end < 0 else end
+        yield text[pos:end]
+        pos = end + 1
+
+
 def read_list_file(path: str, name: str) -> list[str]:
     """The numbers of a text file (separated by commas, blanks or newlines; '#' starts a comment line).
 
@@ -67,7 +77,7 @@ def read_list_file(path: str, name: str) -> list[str]:
     from dpbounds.util.io import read_text_bounded
     text = read_text_bounded(path, name)
     vals: list[str] = []
-    for line in text.splitlines():
+    for line in _lines(text):
         if line.lstrip().startswith("#"):
             continue
         vals.extend(line.replace(",", " ").split())
