@@ -62,8 +62,9 @@ MISSING = _MISSING
 
 def _show(value: Any) -> str:
     if isinstance(value, Fraction):
-        return fraction_to_decimal_str(value) if _is_terminating(value) else f"{value.numerator}/{value.denominator}"
-    s = repr(value)
+        s = fraction_to_decimal_str(value) if _is_terminating(value) else f"{value.numerator}/{value.denominator}"
+    else:
+        s = repr(value)
     return s if len(s) <= 80 else s[:77] + "..."
 
 
@@ -75,26 +76,45 @@ def _is_terminating(q: Fraction) -> bool:
     return d == 1
 
 
+def int_to_decimal_str(n: int) -> str:
+    """str(n) for a nonnegative int of any size, without Python's 4300-digit int-to-str limit (which is global
+    state: it is split in halves here instead of raised)."""
+    if n < 10**4000:
+        return str(n)
+    half = max(2000, (int(n.bit_length() * 0.30103) + 1) // 2)
+    hi, lo = divmod(n, 10**half)
+    return int_to_decimal_str(hi) + int_to_decimal_str(lo).rjust(half, "0")
+
+
 def fraction_to_decimal_str(q: Fraction) -> str:
-    """Exact decimal string of a terminating rational (e.g. 1/8 -> '0.125'); 'p/q' otherwise."""
+    """Exact decimal string of a terminating rational (e.g. 1/8 -> '0.125'); 'p/q' otherwise.
+
+    Linear in the size of ``q``: the number of decimals is read off the powers of 2 and 5 in the denominator
+    (one multiplication), not found by scaling by 10 until the denominator divides out (quadratic)."""
     if not _is_terminating(q):
         return f"{q.numerator}/{q.denominator}"
     if q.denominator == 1:
         return str(q.numerator)
     sign = "-" if q < 0 else ""
-    q = abs(q)
     d = q.denominator
-    k = 0
-    while d != 1 or k == 0:
-        # scale by 10 until the denominator divides out
-        q *= 10
-        k += 1
-        d = q.denominator
-        if d == 1:
+    twos = (d & -d).bit_length() - 1
+    fives = 0
+    rest = d >> twos
+    step = 1
+    while rest > 1:  # strip powers of 5 by repeated squaring-sized chunks: O(log) big divisions
+        p = 5 ** step
+        if rest % p == 0:
+            rest //= p
+            fives += step
+            step *= 2
+        elif step > 1:
+            step //= 2
+        else:
             break
-    digits = str(q.numerator).rjust(k + 1, "0")
-    s = digits[:-k] + "." + digits[-k:]
-    s = s.rstrip("0").rstrip(".") if "." in s else s
+    k = max(twos, fives)
+    scaled = abs(q.numerator) * (10 ** k // d)
+    digits = int_to_decimal_str(scaled).rjust(k + 1, "0")
+    s = (digits[:-k] + "." + digits[-k:]).rstrip("0").rstrip(".")
     return sign + s
 
 
@@ -103,6 +123,27 @@ def fraction_to_decimal_str(q: Fraction) -> str:
 # ----------------------------------------------------------------------------------------------
 
 _ALLOWED_NUM_CHARS = set("0123456789+-.eE/ ")
+
+#: Size limits on every user number (strings, Decimals, ints, Fractions, numpy scalars).  |decimal exponent| <=
+#: MAX_EXPONENT reaches 690 orders of magnitude beyond float64's range (1e-308 .. 1e308), so every meaningful
+#: privacy parameter fits, underflow tests included (1e-400); a bigger exponent only makes exact rationals so
+#: large that domain checks, sums and decimal rendering take minutes (``1e-99999``: 90 s) or forever
+#: (``Decimal("1e999999999")``).  A literal has at most MAX_LITERAL_CHARS characters; the exact rational's
+#: numerator and denominator have at most MAX_RATIONAL_BITS bits each (10**1400 fits: a 400-digit mantissa at
+#: exponent -1000).
+MAX_EXPONENT = 1000
+MAX_LITERAL_CHARS = 400
+MAX_RATIONAL_BITS = 5000
+
+_NUMBER_DOMAIN = "a finite real number written as a decimal literal or p/q"
+
+
+def _sized(name: str, value: Any, q: Fraction, theorem: str) -> Fraction:
+    if q.numerator.bit_length() > MAX_RATIONAL_BITS or q.denominator.bit_length() > MAX_RATIONAL_BITS:
+        raise DomainError(name, value, f"a number of magnitude 1e-{MAX_EXPONENT} .. 1e{MAX_EXPONENT} whose exact "
+                          f"numerator and denominator have at most {MAX_RATIONAL_BITS} bits", theorem,
+                          "number too large to handle exactly")
+    return q
 
 
 #: what the API accepts as an exact number: int, Fraction, Decimal, float (its exact binary value) or a string holding
@@ -113,16 +154,19 @@ Exact = int | float | str | Fraction | Decimal
 def parse_exact(name: str, value: Any, theorem: str = "") -> Fraction:
     """Return ``value`` as an exact rational, or raise :class:`DomainError`.
 
-    Accepts int, Fraction, Decimal, float (its exact binary value) and strings holding a decimal
-    literal ('0.1', '1e-300', '-3') or a ratio of integers ('1/3'). NaN and infinities are rejected.
-    Strings are parsed by :class:`fractions.Fraction`, never by ``eval`` or ``sympify``.
+    Accepts int, Fraction, Decimal, float (its exact binary value), 0-d numpy arrays and numpy scalars of those
+    kinds, and strings holding a decimal literal ('0.1', '1e-300', '-3') or a ratio of integers ('1/3').  NaN and
+    infinities are rejected, and so are numbers beyond the size limits above (MAX_EXPONENT, MAX_LITERAL_CHARS,
+    MAX_RATIONAL_BITS): checked before any large integer is built, so every input is parsed in bounded time.
+    Strings are parsed by hand, never by ``eval`` or ``sympify``.  A wrong type (bytes, complex, a list, an array
+    of several values) raises :class:`TypeError`.
     """
     if isinstance(value, bool):
         raise DomainError(name, value, "a finite real number", theorem, "booleans are not numbers")
     if isinstance(value, Fraction):
-        return value
+        return _sized(name, value, value, theorem)
     if isinstance(value, int):
-        return Fraction(value)
+        return _sized(name, value, Fraction(value), theorem)
     if isinstance(value, float):
         if math.isnan(value) or math.isinf(value):
             raise DomainError(name, value, "a finite real number", theorem)
@@ -130,67 +174,100 @@ def parse_exact(name: str, value: Any, theorem: str = "") -> Fraction:
     if isinstance(value, Decimal):
         if not value.is_finite():
             raise DomainError(name, value, "a finite real number", theorem)
-        return Fraction(value)
+        t = value.as_tuple()
+        if len(t.digits) > MAX_LITERAL_CHARS or abs(value.adjusted()) > MAX_EXPONENT:
+            raise DomainError(name, value, f"a number of at most {MAX_LITERAL_CHARS} digits with |decimal "
+                              f"exponent| <= {MAX_EXPONENT}", theorem, "number too large to handle exactly")
+        return _sized(name, value, Fraction(value), theorem)
     if isinstance(value, sp.Rational):
-        return Fraction(int(value.p), int(value.q))
-    if hasattr(value, "dtype") and hasattr(value, "item"):  # numpy scalar
-        return parse_exact(name, value.item(), theorem)
+        return _sized(name, value, Fraction(int(value.p), int(value.q)), theorem)
+    if hasattr(value, "dtype") and hasattr(value, "shape"):  # numpy scalar or array
+        return _parse_numpy(name, value, theorem)
     if isinstance(value, str):
         s = value.strip()
-        if not s or len(s) > 400 or not set(s) <= _ALLOWED_NUM_CHARS:
-            raise DomainError(name, value, "a finite real number written as a decimal literal or p/q", theorem,
-                              "malformed number")
+        if not s or len(s) > MAX_LITERAL_CHARS or not set(s) <= _ALLOWED_NUM_CHARS:
+            raise DomainError(name, value, _NUMBER_DOMAIN, theorem,
+                              "malformed number" if len(s) <= MAX_LITERAL_CHARS else
+                              f"longer than {MAX_LITERAL_CHARS} characters")
         try:
             if "/" in s:
                 num, den = s.split("/", 1)
                 q = _decimal_literal(num.strip()) / _decimal_literal(den.strip())
             else:
                 q = _decimal_literal(s)
+        except _ExponentTooLarge:
+            raise DomainError(name, value, f"{_NUMBER_DOMAIN}, with |decimal exponent| <= {MAX_EXPONENT}", theorem,
+                              "exponent too large to handle exactly") from None
         except (ValueError, ZeroDivisionError):
-            raise DomainError(name, value, "a finite real number written as a decimal literal or p/q", theorem,
-                              "malformed number") from None
-        return q
-    raise DomainError(name, value, "a finite real number", theorem, f"unsupported type {type(value).__name__}")
+            raise DomainError(name, value, _NUMBER_DOMAIN, theorem, "malformed number") from None
+        return _sized(name, value, q, theorem)
+    raise TypeError(f"{name}: expected a real number (int, float, Fraction, Decimal or a decimal string), "
+                    f"got {type(value).__name__}" + (f" [{theorem}]" if theorem else ""))
+
+
+def _parse_numpy(name: str, value: Any, theorem: str) -> Fraction:
+    """A numpy scalar or 0-d array of a real kind, exactly (np.longdouble included); TypeError otherwise."""
+    import numpy as np  # numpy is a dependency of the reference layer; spec itself only needs it here
+
+    arr = np.asarray(value)
+    if arr.ndim != 0:
+        raise TypeError(f"{name}: expected a scalar, got an array of shape {arr.shape}"
+                        + (f" [{theorem}]" if theorem else ""))
+    kind = arr.dtype.kind
+    if kind == "b":
+        raise DomainError(name, arr.item(), "a finite real number", theorem, "booleans are not numbers")
+    if kind in "iu":
+        return parse_exact(name, int(arr), theorem)
+    if kind == "f":
+        x = arr[()]
+        if not np.isfinite(x):
+            raise DomainError(name, float(x), "a finite real number", theorem)
+        if arr.dtype.itemsize <= 8:
+            return Fraction(float(x))
+        # longdouble: exact through its integer ratio (its .item() is the same object type, recursing forever)
+        num, den = x.as_integer_ratio()  # type: ignore[attr-defined]  # a numpy longdouble scalar
+        return _sized(name, value, Fraction(int(num), int(den)), theorem)
+    raise TypeError(f"{name}: expected a real number, got numpy dtype {arr.dtype}"
+                    + (f" [{theorem}]" if theorem else ""))
+
+
+class _ExponentTooLarge(ValueError):
+    pass
 
 
 def _decimal_literal(s: str) -> Fraction:
-    """Parse [sign] digits [. digits] [(e|E) [sign] digits] exactly; ValueError otherwise (no regex, no eval)."""
-    i, n = 0, len(s)
+    """Parse [sign] digits [. digits] [(e|E) [sign] digits] exactly; ValueError otherwise (no regex, no eval).
+
+    ``s`` holds only the characters of _ALLOWED_NUM_CHARS (ASCII), so ``str.isdigit`` means 0-9 here.  The size
+    of the result is checked (MAX_EXPONENT) before any power of ten is built."""
+    mant, _, exp_s = s.replace("E", "e").partition("e")
     sign = 1
-    if i < n and s[i] in "+-":
-        sign = -1 if s[i] == "-" else 1
-        i += 1
-    int_digits = ""
-    while i < n and s[i].isdigit():
-        int_digits += s[i]
-        i += 1
-    frac_digits = ""
-    if i < n and s[i] == ".":
-        i += 1
-        while i < n and s[i].isdigit():
-            frac_digits += s[i]
-            i += 1
+    if mant[:1] in ("+", "-"):
+        sign = -1 if mant[0] == "-" else 1
+        mant = mant[1:]
+    int_digits, _, frac_digits = mant.partition(".")
+    if (int_digits and not int_digits.isdigit()) or (frac_digits and not frac_digits.isdigit()):
+        raise ValueError("malformed mantissa")
     if not int_digits and not frac_digits:
         raise ValueError("no digits")
     exp = 0
-    if i < n and s[i] in "eE":
-        i += 1
-        esign = 1
-        if i < n and s[i] in "+-":
-            esign = -1 if s[i] == "-" else 1
-            i += 1
-        exp_digits = ""
-        while i < n and s[i].isdigit():
-            exp_digits += s[i]
-            i += 1
-        if not exp_digits or len(exp_digits) > 5:  # |exponent| < 100000 keeps the rationals tractable
+    if "e" in s or "E" in s:
+        es = exp_s[1:] if exp_s[:1] in ("+", "-") else exp_s
+        if not es or not es.isdigit():
             raise ValueError("bad exponent")
-        exp = esign * int(exp_digits)
-    if i != n:
-        raise ValueError("trailing characters")
-    mant = int((int_digits or "0") + frac_digits)
+        exp = (-1 if exp_s[:1] == "-" else 1) * (int(es) if len(es.lstrip("0")) <= 9 else 10**9)
+    digits_int = int_digits.lstrip("0")
+    if digits_int:  # the exponent of the leading digit, checked before 10**exp is built
+        lead = exp + len(digits_int) - 1
+    elif frac_digits.strip("0"):
+        lead = exp - (len(frac_digits) - len(frac_digits.lstrip("0"))) - 1
+    else:
+        lead = exp
+    if abs(lead) > MAX_EXPONENT:
+        raise _ExponentTooLarge(s)
+    mant_i = int((int_digits or "0") + frac_digits)
     exp -= len(frac_digits)
-    q = Fraction(mant * 10**exp) if exp >= 0 else Fraction(mant, 10**(-exp))
+    q = Fraction(mant_i * 10**exp) if exp >= 0 else Fraction(mant_i, 10**(-exp))
     return sign * q
 
 
@@ -464,7 +541,43 @@ class SpecEntry:
             if key in names:
                 out[key] = parse_exact(key, v, self.theorem)
         check_domain(self.domain, out, self.theorem)
+        check_sum_sizes(self, out)
         return out
+
+
+#: The exact evaluators expand a finite sum term by term (KOV15's sum over l = 0..k): at most this many terms, so
+#: a short input such as ``k=1000000000`` is refused at once instead of running for hours (50,000 terms: ~5 s).
+#: A limit of the implementation, not of the theorem.
+MAX_SUM_TERMS = 50_000
+
+_SUM_LIMITS: dict[str, tuple[tuple[str, sp.Expr, sp.Expr], ...]] = {}
+
+
+def sum_limits(entry: "SpecEntry") -> tuple[tuple[str, sp.Expr, sp.Expr], ...]:
+    """(index, lower, upper) of every finite ``Sum`` in the entry's expressions (cached by id)."""
+    lim = _SUM_LIMITS.get(entry.id)
+    if lim is None:
+        found: list[tuple[str, sp.Expr, sp.Expr]] = []
+        for e in entry.all_exprs().values():
+            for s in e.atoms(sp.Sum):
+                found.extend((str(v), lo, hi) for v, lo, hi in s.limits)
+        lim = _SUM_LIMITS[entry.id] = tuple(found)
+    return lim
+
+
+def check_sum_sizes(entry: "SpecEntry", values: Mapping[str, Fraction]) -> None:
+    """Raise :class:`DomainError` if a finite sum of the entry would have more than MAX_SUM_TERMS terms."""
+    for var, lo, hi in sum_limits(entry):
+        free = sorted(str(x) for x in (lo.free_symbols | hi.free_symbols))
+        if not free or not set(free) <= set(values):
+            continue
+        subs = {sym(k): sp.Rational(values[k].numerator, values[k].denominator) for k in free}
+        count = (hi - lo + 1).xreplace(subs)
+        if count.is_number and count > MAX_SUM_TERMS:
+            name = free[0]
+            raise DomainError(name, values[name], f"a sum over {var} of at most {MAX_SUM_TERMS} terms "
+                              f"({sp.sstr(hi)} - {sp.sstr(lo)} + 1 <= {MAX_SUM_TERMS})", entry.theorem,
+                              "a limit of the exact evaluator, not of the theorem")
 
 
 def check_domain(domain: Iterable[sp.Basic], values: Mapping[str, Fraction], theorem: str) -> None:

@@ -126,7 +126,8 @@ def test_atomic_write_leaves_old_file_when_interrupted(tmp_path, monkeypatch):
         raise OSError("disk full")
 
     monkeypatch.setattr(rio.os, "replace", boom)
-    with pytest.raises(OSError):
+    from dpbounds.spec import DomainError
+    with pytest.raises(DomainError, match="disk full"):  # an OS error on an output is bad input: exit 2
         rio.atomic_write_text(target, "new" * 1000)
     assert target.read_text() == "old"
     assert [p.name for p in tmp_path.iterdir()] == ["f.json"]  # no temp file left behind

@@ -60,7 +60,7 @@ from dpbounds.evaluation.enclosure import Enclosure
 from dpbounds.evaluation.evaluate import Inputs, decide, enclose_inputs
 from dpbounds.evaluation.interp import POS_INF, ArbBackend, NotCertified, compile_expr, rational_poly
 from dpbounds.util import show
-from dpbounds.util.io import atomic_write_json
+from dpbounds.util.io import atomic_write_json, read_text_bounded
 from dpbounds.evaluation.numeric import arb_endpoints, arb_prec, float_up
 
 STATE_VERSION = 2
@@ -755,7 +755,7 @@ class Filter(_Accountant):
 def _load_state(state, kind: str) -> Mapping:
     if isinstance(state, (str, Path)):
         try:
-            state = json.loads(Path(state).read_text())
+            state = json.loads(read_text_bounded(state, "state"))  # regular files only, size-capped
         except (OSError, json.JSONDecodeError) as e:
             raise DomainError("state", str(state), f"a readable {kind} state file", "dpbounds.accounting.accountants",
                               str(e)) from None

@@ -294,6 +294,11 @@ class BStar:
                 "conversion": self.conversion, "valid_conversion": self.valid_conversion}
 
 
+#: the largest eps_g for which :func:`b_star` is computed (checked: every conversion certifies up to 1e10; from
+#: about 1e20 the float64 Newton starts and the Gaussian curve's exp(eps_g) overflow)
+MAX_B_STAR_EPS_G = 10**10
+
+
 def b_star(eps_g: Exact, delta_g: Exact, conversion: str = "cks20", rel_tol: Exact | None = None) -> BStar:
     """B*(eps_g, delta_g; conversion) = sup{rho >= 0 : delta_conv(rho, eps_g) <= delta_g}, certified bracket.
 
@@ -307,6 +312,10 @@ def b_star(eps_g: Exact, delta_g: Exact, conversion: str = "cks20", rel_tol: Exa
     delta_g = _parse("delta_g", delta_g, "dpbounds.accounting.conversions.b_star")
     if not eps_g > 0:
         raise DomainError("eps_g", eps_g, "eps_g > 0", "dpbounds.accounting.conversions.b_star")
+    if eps_g > MAX_B_STAR_EPS_G:
+        raise DomainError("eps_g", eps_g, f"eps_g <= {MAX_B_STAR_EPS_G}", "dpbounds.accounting.conversions.b_star",
+                          "a limit of the B* solvers (float64 starting points, exp(eps_g) on the Gaussian curve), "
+                          "not of the theorems; such an eps_g is no privacy guarantee anyway")
     if not 0 < delta_g < 1:
         raise DomainError("delta_g", delta_g, "0 < delta_g < 1", "dpbounds.accounting.conversions.b_star")
     if conversion == "bs16":

@@ -16,6 +16,7 @@ Sequence inputs (``eps=[...]``, ``delta=[...]``, ``rho=[...]``) are reduced to t
 
 from __future__ import annotations
 
+import decimal
 import functools
 import math
 import threading
@@ -50,6 +51,21 @@ Rounds = Iterable[Exact] | np.ndarray
 _ARB = ArbBackend()
 _COMPILE_LOCK = threading.Lock()
 _compiled: dict[tuple[str, str, str], Any] = {}
+
+
+def _is_truth(e: sp.Basic) -> bool:
+    return bool(e.is_Relational or e.is_Boolean)  # (a Symbol is a sympy Boolean too: not a test)
+
+
+def _check_value_expr(entry: SpecEntry, what: str) -> None:
+    """DomainError unless ``what`` names a numeric expression of the entry (a HALT condition is a truth value)."""
+    if not isinstance(what, str):
+        raise TypeError(f"what: expected a string such as 'expr', got {type(what).__name__}")
+    if _is_truth(entry_expr(entry, what)):
+        raise DomainError("what", what, "a numeric expression, one of "
+                          f"{sorted(k for k, v in entry.all_exprs().items() if not _is_truth(v))}",
+                          entry.theorem, "the HALT condition is a truth value: run the filter (`dpbounds filter`, "
+                          "make_filter) to decide it")
 
 
 def _compiled_fn(entry: SpecEntry, what: str, kind: str, backend: Any = None) -> Callable[[dict[str, Any]], Any]:
@@ -215,6 +231,30 @@ def _arb_ends(entry: SpecEntry, what: str, inp: Inputs, bits: int) -> Any:
     return _clamped(ends)
 
 
+def _check_rel_tol(rel_tol: Any) -> Fraction:
+    """``rel_tol`` as an exact positive rational, or DomainError (NaN, infinities, <= 0 and non-numbers refused)."""
+    if isinstance(rel_tol, (str, bool)) or not isinstance(rel_tol, (int, float, Fraction, decimal.Decimal, np.floating)):
+        raise DomainError("rel_tol", rel_tol, "a positive real number (e.g. 1e-30)", "dpbounds.evaluation.evaluate")
+    if isinstance(rel_tol, float) and not math.isfinite(rel_tol):
+        raise DomainError("rel_tol", rel_tol, "a finite positive real number", "dpbounds.evaluation.evaluate")
+    # a Fraction is taken as it is: evaluate() asks for 1/10**(digits + 3), beyond the size limit on user numbers
+    q = rel_tol if isinstance(rel_tol, Fraction) else parse_exact("rel_tol", rel_tol, "dpbounds.evaluation.evaluate")
+    if q <= 0:
+        raise DomainError("rel_tol", rel_tol, "rel_tol > 0", "dpbounds.evaluation.evaluate")
+    return q
+
+
+def _show_tol(rel_tol: Any) -> str:
+    """A short rendering of a tolerance (str(1/10**5003) would exceed Python's int-to-str limit)."""
+    q = Fraction(rel_tol)
+    if q.numerator == 1 and q.denominator.bit_length() < 1 << 16:
+        k = round(q.denominator.bit_length() * 0.30103)
+        for e in (k - 1, k, k + 1):
+            if e >= 0 and 10 ** e == q.denominator:
+                return f"1e-{e}"
+    return f"{float(q):.3g}"
+
+
 @functools.lru_cache(maxsize=256)
 def _start_bits_for(rel_tol: Fraction | float) -> int:
     """Working precision for a first attempt at relative width ``rel_tol``: -log2(rel_tol) + 32, at least 64.
@@ -237,11 +277,13 @@ def enclose_inputs(entry: SpecEntry, inp: Inputs, *, what: str = "expr", rel_tol
     if entry.optimize is not None and entry.optimize.var not in inp.params:
         # certified inf/sup over the free variable
         enc = _opt.enclose_optimum(entry, inp, what=what, rel_tol=rel_tol)
+        _check_rel_tol(rel_tol)
         lo, hi = enc.lo, enc.hi
         if lo is not None and hi is not None and enc.rel_width() > float(rel_tol) and hi - lo > Fraction(1, 10**300):
             raise CertificationError(f"{entry.id}: the optimum was certified only to relative width "
                                      f"{enc.rel_width():.3g} > {float(rel_tol):.3g}")
         return enc
+    _check_rel_tol(rel_tol)
     tol = float(rel_tol)
     if start_bits is None:
         start_bits = _start_bits_for(rel_tol)
@@ -264,7 +306,7 @@ def enclose_inputs(entry: SpecEntry, inp: Inputs, *, what: str = "expr", rel_tol
         except NotCertified as exc:
             last_err = exc
         bits *= 2
-    raise CertificationError(f"{entry.id}: could not certify to relative width {rel_tol} with {max_bits} bits"
+    raise CertificationError(f"{entry.id}: could not certify to relative width {_show_tol(rel_tol)} with {max_bits} bits"
                              + (f" ({last_err})" if last_err else ""))
 
 
@@ -276,6 +318,8 @@ def enclose(entry_id: str, params: Mapping[str, Any] | None = None, *, eps: Roun
     Raises :class:`spec.DomainError` on bad input and :class:`CertificationError` when it cannot certify.
     """
     entry = get(entry_id)
+    _check_value_expr(entry, what)
+    _check_rel_tol(rel_tol)
     inp = prepare(entry, params or {}, eps=eps, delta=delta, rho=rho, aggregates=aggregates)
     return _enclose_refining_streams(entry, inp, what, rel_tol, eps, delta, rho)[0]
 
@@ -283,13 +327,16 @@ def enclose(entry_id: str, params: Mapping[str, Any] | None = None, *, eps: Roun
 def _enclose_refining_streams(entry: SpecEntry, inp: Inputs, what: str, rel_tol: Fraction | float,
                               eps: Rounds | None, delta: Rounds | None, rho: Rounds | None,
                               max_bits: int = 1 << 15) -> tuple[Enclosure, Inputs]:
+    """enclose_inputs; if it fails on per-round sequences, once more with the aggregates recomputed exactly (float64
+    streams) and their transcendental sums (A, KOV, LIFT) at the precision the asked width needs, not 256 bits."""
     try:
         return enclose_inputs(entry, inp, what=what, rel_tol=rel_tol, max_bits=max_bits), inp
     except CertificationError:
-        if not any(isinstance(s, np.ndarray) for s in (eps, delta, rho)):
+        if all(s is None for s in (eps, delta, rho)):
             raise
-        # float64 streams were summed in the fast outward-rounded path (a few ulps wide): redo them exactly
-        inp = Inputs(inp.params, sequences.aggregates_for(entry, eps=eps, delta=delta, rho=rho, exact=True))
+        bits = max(256, 2 * _start_bits_for(_check_rel_tol(rel_tol)))
+        inp = Inputs(inp.params, sequences.aggregates_for(entry, eps=eps, delta=delta, rho=rho, exact=True,
+                                                          bits=bits))
         return enclose_inputs(entry, inp, what=what, rel_tol=rel_tol, max_bits=max_bits), inp
 
 
@@ -389,6 +436,7 @@ def evaluate(entry_id: str, params: Mapping[str, Any] | None = None, *, digits: 
     if not isinstance(digits, int) or isinstance(digits, bool) or not 1 <= digits <= 5000:
         raise DomainError("digits", digits, "an integer in [1, 5000]", "dpbounds.evaluation.evaluate")
     entry = get(entry_id)
+    _check_value_expr(entry, what)
     inp = prepare(entry, params or {}, eps=eps, delta=delta, rho=rho, aggregates=aggregates)
     rel_tol = Fraction(1, 10 ** (digits + 3))
     enc, inp = _enclose_refining_streams(entry, inp, what, rel_tol, eps, delta, rho, max_bits)
@@ -416,14 +464,44 @@ def evaluate(entry_id: str, params: Mapping[str, Any] | None = None, *, digits: 
 
 
 def _np_pair(name: str, v: Any, rounded_inputs: bool) -> tuple[np.ndarray, np.ndarray]:
-    a = np.asarray(v, dtype=np.float64)
+    """(lo, hi) float64 arrays enclosing the input: exact for float64/float32/integer inputs (integers beyond 2**53
+    and long doubles rounded outward); TypeError for complex, datetime, bytes, strings and other non-real kinds."""
+    if isinstance(v, bytes):
+        raise TypeError(f"{name}: expected a real number or a numeric array, got bytes")
+    a0 = np.asarray(v, dtype=object) if isinstance(v, str) else np.asarray(v)
+    kind = a0.dtype.kind
+    if kind == "O":  # Python numbers (ints, Fractions, Decimals): exact values, rounded outward below
+        try:
+            flat = [parse_exact(name, x, "dpbounds.evaluation.evaluate.fast") for x in a0.ravel().tolist()]
+        except TypeError:
+            raise TypeError(f"{name}: expected real numbers, got an object array holding other types") from None
+        lo = np.array([float_down(q) for q in flat], dtype=np.float64).reshape(a0.shape)
+        hi = np.array([float_up(q) for q in flat], dtype=np.float64).reshape(a0.shape)
+        return _widen(lo, hi, rounded_inputs)
+    if kind not in "fiu":
+        raise TypeError(f"{name}: expected real numbers, got numpy dtype {a0.dtype}"
+                        + (" (the imaginary part would be dropped)" if kind == "c" else ""))
+    a = a0.astype(np.float64)
+    if kind != "f" or a0.dtype.itemsize > 8:  # long double or a big integer: float64 may round, so widen outward
+        with np.errstate(invalid="ignore"):
+            if np.any(np.isnan(a)):
+                i = int(np.flatnonzero(np.isnan(a).ravel())[0])
+                raise DomainError(name, float("nan"), "a finite real number", "dpbounds.evaluation.evaluate.fast",
+                                  f"at index {i}")
+            lo = np.where(a > a0, np.nextafter(a, -np.inf), a)
+            hi = np.where(a < a0, np.nextafter(a, np.inf), a)
+        return _widen(lo, hi, rounded_inputs)
     if np.any(np.isnan(a)):
         i = int(np.flatnonzero(np.isnan(a).ravel())[0])
         raise DomainError(name, float("nan"), "a finite real number", "dpbounds.evaluation.evaluate.fast", f"at index {i}")
+    return _widen(a, a, rounded_inputs)
+
+
+def _widen(lo: np.ndarray, hi: np.ndarray, rounded_inputs: bool) -> tuple[np.ndarray, np.ndarray]:
     if rounded_inputs:  # a nonnegative input stands for a nonnegative real: do not widen below 0
-        down = np.nextafter(a, -np.inf)
-        return (np.where(a >= 0, np.maximum(down, 0.0), down), np.nextafter(a, np.inf))
-    return (a, a)
+        down = np.nextafter(lo, -np.inf)
+        return (np.where(lo >= 0, np.maximum(down, 0.0), down), np.nextafter(hi, np.inf))
+    return (lo, hi)
 
 
 def fast_interval(entry_id: str, *, what: str = "expr", rounded_inputs: bool = False, check_domain: bool = True,
@@ -449,6 +527,14 @@ def fast_interval(entry_id: str, *, what: str = "expr", rounded_inputs: bool = F
         if k not in arrays:
             raise DomainError(k, None, "a value is required", entry.theorem, "missing parameter")
     env = {k: _np_pair(k, v, rounded_inputs) for k, v in arrays.items()}
+    try:
+        shape = np.broadcast_shapes(*[np.shape(x[0]) for x in env.values()]) if env else ()
+    except ValueError:
+        raise DomainError("arrays", {k: np.shape(x[0]) for k, x in env.items()}, "shapes that broadcast together",
+                          entry.theorem) from None
+    if 0 in shape:  # nothing to evaluate
+        return np.empty(shape), np.empty(shape)
+    _check_sum_sizes_fast(entry, env)
     nonneg_inputs: set[str] = set()
     # the canonical sign assumptions (aggregates >= 0, eps_g > 0, ...) are part of every entry's domain: the
     # compiled fast path relies on them (products of nonnegative factors), so they are always enforced
@@ -492,6 +578,20 @@ def fast_interval(entry_id: str, *, what: str = "expr", rounded_inputs: bool = F
     hi = np.where(np.isnan(hi), np.inf, hi)
     shape = np.broadcast_shapes(*[np.shape(x[0]) for x in env.values()]) if env else ()
     return np.broadcast_to(lo, shape).copy(), np.broadcast_to(hi, shape).copy()
+
+
+def _check_sum_sizes_fast(entry: SpecEntry, env: dict[str, Any]) -> None:
+    """spec.core.check_sum_sizes at the largest value of each array (a sum's length grows with its upper limit)."""
+    from dpbounds.spec.core import check_sum_sizes, sum_limits
+    if not sum_limits(entry):
+        return
+    big = {}
+    for k, (_, hi) in env.items():
+        m = float(np.max(hi))
+        if not math.isfinite(m):
+            raise DomainError(k, m, "a finite real number", entry.theorem)
+        big[k] = Fraction(math.ceil(m)) if m > 0 else Fraction(0)
+    check_sum_sizes(entry, big)
 
 
 # Elements of an erfc expression whose float64 enclosure is wider than this (relative; the quality bar of issue #3)

@@ -133,6 +133,8 @@ class ArbBackend:
                 return arb(1)
             if name == "erfc":
                 return arb(0)
+            if name in ("log1p", "expm1"):  # increasing and unbounded: +oo at +oo
+                return POS_INF
             raise NotCertified(f"{name}(+oo)")
         x = args[0]
         if name == "erfc":

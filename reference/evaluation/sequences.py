@@ -32,11 +32,18 @@ _ROUND_NAMES = ("eps", "delta", "rho")
 
 def _as_exact_list(name: str, seq: Any, theorem: str) -> list[Fraction]:
     out = []
+    seen: dict[str, Fraction] = {}  # a long stream repeats few literals: parse each once, share the Fraction
     for i, v in enumerate(seq):
+        if isinstance(v, str) and v in seen:
+            out.append(seen[v])
+            continue
         try:
-            out.append(parse_exact(name, v, theorem))
+            q = parse_exact(name, v, theorem)
         except DomainError as e:
             raise DomainError(f"{name}[{i}]", v, e.domain, theorem, e.reason) from None
+        if isinstance(v, str):
+            seen[v] = q
+        out.append(q)
     return out
 
 
@@ -60,7 +67,8 @@ _ROUND_DOMAIN = {"eps": "eps_i >= 0 (a per-round epsilon)", "delta": "0 <= delta
 
 
 def _is_float_array(x) -> bool:
-    return isinstance(x, np.ndarray) and x.dtype.kind == "f"
+    # float64 and narrower only: a longdouble array would be rounded by the float64 path; it is taken exactly
+    return isinstance(x, np.ndarray) and x.dtype.kind == "f" and x.dtype.itemsize <= 8
 
 
 def normalize_rounds(entry: SpecEntry, eps=None, delta=None, rho=None) -> dict:
@@ -75,7 +83,8 @@ def normalize_rounds(entry: SpecEntry, eps=None, delta=None, rho=None) -> dict:
     for name, seq in given.items():
         if seq is None:
             continue
-        if isinstance(seq, (str, bytes)) or not hasattr(seq, "__len__"):
+        if isinstance(seq, (str, bytes)) or not hasattr(seq, "__len__") or \
+                (isinstance(seq, np.ndarray) and seq.ndim == 0):
             raise DomainError(name, seq, "a sequence of per-round values", theorem)
         if len(seq) == 0:
             raise DomainError(name, "[]", "a non-empty sequence of per-round values (give the aggregates "
@@ -168,12 +177,12 @@ def _unique_rows(rounds: dict, names: list[str]) -> list[tuple[tuple[Fraction, .
     return list(counter.items())
 
 
-def aggregate_exact(agg_name: str, rounds: dict) -> Any:
+def aggregate_exact(agg_name: str, rounds: dict, bits: int = 256) -> Any:
     """(lo, hi) Fractions (lo == hi when exact) or POS_INF, computed from the exact per-round values.
 
     Rounds are grouped by distinct value, so a long stream of few distinct parameters is cheap.  Polynomial
-    terms are summed exactly in rationals; transcendental ones as arb balls at 256 bits (the ball's width is the
-    only error, and it is certified).
+    terms are summed exactly in rationals; transcendental ones as arb balls at ``bits`` bits (the ball's width
+    is the only error, and it is certified; callers asking for many digits pass more bits).
     """
     term = AGGREGATES[agg_name].expr
     names = sorted(s.name for s in term.free_symbols)
@@ -186,7 +195,7 @@ def aggregate_exact(agg_name: str, rounds: dict) -> Any:
             total += eval_rational_poly(pnames, terms, dict(zip(names, row))) * count
         return (total, total)
     fn = compile_expr(term, ArbBackend())
-    with arb_prec(256):
+    with arb_prec(bits):
         acc = arb(0)
         for row, count in rows:
             env = {nm: arb(q.numerator) / arb(q.denominator) for nm, q in zip(names, row)}
@@ -223,7 +232,8 @@ def aggregate_numpy(agg_name: str, rounds: dict) -> Any:
     return (Fraction(max(s_lo, 0.0)), Fraction(s_hi))
 
 
-def aggregates_for(entry: SpecEntry, *, eps=None, delta=None, rho=None, exact: bool = False) -> dict:
+def aggregates_for(entry: SpecEntry, *, eps=None, delta=None, rho=None, exact: bool = False,
+                   bits: int = 256) -> dict:
     """The entry's aggregates from per-round sequences: name -> (lo, hi) Fractions or POS_INF.
 
     float64 arrays take the fast outward-rounded path unless ``exact`` (then they are summed exactly,
@@ -233,5 +243,5 @@ def aggregates_for(entry: SpecEntry, *, eps=None, delta=None, rho=None, exact: b
     numpy_path = all(isinstance(v, np.ndarray) for v in rounds.values()) and not exact
     out = {}
     for a in entry.aggregates:
-        out[a] = aggregate_numpy(a, rounds) if numpy_path else aggregate_exact(a, rounds)
+        out[a] = aggregate_numpy(a, rounds) if numpy_path else aggregate_exact(a, rounds, bits)
     return out

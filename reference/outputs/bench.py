@@ -119,6 +119,12 @@ def run_benchmarks(quick: bool = False, only: list[str] | None = None) -> list[d
         for name, fn in getattr(m, "BENCHMARKS", []):
             if name not in [b[0] for b in BENCHES]:
                 BENCHES.append((name, fn))
+    if only:
+        known = [b[0] for b in BENCHES]
+        for name in only:
+            if name not in known:
+                from dpbounds.spec import DomainError
+                raise DomainError("only", name, f"one of {', '.join(known)}", "dpbounds bench", "unknown benchmark")
     rows = []
     for name, fn in BENCHES:
         if only and name not in only:

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from dpbounds.util.io import atomic_write_text
+from dpbounds.util.io import atomic_write_text, ensure_output_dir
 from dpbounds.util.progress import Progress
 
 
@@ -206,8 +206,13 @@ def _html(sections: list[Section], header: str) -> str:
 
 def build_report(out_dir: str | Path, *, quick: bool = False, only: list[str] | None = None) -> list[Section]:
     """Build every section and write DIR/README.md and DIR/index.html (atomically). Returns the sections."""
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
+    from dpbounds.spec import DomainError
+    known = [t for t, _ in SECTIONS] + [f.__name__ for _, f in SECTIONS]
+    for name in only or ():
+        if name not in known:
+            raise DomainError("section", name, f"a section title or function name: {', '.join(known)}",
+                              "dpbounds report", "unknown section")
+    out = ensure_output_dir(out_dir, "out")
     chosen = [(t, f) for t, f in SECTIONS if not only or t in only or f.__name__ in only]
     sections: list[Section] = []
     with Progress(len(chosen), "dpbounds report") as bar:

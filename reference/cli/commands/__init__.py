@@ -16,6 +16,17 @@ COMMANDS = ("spec", "eval", "filter", "odometer", "bstar", "check_proofs", "gold
 #: modules whose subcommand name differs from the module name: check_proofs -> check-proofs
 
 
+#: the stdin format of `filter` and `odometer`, shown in their --help (and in the README)
+STREAM_FORMAT = """\
+input (stdin): CSV, one line per round, after a header line naming the columns -- any of eps, delta, rho (those
+the bound needs; an omitted delta column means delta = 0).  Values are exact decimals (0.1, 1e-7, 1/3); blank
+lines and lines starting with '#' are skipped.  A file without the header is refused (exit 2).  Example:
+  eps,delta
+  0.1,1e-7
+  0.25,0
+"""
+
+
 def parse_assignments(items: list[str] | None, flag: str = "--param") -> dict[str, str]:
     """NAME=VALUE pairs -> dict of strings (values are parsed exactly later, never evaluated)."""
     out: dict[str, str] = {}
@@ -42,13 +53,37 @@ def parse_list(text: str | None, name: str) -> list[str] | None:
     return parts
 
 
+#: the most values ``--eps-file``/``--delta-file`` may hold: eval sums them exactly, at a few microseconds per
+#: distinct value; a longer stream belongs to ``dpbounds filter``/``odometer`` (streaming) or to the API with
+#: float64 arrays (the vectorized path)
+MAX_LIST_VALUES = 1_000_000
+
+
+def _lines(text: str):
+    """The lines of ``text`` one at a time (splitlines() would hold every line at once: ~50 bytes each)."""
+    pos, n = 0, len(text)
+    while pos < n:
+        end = text.find("\n", pos)
+        end = n if end < 0 else end
+        yield text[pos:end]
+        pos = end + 1
+
+
 def read_list_file(path: str, name: str) -> list[str]:
-    try:
-        with open(path, encoding="utf-8") as f:
-            text = f.read()
-    except OSError as e:
-        raise DomainError(name, path, "a readable file", "command line", str(e.strerror)) from None
-    vals = [t for line in text.splitlines() for t in line.replace(",", " ").split() if not line.startswith("#")]
+    """The numbers of a text file (separated by commas, blanks or newlines; '#' starts a comment line).
+
+    At most MAX_LIST_VALUES values, read through :func:`dpbounds.util.io.read_text_bounded` (regular files only,
+    at most 64 MiB of UTF-8): anything else is a DomainError."""
+    from dpbounds.util.io import read_text_bounded
+    text = read_text_bounded(path, name)
+    vals: list[str] = []
+    for line in _lines(text):
+        if line.lstrip().startswith("#"):
+            continue
+        vals.extend(line.replace(",", " ").split())
+        if len(vals) > MAX_LIST_VALUES:
+            raise DomainError(name, path, f"a file of at most {MAX_LIST_VALUES} values", "command line",
+                              "for longer streams use `dpbounds filter`/`odometer` or the API with numpy arrays")
     if not vals:
         raise DomainError(name, path, "a file with at least one number", "command line")
     return vals

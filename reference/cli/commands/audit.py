@@ -7,7 +7,7 @@ import argparse
 import sys
 
 from dpbounds.cli.commands import parse_list
-from dpbounds.util.io import atomic_write_text
+from dpbounds.util.io import atomic_write_text, check_output_path
 
 EPILOG = """\
 verdicts (smaller epsilon/delta = more privacy claimed), each against (a) the formula the peer implements and
@@ -54,14 +54,16 @@ def add_parser(sub) -> None:
 
 def run(args) -> int:
     from dpbounds.audit.run import audit_peers, exit_status, render_html, render_markdown, to_json
-    peers = parse_list(args.peers, "--peers") if args.peers else None
+    if args.out is not None:
+        check_output_path(args.out, "--out")  # before the (long) audit, not after it
+    peers = parse_list(args.peers, "--peers") if args.peers is not None else None
     from dpbounds.cli.commands import parse_assignments
     pythons = parse_assignments(args.python, "--python") if args.python else None
     results = audit_peers(peers, quick=args.quick, adapters=args.adapter, pythons=pythons)
     render = {"json": to_json, "md": render_markdown, "html": render_html}[args.format]
     text = render(results, args.fail_on)
-    if args.out:
-        atomic_write_text(args.out, text)
+    if args.out is not None:
+        atomic_write_text(args.out, text, "--out")
         sys.stdout.write(f"wrote {args.out}\n")
     else:
         sys.stdout.write(text)

@@ -17,12 +17,29 @@ from dpbounds.cli.commands._stream import read_rounds
 
 
 def add_parser(sub) -> None:
-    p = sub.add_parser("filter", help="run a privacy filter over a stream of rounds (CSV on stdin)")
-    p.add_argument("id")
-    p.add_argument("--budget", action="append", metavar="NAME=VALUE")
-    p.add_argument("--conversion", choices=("bs16", "cks20"), help="for fz21.thm4_7 / wrrw23.thm1.cks20")
+    import argparse
+
+    from dpbounds.cli.commands import STREAM_FORMAT
+    epilog = STREAM_FORMAT + """
+output: one line per round, 'ROUND<TAB>CONT|HALT<TAB>statistic<=UPPER' (or one JSON document with --format json);
+after HALT the filter stops reading.
+
+examples:
+  dpbounds filter rruv16.thm5_1 --budget eps_g=1 --budget delta_g=1e-6 < stream.csv
+  dpbounds filter fz21.thm4_7 --budget eps_g=1 --budget delta_g=1e-6 --conversion cks20 --state f.json < eps.csv
+  printf 'eps\\n0.1\\n0.2\\n' | dpbounds filter wrrw23.thm2 --budget eps_g=1 --budget delta_prime=1e-6 \\
+      --budget delta_dprime=0 --format json
+"""
+    p = sub.add_parser("filter", help="run a privacy filter over a stream of rounds (CSV on stdin)",
+                       description=__doc__, epilog=epilog, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("id", help="a filter id (`dpbounds spec --list` shows the kind of each entry)")
+    p.add_argument("--budget", action="append", metavar="NAME=VALUE",
+                   help="a budget parameter of the filter, an exact decimal (e.g. eps_g=1, delta_g=1e-6); repeatable")
+    p.add_argument("--conversion", choices=("bs16", "cks20"), help="for fz21.thm4_7 / wrrw23.thm1.cks20: the "
+                   "zCDP -> DP conversion that defines B*")
     p.add_argument("--state", metavar="FILE", help="persist the state after every recorded round (resume if present)")
-    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument("--format", choices=("text", "json"), default="text",
+                   help="text, one line per round as it is decided (default), or one json document at the end")
     p.set_defaults(func=run)
 
 

@@ -13,10 +13,23 @@ from dpbounds.cli.commands._stream import read_rounds
 
 
 def add_parser(sub) -> None:
-    p = sub.add_parser("odometer", help="run a privacy odometer over a stream of rounds (CSV on stdin)")
-    p.add_argument("id")
-    p.add_argument("--param", action="append", metavar="NAME=VALUE")
-    p.add_argument("--format", choices=("text", "json"), default="text")
+    import argparse
+
+    from dpbounds.cli.commands import STREAM_FORMAT
+    epilog = STREAM_FORMAT + """
+output: one line per round, 'ROUND<TAB>UPPER' (or one JSON document with --format json).
+
+examples:
+  dpbounds odometer wrrw23.thm3.mixture --param gamma=0.01 --param delta_prime=1e-6 --param delta_dprime=1e-6 < s.csv
+  printf 'rho\\n0.01\\n0.02\\n' | dpbounds odometer fz21.prop5_2 --param Delta=0.5 --format json
+"""
+    p = sub.add_parser("odometer", help="run a privacy odometer over a stream of rounds (CSV on stdin)",
+                       description=__doc__, epilog=epilog, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("id", help="an odometer id (`dpbounds spec --list` shows the kind of each entry)")
+    p.add_argument("--param", action="append", metavar="NAME=VALUE",
+                   help="a parameter of the odometer, an exact decimal (e.g. delta_g=1e-6); repeatable")
+    p.add_argument("--format", choices=("text", "json"), default="text",
+                   help="text, one line per round as it is computed (default), or one json document at the end")
     p.set_defaults(func=run)
 
 
