@@ -440,11 +440,27 @@ def evaluate(entry_id: str, params: Mapping[str, Any] | None = None, *, digits: 
     if enc.pos_inf:
         return Evaluation(entry.id, str(entry.source), shown, "inf", ("inf", "inf"), math.inf, math.inf, digits,
                           infinite=True)
-    mid = (enc.lo + enc.hi) / 2
-    value = decimal_str(mid, digits, "nearest")
+    value = true_value(entry, inp, enc, digits, what)
     lo_s = decimal_str(enc.lo, digits + 5, "floor")
     hi_s = decimal_str(enc.hi, digits + 5, "ceiling")
     return Evaluation(entry.id, str(entry.source), shown, value, (lo_s, hi_s), enc.upper(), enc.lower(), digits)
+
+
+def true_value(entry: SpecEntry, inp: Inputs, enc: Enclosure, digits: int, what: str = "expr") -> str:
+    """The value correctly rounded to ``digits`` digits (backed by ``enc``), or the exact value the spec decides.
+
+    Raises DomainError('digits') when neither backs ``digits`` digits (see dpbounds.evaluation.digits)."""
+    from dpbounds.evaluation.digits import backed_decimal, exact_value, round_nearest
+    b = backed_decimal(enc.lo, enc.hi, digits)
+    if b is not None and b[1] == digits:
+        return b[0]
+    q = exact_value(entry, inp.params, inp.aggregates, what) if entry.optimize is None else None
+    if q is not None and enc.lo <= q <= enc.hi:
+        return round_nearest(q, digits)
+    raise DomainError("digits", digits, f"at most {0 if b is None else b[1]} digits backed by the certified "
+                      f"enclosure [{decimal_str(enc.lo, 8, 'floor')}, {decimal_str(enc.hi, 8, 'ceiling')}] "
+                      "(and the spec does not decide the value exactly)",
+                      entry.theorem, "digits not certified")
 
 
 # ------------------------------------------------------------------------------------------------

@@ -1,10 +1,51 @@
-"""`dpbounds bstar --eps-g E --delta-g D --conversion bs16|cks20|gauss [--format json]`."""
+"""`dpbounds bstar --eps-g E --delta-g D --conversion bs16|cks20|gauss [--digits N] [--format json]`."""
 
 from __future__ import annotations
 
 import sys
+from fractions import Fraction
 
 from dpbounds.cli.commands import emit_json
+from dpbounds.spec import DomainError
+
+MAX_DIGITS = 1000
+
+
+def backed_floor_digits(lo: Fraction, hi: Fraction, digits: int) -> int:
+    """The largest d <= digits at which lo and hi truncate (round down) to the same decimal: B* to d digits.
+
+    Source: B* lies in [lo, hi]; when both ends round down to one d-digit decimal, so does B*, and that decimal is
+    <= lo <= B* (never overstated).  Domain: 0 < lo <= hi."""
+    from dpbounds.evaluation.evaluate import decimal_str
+    for d in range(digits, 0, -1):
+        if decimal_str(lo, d, "floor") == decimal_str(hi, d, "floor"):
+            return d
+    return 0
+
+
+def certified_b_star(eps_g, delta_g, conversion: str, digits: int):
+    """B* with a bracket that backs ``digits`` digits, or DomainError('--digits') saying how many it backs."""
+    from dpbounds.accounting.conversions import VALID, BStar, b_star
+    from dpbounds.evaluation.evaluate import CertificationError
+    if isinstance(digits, bool) or not isinstance(digits, int) or not 1 <= digits <= MAX_DIGITS:
+        raise DomainError("--digits", digits, f"an integer in [1, {MAX_DIGITS}]", "dpbounds bstar")
+    got = 0
+    for extra in (2, 8):  # a B* near a digit boundary needs a narrower bracket: one retry, then refuse
+        try:
+            b = b_star(eps_g, delta_g, conversion, rel_tol=Fraction(1, 10 ** (digits + extra)))
+        except CertificationError as exc:
+            br = getattr(exc, "bracket", None)
+            if br is None:
+                raise
+            got = max(got, backed_floor_digits(br[0], br[1], digits))
+            if got == digits:  # narrower than asked is impossible here, but wide enough for the digits
+                return BStar(br[0], br, conversion, VALID[conversion])
+            break
+        got = backed_floor_digits(b.bracket[0], b.bracket[1], digits)
+        if got == digits:
+            return b
+    raise DomainError("--digits", digits, f"at most {got} digits: the certified B* bracket for {conversion} at "
+                      f"eps_g={eps_g}, delta_g={delta_g} backs no more", "dpbounds bstar", "digits not certified")
 
 
 def add_parser(sub) -> None:
@@ -12,15 +53,15 @@ def add_parser(sub) -> None:
     p.add_argument("--eps-g", required=True)
     p.add_argument("--delta-g", required=True)
     p.add_argument("--conversion", choices=("bs16", "cks20", "gauss"), default="cks20")
-    p.add_argument("--digits", type=int, default=20)
+    p.add_argument("--digits", type=int, default=20,
+                   help="significant digits of B* (each backed by the certified bracket, or exit 2)")
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.set_defaults(func=run)
 
 
 def run(args) -> int:
-    from dpbounds.accounting.conversions import b_star
-    b = b_star(args.eps_g, args.delta_g, args.conversion)
-    rec = b.as_dict(max(5, min(args.digits, 60)))
+    b = certified_b_star(args.eps_g, args.delta_g, args.conversion, args.digits)
+    rec = b.as_dict(args.digits)
     if args.format == "json":
         emit_json(rec)
     else:
