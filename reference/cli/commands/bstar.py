@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import sys
-from fractions import Fraction
 
 from dpbounds.cli.commands import emit_json
 from dpbounds.spec import DomainError
@@ -11,41 +10,16 @@ from dpbounds.spec import DomainError
 MAX_DIGITS = 1000
 
 
-def backed_floor_digits(lo: Fraction, hi: Fraction, digits: int) -> int:
-    """The largest d <= digits at which lo and hi truncate (round down) to the same decimal: B* to d digits.
-
-    Source: B* lies in [lo, hi]; when both ends round down to one d-digit decimal, so does B*, and that decimal is
-    <= lo <= B* (never overstated).  Domain: 0 < lo <= hi."""
-    from dpbounds.evaluation.evaluate import decimal_str
-    for d in range(digits, 0, -1):
-        if decimal_str(lo, d, "floor") == decimal_str(hi, d, "floor"):
-            return d
-    return 0
-
-
 def certified_b_star(eps_g, delta_g, conversion: str, digits: int):
     """B* with a bracket that backs ``digits`` digits, or DomainError('--digits') saying how many it backs."""
-    from dpbounds.accounting.conversions import VALID, BStar, b_star
-    from dpbounds.evaluation.evaluate import CertificationError
+    from dpbounds.evaluation.digits import b_star_to_digits
     if isinstance(digits, bool) or not isinstance(digits, int) or not 1 <= digits <= MAX_DIGITS:
         raise DomainError("--digits", digits, f"an integer in [1, {MAX_DIGITS}]", "dpbounds bstar")
-    got = 0
-    for extra in (2, 8):  # a B* near a digit boundary needs a narrower bracket: one retry, then refuse
-        try:
-            b = b_star(eps_g, delta_g, conversion, rel_tol=Fraction(1, 10 ** (digits + extra)))
-        except CertificationError as exc:
-            br = getattr(exc, "bracket", None)
-            if br is None:
-                raise
-            got = max(got, backed_floor_digits(br[0], br[1], digits))
-            if got == digits:  # narrower than asked is impossible here, but wide enough for the digits
-                return BStar(br[0], br, conversion, VALID[conversion])
-            break
-        got = backed_floor_digits(b.bracket[0], b.bracket[1], digits)
-        if got == digits:
-            return b
-    raise DomainError("--digits", digits, f"at most {got} digits: the certified B* bracket for {conversion} at "
-                      f"eps_g={eps_g}, delta_g={delta_g} backs no more", "dpbounds bstar", "digits not certified")
+    b, got = b_star_to_digits(eps_g, delta_g, conversion, digits)
+    if got < digits:
+        raise DomainError("--digits", digits, f"at most {got} digits: the certified B* bracket for {conversion} at "
+                          f"eps_g={eps_g}, delta_g={delta_g} backs no more", "dpbounds bstar", "digits not certified")
+    return b
 
 
 def add_parser(sub) -> None:

@@ -1,25 +1,42 @@
-"""`dpbounds golden --out DIR [--bounds ID,...] [--grid sample|default|dense] [--digits 40]`."""
+"""`dpbounds golden --out DIR [--bounds ID,...] [--grid sample|default|dense] [--digits 40]` and
+`dpbounds golden --check DIR` (exit 0 verified, 1 mismatch, 2 not a golden tree)."""
 
 from __future__ import annotations
 
 import sys
 
 from dpbounds.cli.commands import parse_list
+from dpbounds.spec import DomainError
 
 
 def add_parser(sub) -> None:
-    p = sub.add_parser("golden", help="write golden test vectors (JSON Lines + CSV + schema + manifest)")
-    p.add_argument("--out", required=True, help="output directory")
+    p = sub.add_parser("golden", help="write golden test vectors (JSON Lines + CSV + schemas + manifest), or "
+                                      "check a directory of them")
+    g = p.add_mutually_exclusive_group(required=True)
+    g.add_argument("--out", help="output directory (replaced as a whole, atomically)")
+    g.add_argument("--check", metavar="DIR", help="verify DIR against its manifest and schemas")
     p.add_argument("--bounds", help="comma-separated spec ids (default: every bound)")
     p.add_argument("--grid", choices=("sample", "default", "dense"), default="default")
     p.add_argument("--digits", type=int, default=40)
     p.add_argument("--no-streams", action="store_true", help="skip the per-round stream vectors")
+    p.add_argument("--no-conversions", action="store_true", help="skip the conversion and B* vectors")
     p.set_defaults(func=run)
 
 
 def run(args) -> int:
-    from dpbounds.outputs.golden import write_golden
+    from dpbounds.outputs.golden import BadGoldenInput, check_golden, write_golden
+    if args.check is not None:
+        try:
+            problems = check_golden(args.check)
+        except BadGoldenInput as e:
+            raise DomainError("--check", args.check, "a directory written by dpbounds golden --out", "dpbounds golden",
+                              str(e)) from None
+        for p in problems:
+            sys.stdout.write(p + "\n")
+        sys.stdout.write(f"{args.check}: {'verified' if not problems else f'{len(problems)} problems'}\n")
+        return 1 if problems else 0
     bounds = parse_list(args.bounds, "--bounds") if args.bounds else None
-    summary = write_golden(args.out, bounds=bounds, grid=args.grid, digits=args.digits, streams=not args.no_streams)
+    summary = write_golden(args.out, bounds=bounds, grid=args.grid, digits=args.digits, streams=not args.no_streams,
+                           conversions=not args.no_conversions)
     sys.stdout.write(f"wrote {args.out}: {summary}\n")
     return 0
