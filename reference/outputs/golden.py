@@ -392,8 +392,8 @@ class _Stream:
         self.rounds: dict[str, list[str]] = {n: [] for n in names}
 
     def add(self, **costs: str) -> None:
-        for n in self.names:
-            self.rounds[n].append(costs.get(n, "0"))
+        for n in self.names:  # canonical exact decimals (1e-12 -> 0.000000000001), as every record shows them
+            self.rounds[n].append(fraction_to_decimal_str(Fraction(costs.get(n, "0"))))
 
     @classmethod
     def of(cls, other: "_Stream", n: int) -> "_Stream":
@@ -455,7 +455,12 @@ def _tie(entry, budget, stream: _Stream, name: str, top: Fraction) -> tuple[str,
             hi = mid
         else:
             lo = mid
-    return _dec(lo, 22), _dec(hi, 22)
+    for d in range(1, 26):  # snap the CONT end to the shortest decimal that still continues: an exact tie shows
+        c = Fraction(decimal_str(hi, d, "floor"))  # as itself (e.g. the round that brings the sum to the budget)
+        if c > lo and not halts_with(fraction_to_decimal_str(c)):
+            lo = c
+            break
+    return fraction_to_decimal_str(lo) if len(fraction_to_decimal_str(lo)) < 30 else _dec(lo, 22), _dec(hi, 22)
 
 
 def _filter_streams(entry, budget, seed: int) -> list[tuple[str, _Stream]]:
@@ -487,8 +492,8 @@ def _filter_streams(entry, budget, seed: int) -> list[tuple[str, _Stream]]:
     # lands exactly on the budget: CONT at equality, HALT just above; the mixed one does not)
     for label, base in (("tie", const), ("mixed_tie", mixed)):
         h = _first_halt(entry, budget, base)
-        if h is not None:
-            out += _tie_streams(entry, budget, label, _Stream.of(base, h - 1), spend, v * 2)
+        if h is not None and h >= 2:  # the last round: in (0, 2v], the boundary strictly inside
+            out += _tie_streams(entry, budget, label, _Stream.of(base, h - 2), spend, v * 4)
     if "delta" in names and not _is_pure(entry):
         out += _delta_side(entry, budget, names, spend, v)
     return out
@@ -517,7 +522,8 @@ def _delta_side(entry, budget, names, spend, v) -> list[tuple[str, _Stream]]:
     no_delta = {n: (["0"] * h if n == "delta" else s.rounds[n][:h]) for n in names}
     if _halts(entry, budget, no_delta):
         return []
-    return [("delta_side", s)] + _tie_streams(entry, budget, "delta_tie", _Stream.of(s, h - 1), "delta", d)
+    return [("delta_side", s)] + (_tie_streams(entry, budget, "delta_tie", _Stream.of(s, h - 2), "delta", 2 * d)
+                                  if h >= 2 else [])
 
 
 def _tie_streams(entry, budget, label: str, prefix: "_Stream", name: str, top: Fraction) -> list:
@@ -628,6 +634,10 @@ def _variants(entry, values: dict[str, list[str]], limit: int) -> list[dict[str,
 # Conversions and B*
 # ------------------------------------------------------------------------------------------------
 
+def _canon(x: str) -> str:
+    return fraction_to_decimal_str(Fraction(x))
+
+
 def _conversion_records(conv: str, direction: str, grid: dict, version: str, digits: int) -> list[dict]:
     from dpbounds.accounting.conversions import delta_of, eps_of
     entry = spec.get(f"conversions.{conv}" if direction == "eps_of_delta" or conv == "bs16"
@@ -644,7 +654,7 @@ def _conversion_records(conv: str, direction: str, grid: dict, version: str, dig
         if block is None:
             continue
         recs.append({**_common(entry, "conversion", version), "conversion": conv, "direction": direction,
-                     "params": {"rho": rho, other: x}, **block})
+                     "params": {"rho": _canon(rho), other: _canon(x)}, **block})
     return recs
 
 
@@ -660,7 +670,7 @@ def _bstar_records(conv: str, grid: dict, version: str) -> list[dict]:
             continue
         lo, hi = b.bracket
         recs.append({**_common(entry, "bstar", version), "conversion": conv,
-                     "params": {"delta_g": delta_g, "eps_g": eps_g}, "b_star": decimal_str(lo, d, "floor"),
+                     "params": {"delta_g": _canon(delta_g), "eps_g": _canon(eps_g)}, "b_star": decimal_str(lo, d, "floor"),
                      "digits": d, "lo": decimal_str(lo, BSTAR_DIGITS + 5, "floor"),
                      "hi": decimal_str(hi, BSTAR_DIGITS + 5, "ceiling"), "lower": float_down(lo),
                      "valid_conversion": b.valid_conversion})
@@ -798,9 +808,10 @@ def replace_tree(out_dir: str | Path, files: dict[str, str]) -> None:
 
     The tree is written into a sibling temporary directory (fsynced), then swapped in: the old tree is renamed
     aside, the new one renamed in, the old one removed.  A crash leaves the old complete tree, or the new complete
-    tree (possibly beside a ``.NAME.golden-*`` leftover, removed by the next run); no file of an earlier run
-    survives.  Refuses (DomainError) a target that is a symlink or not a directory, and a non-empty directory that
-    is not a golden tree (it would be deleted)."""
+    tree at ``out`` -- or, killed between the two renames, the old complete tree beside it as
+    ``.NAME.golden-old-PID``, which the next run restores before it starts; no file of an earlier run survives.
+    Refuses (DomainError) a target that is a symlink or not a directory, and a non-empty directory that is not a
+    golden tree (it would be deleted)."""
     if str(out_dir).strip() == "":
         raise spec.DomainError("--out", out_dir, "a directory path", "dpbounds golden")
     out = Path(out_dir)
@@ -810,11 +821,12 @@ def replace_tree(out_dir: str | Path, files: dict[str, str]) -> None:
         raise spec.DomainError("--out", str(out), "a new or empty directory, or an earlier golden tree (this one "
                                "has other files, which the replacement would delete)", "dpbounds golden")
     parent = out.absolute().parent
+    tmp = parent / f".{out.name}.golden-new-{os.getpid()}"
+    old = parent / f".{out.name}.golden-old-{os.getpid()}"
+    moved_aside = False
     try:
         parent.mkdir(parents=True, exist_ok=True)
-        _remove_leftovers(parent, out.name)
-        tmp = parent / f".{out.name}.golden-new-{os.getpid()}"
-        old = parent / f".{out.name}.golden-old-{os.getpid()}"
+        _remove_leftovers(parent, out)
         shutil.rmtree(tmp, ignore_errors=True)
         for rel, text in sorted(files.items()):
             p = tmp / rel
@@ -825,27 +837,42 @@ def replace_tree(out_dir: str | Path, files: dict[str, str]) -> None:
                 os.fsync(f.fileno())
         if out.exists():
             os.rename(out, old)
+            moved_aside = True
         os.rename(tmp, out)
+        moved_aside = False
         _fsync_dir(parent)
         shutil.rmtree(old, ignore_errors=True)
     except OSError as e:
+        if moved_aside and not out.exists():  # the new tree did not go in: put the old one back
+            try:
+                os.rename(old, out)
+            except OSError:
+                pass
+        shutil.rmtree(tmp, ignore_errors=True)
         raise spec.DomainError("--out", str(out), "a writable directory path", "dpbounds golden",
                                e.strerror or str(e)) from None
 
 
-def _remove_leftovers(parent: Path, name: str) -> None:
-    """Remove the temporary trees of earlier runs on ``name`` whose process is gone."""
-    for p in parent.glob(f".{name}.golden-*-*"):
+def _remove_leftovers(parent: Path, out: Path) -> None:
+    """Clean up after earlier runs on ``out`` that were killed: a tree moved aside comes back if ``out`` is
+    missing (a kill between the two renames), every other temporary tree of a dead process is removed."""
+    dead = []
+    for p in sorted(parent.glob(f".{out.name}.golden-*-*")):
         try:
             pid = int(p.name.rsplit("-", 1)[1])
-            os.kill(pid, 0)
             if pid != os.getpid():
-                continue
+                os.kill(pid, 0)
+                continue  # a live process (perhaps another run) owns it
         except ProcessLookupError:
             pass
         except (ValueError, PermissionError):
             continue
-        shutil.rmtree(p, ignore_errors=True)
+        dead.append(p)
+    for p in dead:
+        if ".golden-old-" in p.name and not out.exists():
+            os.rename(p, out)
+        else:
+            shutil.rmtree(p, ignore_errors=True)
 
 
 def _fsync_dir(d: Path) -> None:
