@@ -23,6 +23,7 @@ rounded), or is the exact value the spec decides (``exact`` = true); see :mod:`d
 from __future__ import annotations
 
 import csv
+import functools
 import hashlib
 import io
 import itertools
@@ -31,6 +32,7 @@ import os
 import random
 import re
 import shutil
+from collections import Counter
 from fractions import Fraction
 from pathlib import Path
 from typing import Any, Iterable
@@ -42,8 +44,10 @@ from dpbounds.spec.core import Kind, fraction_to_decimal_str
 from dpbounds.spec.render import registry_hash
 
 from dpbounds.evaluation.digits import b_star_to_digits, backed_decimal, exact_value, round_nearest
-from dpbounds.evaluation.evaluate import CertificationError, Enclosure, decide, decimal_str, enclose_inputs, prepare
-from dpbounds.evaluation.interp import NotCertified
+from dpbounds.evaluation.evaluate import CertificationError, Enclosure, Inputs, decide, decimal_str, enclose_inputs, \
+    prepare
+from dpbounds.evaluation.interp import POS_INF, NotCertified
+from dpbounds.evaluation.sequences import aggregates_for
 from dpbounds.evaluation.numeric import float_down, float_up
 from dpbounds.util.progress import Progress
 
@@ -409,8 +413,33 @@ class _Stream:
         return {n: v[:i] for n, v in self.rounds.items()}
 
 
+def _stream_inputs(entry, params: dict[str, str], rounds: dict[str, list[str]]) -> Inputs:
+    """Inputs of the entry after the rounds: the exact parameters and each aggregate summed as count x (the
+    certified enclosure of one round's term), over the distinct rounds (sound: c lo <= c term <= c hi)."""
+    names = tuple(rounds)
+    aggs: dict[str, Any] = {a: (Fraction(0), Fraction(0)) for a in entry.aggregates}
+    for row, c in Counter(zip(*(rounds[n] for n in names))).items():
+        for a, t in _round_term(entry.id, names, row).items():
+            if aggs[a] is POS_INF or t is POS_INF:
+                aggs[a] = POS_INF
+            else:
+                aggs[a] = (aggs[a][0] + c * t[0], aggs[a][1] + c * t[1])
+    return Inputs(dict(_checked(entry.id, tuple(sorted(params.items())))), aggs)
+
+
+@functools.lru_cache(maxsize=4096)
+def _round_term(entry_id: str, names: tuple[str, ...], row: tuple[str, ...]) -> dict:
+    """The entry's aggregates of one round (a pure function, memoized: streams repeat few distinct rounds)."""
+    return aggregates_for(spec.get(entry_id), **{n: [Fraction(x)] for n, x in zip(names, row)})
+
+
+@functools.lru_cache(maxsize=256)
+def _checked(entry_id: str, params: tuple) -> dict:
+    return spec.get(entry_id).check_values(dict(params))
+
+
 def _halts(entry, budget, rounds: dict[str, list[str]]) -> bool:
-    return decide(entry, prepare(entry, budget, **rounds))
+    return decide(entry, _stream_inputs(entry, budget, rounds))
 
 
 def _dec(q: Fraction, digits: int = 20) -> str:
@@ -598,8 +627,7 @@ def _odometer_stream_records(entry, params, version, digits, seed) -> list[dict]
     for name, s in streams:
         for i in range(1, len(s) + 1):
             try:
-                inp = prepare(entry, params, **s.prefix(i))
-                block = _certified_block(entry, inp, digits, 1 << 13)
+                block = _certified_block(entry, _stream_inputs(entry, params, s.prefix(i)), digits, 1 << 13)
             except (spec.DomainError, CertificationError, NotCertified):
                 break
             if block is None:
