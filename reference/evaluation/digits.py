@@ -20,17 +20,45 @@ from dpbounds.spec.core import SpecEntry, sym
 MAX_EXACT_TERMS = 32
 
 
-def round_nearest(q: Fraction, digits: int) -> str:
-    """``q`` rounded to nearest (half-even) at ``digits`` significant digits, as a decimal string ('0' for 0)."""
+def decimal_round(q: Fraction, digits: int, rounding: str) -> str:
+    """``q`` rounded to ``digits`` significant digits ('floor', 'ceiling' or 'nearest' half-even), as a decimal
+    string in the format of dpbounds.evaluation.evaluate.decimal_str (an exact result keeps only its digits).
+
+    Integer arithmetic whose quotients have ~digits digits, so an end near 2**-(2**20) costs one power of ten, not
+    a quadratic conversion of a million-digit integer.  Domain: digits >= 1."""
     if q == 0:
         return "0"
-    with decimal.localcontext() as dctx:
-        dctx.prec = digits
-        dctx.rounding = decimal.ROUND_HALF_EVEN
-        dctx.Emax = 10**9
-        dctx.Emin = -10**9
-        d = decimal.Decimal(q.numerator) / decimal.Decimal(q.denominator)
-        return format(d, "E") if (d.adjusted() < -6 or d.adjusted() > 20) else format(d, "f")
+    sign = 1 if q < 0 else 0
+    n, d = abs(q.numerator), q.denominator
+    e = int((n.bit_length() - d.bit_length()) * 0.30102999566398120)  # ~ floor(log10 |q|), corrected below
+    while True:
+        m = digits - 1 - e  # N = floor(|q| 10^m) should have exactly `digits` digits
+        num, den = (n * 10**m, d) if m >= 0 else (n, d * 10**(-m))
+        N, r = divmod(num, den)
+        if N >= 10**digits:
+            e += 1
+        elif N < 10**(digits - 1):
+            e -= 1
+        else:
+            break
+    up = {"floor": sign == 1, "ceiling": sign == 0}.get(rounding)
+    if r and (up if up is not None else (2 * r > den or (2 * r == den and N % 2 == 1))):
+        N += 1
+        if N == 10**digits:  # 9.99.. rounded up to 10.0..: one digit fewer, same value
+            N //= 10
+            m -= 1
+    exp = -m
+    if r == 0:  # exact: drop trailing zeros down to exponent 0, as Decimal's ideal exponent does
+        while N % 10 == 0 and N and exp < 0:
+            N //= 10
+            exp += 1
+    x = decimal.Decimal((sign, tuple(int(c) for c in str(N)), exp))
+    return format(x, "E") if (x.adjusted() < -6 or x.adjusted() > 20) else format(x, "f")
+
+
+def round_nearest(q: Fraction, digits: int) -> str:
+    """``q`` rounded to nearest (half-even) at ``digits`` significant digits, as a decimal string ('0' for 0)."""
+    return decimal_round(q, digits, "nearest")
 
 
 def backed_decimal(lo: Fraction, hi: Fraction, digits: int) -> tuple[str, int] | None:
@@ -42,10 +70,20 @@ def backed_decimal(lo: Fraction, hi: Fraction, digits: int) -> tuple[str, int] |
         return round_nearest(lo, digits), digits  # exact when lo terminates within `digits` digits
     if lo < 0 < hi or lo == 0 or hi == 0:
         return None
-    for d in range(digits, 0, -1):
-        s = round_nearest(lo, d)
-        if s == round_nearest(hi, d):
-            return s, d
+    # the ends rounded outward at digits + 10 digits, once: every point of [lo, hi] lies between them, so when
+    # both round to one d-digit decimal, all of [lo, hi] does (rounding twice only ever loses digits, never
+    # claims one)
+    lo_d = decimal.Decimal(decimal_round(lo, digits + 10, "floor"))
+    hi_d = decimal.Decimal(decimal_round(hi, digits + 10, "ceiling"))
+    with decimal.localcontext() as dctx:
+        dctx.rounding = decimal.ROUND_HALF_EVEN
+        dctx.Emax = 10**9
+        dctx.Emin = -10**9
+        for d in range(digits, 0, -1):
+            dctx.prec = d
+            a, b = dctx.plus(lo_d), dctx.plus(hi_d)
+            if a == b:
+                return (format(a, "E") if (a.adjusted() < -6 or a.adjusted() > 20) else format(a, "f")), d
     return None
 
 
@@ -86,9 +124,8 @@ def backed_floor_digits(lo: Fraction, hi: Fraction, digits: int) -> int:
 
     Source: a quantity in [lo, hi] then rounds down to that decimal too, which is <= lo (never overstated: the
     rule for B*).  Domain: lo <= hi."""
-    from dpbounds.evaluation.evaluate import decimal_str
     for d in range(digits, 0, -1):
-        if decimal_str(lo, d, "floor") == decimal_str(hi, d, "floor"):
+        if decimal_round(lo, d, "floor") == decimal_round(hi, d, "floor"):
             return d
     return 0
 
@@ -96,13 +133,15 @@ def backed_floor_digits(lo: Fraction, hi: Fraction, digits: int) -> int:
 def b_star_to_digits(eps_g, delta_g, conversion: str, digits: int):
     """(BStar, d): B* solved to a bracket narrow enough for ``digits`` digits where it can be, and the d <= digits
     digits that bracket backs (rounded down).  Source: dpbounds.accounting.conversions.b_star with
-    rel_tol = 10^-(digits+2), one retry at 10^-(digits+8) for a B* near a digit boundary.  Domain: as b_star."""
+    rel_tol = 10^-(digits+2), then up to two retries each 10^12 narrower for a B* near a digit boundary.  Domain: as
+    b_star."""
     from dpbounds.accounting.conversions import VALID, BStar, b_star
     from dpbounds.evaluation.evaluate import CertificationError
     best = None
-    for extra in (2, 8):
+    tol = Fraction(1, 10 ** (digits + 2))
+    for _ in range(3):  # a B* near a digit boundary needs a narrower bracket than its digits: narrow, then refuse
         try:
-            b = b_star(eps_g, delta_g, conversion, rel_tol=Fraction(1, 10 ** (digits + extra)))
+            b = b_star(eps_g, delta_g, conversion, rel_tol=tol)
         except CertificationError as exc:
             br = getattr(exc, "bracket", None)
             if br is None:
@@ -115,4 +154,6 @@ def b_star_to_digits(eps_g, delta_g, conversion: str, digits: int):
             best = (b, d)
         if d == digits:
             break
+        lo, hi = b.bracket
+        tol = min(tol, (hi - lo) / hi) / 10**12
     return best

@@ -450,7 +450,7 @@ def true_value(entry: SpecEntry, inp: Inputs, enc: Enclosure, digits: int, what:
     """The value correctly rounded to ``digits`` digits (backed by ``enc``), or the exact value the spec decides.
 
     Raises DomainError('digits') when neither backs ``digits`` digits (see dpbounds.evaluation.digits)."""
-    from dpbounds.evaluation.digits import backed_decimal, exact_value, round_nearest
+    from dpbounds.evaluation.digits import backed_decimal, decimal_round, exact_value, round_nearest
     b = backed_decimal(enc.lo, enc.hi, digits)
     if b is not None and b[1] == digits:
         return b[0]
@@ -458,7 +458,7 @@ def true_value(entry: SpecEntry, inp: Inputs, enc: Enclosure, digits: int, what:
     if q is not None and enc.lo <= q <= enc.hi:
         return round_nearest(q, digits)
     raise DomainError("digits", digits, f"at most {0 if b is None else b[1]} digits backed by the certified "
-                      f"enclosure [{decimal_str(enc.lo, 8, 'floor')}, {decimal_str(enc.hi, 8, 'ceiling')}] "
+                      f"enclosure [{decimal_round(enc.lo, 8, 'floor')}, {decimal_round(enc.hi, 8, 'ceiling')}] "
                       "(and the spec does not decide the value exactly)",
                       entry.theorem, "digits not certified")
 

@@ -43,8 +43,8 @@ from dpbounds.spec.aggregates import AGGREGATES
 from dpbounds.spec.core import Kind, fraction_to_decimal_str
 from dpbounds.spec.render import registry_hash
 
-from dpbounds.evaluation.digits import b_star_to_digits, backed_decimal, exact_value, round_nearest
-from dpbounds.evaluation.evaluate import CertificationError, Enclosure, Inputs, decide, decimal_str, enclose_inputs, \
+from dpbounds.evaluation.digits import b_star_to_digits, backed_decimal, decimal_round, exact_value, round_nearest
+from dpbounds.evaluation.evaluate import CertificationError, Enclosure, Inputs, decide, enclose_inputs, \
     prepare
 from dpbounds.evaluation.interp import POS_INF, NotCertified
 from dpbounds.evaluation.sequences import aggregates_for
@@ -272,6 +272,11 @@ def _float_or_none(x: float) -> float | None:
     return None if x == float("inf") else x
 
 
+def _representable(q: Fraction) -> bool:
+    """q = 0 or 2**-(2**20) < |q| < 2**(2**20) (the range of dpbounds.evaluation.evaluate's enclosure ends)."""
+    return q == 0 or abs(q.numerator.bit_length() - q.denominator.bit_length()) < (1 << 20)
+
+
 def value_block(enc: Enclosure, digits: int, exact_q: Fraction | None = None) -> dict | None:
     """The value fields of a record: only backed digits, the exact value when known; None if no digit is backed.
 
@@ -279,6 +284,8 @@ def value_block(enc: Enclosure, digits: int, exact_q: Fraction | None = None) ->
     if enc.pos_inf:
         return {"value": None, "digits": 0, "exact": False, "infinite": True, "lo": None, "hi": None,
                 "upper": None, "lower": None}
+    if not (_representable(enc.lo) and _representable(enc.hi)):
+        return None  # an end beyond 2**(+-2**20): no decimal is rendered for it (bounded work), the record is left out
     if exact_q is None and enc.lo == enc.hi:
         exact_q = enc.lo
     if exact_q is not None:
@@ -293,7 +300,7 @@ def value_block(enc: Enclosure, digits: int, exact_q: Fraction | None = None) ->
     if b is None:
         return None
     return {"value": b[0], "digits": b[1], "exact": False, "infinite": False,
-            "lo": decimal_str(enc.lo, digits + 5, "floor"), "hi": decimal_str(enc.hi, digits + 5, "ceiling"),
+            "lo": decimal_round(enc.lo, digits + 5, "floor"), "hi": decimal_round(enc.hi, digits + 5, "ceiling"),
             "upper": _float_or_none(enc.upper()), "lower": _float_or_none(enc.lower())}
 
 
@@ -356,7 +363,7 @@ def _bound_record(entry: spec.SpecEntry, pt: dict[str, str], digits: int, versio
         block = _certified_block(entry, inp, digits, max(512, 8 * digits + 256))
     except (spec.DomainError, CertificationError, NotCertified):
         return None
-    if block is None:
+    if block is None or any(v is POS_INF for v in inp.aggregates.values()):
         return None
     shown = {k: fraction_to_decimal_str(v) for k, v in inp.params.items()}
     shown.update({k: fraction_to_decimal_str(v[0]) for k, v in inp.aggregates.items()})
@@ -443,7 +450,7 @@ def _halts(entry, budget, rounds: dict[str, list[str]]) -> bool:
 
 
 def _dec(q: Fraction, digits: int = 20) -> str:
-    return decimal_str(q, digits, "nearest")
+    return decimal_round(q, digits, "nearest")
 
 
 def _scale(entry, budget, spend: str, names, n_target: int = 30) -> Fraction | None:
@@ -485,7 +492,7 @@ def _tie(entry, budget, stream: _Stream, name: str, top: Fraction) -> tuple[str,
         else:
             lo = mid
     for d in range(1, 26):  # snap the CONT end to the shortest decimal that still continues: an exact tie shows
-        c = Fraction(decimal_str(hi, d, "floor"))  # as itself (e.g. the round that brings the sum to the budget)
+        c = Fraction(decimal_round(hi, d, "floor"))  # as itself (e.g. the round that brings the sum to the budget)
         if c > lo and not halts_with(fraction_to_decimal_str(c)):
             lo = c
             break
@@ -698,9 +705,9 @@ def _bstar_records(conv: str, grid: dict, version: str) -> list[dict]:
             continue
         lo, hi = b.bracket
         recs.append({**_common(entry, "bstar", version), "conversion": conv,
-                     "params": {"delta_g": _canon(delta_g), "eps_g": _canon(eps_g)}, "b_star": decimal_str(lo, d, "floor"),
-                     "digits": d, "lo": decimal_str(lo, BSTAR_DIGITS + 5, "floor"),
-                     "hi": decimal_str(hi, BSTAR_DIGITS + 5, "ceiling"), "lower": float_down(lo),
+                     "params": {"delta_g": _canon(delta_g), "eps_g": _canon(eps_g)}, "b_star": decimal_round(lo, d, "floor"),
+                     "digits": d, "lo": decimal_round(lo, BSTAR_DIGITS + 5, "floor"),
+                     "hi": decimal_round(hi, BSTAR_DIGITS + 5, "ceiling"), "lower": float_down(lo),
                      "valid_conversion": b.valid_conversion})
     return recs
 
