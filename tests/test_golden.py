@@ -3,6 +3,8 @@ streams right at the HALT boundary, consumed by the README example and by a Java
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import math
 import os
@@ -23,14 +25,21 @@ from dpbounds.outputs.golden import KINDS, SCHEMA_DIR, check_golden, load_golden
     write_golden
 
 ROOT = Path(__file__).resolve().parents[1]
-CLI = [sys.executable, "-m", "dpbounds.cli"]
 #: a small set that still has every file kind: eps, rho and rho+delta filters, odometers, an exact zero
 BOUNDS = ["rruv16.thm5_1", "rruv16.thm3_4.filter", "fz21.remark4_4", "wrrw23.thm1", "wrrw23.thm2",
           "rruv16.lemma6_4", "conversions.kov15.exact"]
 
 
-def _run(*args, cwd=None):
-    return subprocess.run([*CLI, *args], capture_output=True, text=True, timeout=600, cwd=cwd)
+def _run(*args):
+    """The CLI in-process: (returncode, stdout, stderr) like a subprocess, without its start-up cost."""
+    from dpbounds.cli import main
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            rc = main(list(args))
+        except SystemExit as e:
+            rc = e.code
+    return subprocess.CompletedProcess(list(args), rc, out.getvalue(), err.getvalue())
 
 
 @pytest.fixture(scope="module")
