@@ -107,12 +107,13 @@ def test_out_refuses_a_directory_that_is_not_a_golden_tree_a_file_and_a_symlink(
     link.symlink_to(other)
     file = tmp_path / "file"
     file.write_text("x")
-    for target in (other, link, file, ""):
+    inside = Path(G.__file__).resolve().parent / "golden-out"
+    for target in (other, link, file, "", inside):
         r = _run("golden", "--out", str(target), "--bounds", "rruv16.thm3_4.filter", "--grid", "sample",
                  "--no-streams", "--no-conversions")
         assert r.returncode == 2, (target, r.stderr)
         assert r.stderr.count("\n") == 1 and "--out" in r.stderr
-    assert (other / "thesis.tex").read_text() == "precious"
+    assert (other / "thesis.tex").read_text() == "precious" and not inside.exists()
 
 
 # ------------------------------------------------------------------ schemas and types

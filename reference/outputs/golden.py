@@ -852,6 +852,10 @@ def replace_tree(out_dir: str | Path, files: dict[str, str]) -> None:
     out = Path(out_dir)
     if out.is_symlink() or (out.exists() and not out.is_dir()):
         raise spec.DomainError("--out", str(out), "a directory (not a symlink, file or device)", "dpbounds golden")
+    pkg = Path(__file__).resolve().parents[1]
+    if out.resolve() == pkg or pkg in out.resolve().parents:
+        raise spec.DomainError("--out", str(out), "a directory outside the installed dpbounds package",
+                               "dpbounds golden")
     if out.exists() and not _owned_by_us(out):
         raise spec.DomainError("--out", str(out), "a new or empty directory, or an earlier golden tree (this one "
                                "has other files, which the replacement would delete)", "dpbounds golden")
