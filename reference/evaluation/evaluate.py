@@ -457,6 +457,13 @@ def true_value(entry: SpecEntry, inp: Inputs, enc: Enclosure, digits: int, what:
     q = exact_value(entry, inp.params, inp.aggregates, what) if entry.optimize is None else None
     if q is not None and enc.lo <= q <= enc.hi:
         return round_nearest(q, digits)
+    try:  # a value near a rounding boundary at `digits` digits: a narrower enclosure usually decides it
+        narrow = enclose_inputs(entry, inp, what=what, rel_tol=Fraction(1, 10 ** (digits + 15)))
+        b2 = backed_decimal(narrow.lo, narrow.hi, digits) if not narrow.pos_inf else None
+        if b2 is not None and b2[1] == digits:
+            return b2[0]
+    except CertificationError:
+        pass
     raise DomainError("digits", digits, f"at most {0 if b is None else b[1]} digits backed by the certified "
                       f"enclosure [{decimal_round(enc.lo, 8, 'floor')}, {decimal_round(enc.hi, 8, 'ceiling')}] "
                       "(and the spec does not decide the value exactly)",
