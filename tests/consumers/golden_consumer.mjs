@@ -103,6 +103,13 @@ for (const rel of files.filter((f) => f.endsWith(".jsonl")).sort()) {
     seen.add(lines[i]);
     for (const k of schemas[kind].required) if (!(k in r)) fail(`${at}: missing ${k}`);
     for (const [k, v] of Object.entries(r)) {
+      const prop = schemas[kind].properties?.[k];
+      if (!prop) fail(`${at}: field ${k} is not in the ${kind} schema`);
+      else if (prop.type !== undefined) {  // the schema's declared type(s); an integer is also a number
+        const allowed = [].concat(prop.type), t0 = jsType(v);
+        if (!allowed.includes(t0) && !(t0 === "integer" && allowed.includes("number")))
+          fail(`${at}: ${k} is ${t0}, the schema says ${allowed.join("|")}`);
+      }
       let t = jsType(v);
       if (t === "null") { if (!nullable(kind, k)) fail(`${at}: ${k} is null, the schema does not allow it`); continue; }
       if (t === "integer" && types[k] === "number") t = "number";
