@@ -33,7 +33,7 @@ from dpbounds.accounting.accountants import (Decision, Filter, MultiOrderRenyiFi
                                              make_filter, make_odometer)
 from dpbounds.accounting.individual import IndividualFilter, IndividualOdometer
 from dpbounds.accounting import later_filters as _later_filters  # noqa: F401  (registers the post-seed filters)
-from dpbounds.outputs.golden import load_golden
+from dpbounds.outputs.golden_load import load_golden
 
 __all__ = [
     "__version__",

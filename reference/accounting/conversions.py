@@ -194,11 +194,12 @@ def _gauss_eps(rho: Fraction, delta: Fraction) -> Enclosure:
     return Enclosure(br[0], br[1], 0)
 
 
-def _bisect(test, lo: Fraction, hi: Fraction, feasible_below: bool, steps: int = 200):
+def _bisect(test, lo: Fraction, hi: Fraction, feasible_below: bool, steps: int = 200,
+            rel_tol: Fraction = Fraction(1, 10**15)):
     """Certified bisection (slow path): returns (lo, hi) with the ends decided on their sides where possible."""
     good, bad = (True, False) if feasible_below else (False, True)
     for _ in range(steps):
-        if hi - lo <= abs(hi) * Fraction(1, 10**15):
+        if hi - lo <= abs(hi) * rel_tol:
             break
         mid = (lo + hi) / 2
         t = test(mid)
@@ -305,8 +306,9 @@ def b_star(eps_g: Exact, delta_g: Exact, conversion: str = "cks20", rel_tol: Exa
     bs16: the closed form conversions.bs16.b_star, each end re-checked through conversions.bs16; cks20: a
     Newton solve in floats on min_alpha eps_cks20(rho) = eps_g, then lo certified by one alpha (any alpha gives a
     valid eps) and hi certified by dpbounds.evaluation.optimize's quasi-convexity window; gauss: an mpmath solve on the exact
-    curve, both ends decided by arb.  Domain: eps_g > 0, 0 < delta_g < 1.  (``rel_tol`` is accepted for
-    compatibility; the bracket is as tight as the certificate allows, typically 1e-20 relative.)"""
+    curve, both ends decided by arb.  Domain: eps_g > 0, 0 < delta_g < 1.  ``rel_tol`` (optional): the bracket is
+    narrowed by certified bisection until (hi - lo) <= rel_tol * hi, or CertificationError says it cannot be; without
+    it the bracket is as tight as the first certificate allows (typically 1e-20 relative)."""
     _check_conv(conversion, ("bs16", "cks20", "gauss"))
     eps_g = _parse("eps_g", eps_g, "dpbounds.accounting.conversions.b_star")
     delta_g = _parse("delta_g", delta_g, "dpbounds.accounting.conversions.b_star")
@@ -324,12 +326,50 @@ def b_star(eps_g: Exact, delta_g: Exact, conversion: str = "cks20", rel_tol: Exa
         lo, hi = _b_star_cks20(eps_g, delta_g)
     else:
         lo, hi = _b_star_gauss(eps_g, delta_g)
+    if rel_tol is not None and hi - lo > hi * _parse("rel_tol", rel_tol):
+        lo, hi = _narrow_b_star(eps_g, delta_g, conversion, lo, hi, _parse("rel_tol", rel_tol))
     return BStar(lo, (lo, hi), conversion, VALID[conversion])
 
 
-def _bs16_test(eps_g: Fraction, delta_g: Fraction):
+def _narrow_b_star(eps_g: Fraction, delta_g: Fraction, conversion: str, lo: Fraction, hi: Fraction,
+                   rel_tol: Fraction) -> tuple[Fraction, Fraction]:
+    """[lo, hi] narrowed by certified bisection to relative width rel_tol (each end decided on its side)."""
+    digits = max(20, -math.floor(math.log10(float(rel_tol))) + 10) if rel_tol > 0 else 20
+    if conversion == "bs16":
+        test = _bs16_test(eps_g, delta_g, int(digits * 3.33) + 64)
+    elif conversion == "gauss":
+        def test(r: Fraction):
+            return _gauss_test(r, eps_g, delta_g)
+    else:
+        test = _cks20_test(eps_g, delta_g, digits)
+    lo, hi = _bisect(test, lo, hi, True, steps=4 * digits + 80, rel_tol=rel_tol)
+    if hi - lo > hi * rel_tol:
+        exc = CertificationError(f"conversions.{conversion}: B* certified only to relative width "
+                                 f"{float((hi - lo) / hi):.3g} > {float(rel_tol):.3g} at eps_g={eps_g}, delta_g={delta_g}")
+        exc.bracket = (lo, hi)  # the narrowest certified bracket, for a caller that reports how many digits it backs
+        raise exc
+    return lo, hi
+
+
+def _cks20_test(eps_g: Fraction, delta_g: Fraction, digits: int = 20):
+    """test(rho): True iff certified feasible (one alpha gives eps <= eps_g), False iff certified infeasible."""
+    entry = spec.get("conversions.cks20")
+    an = _opt.quasiconvexity("conversions.cks20")
+    bits = max(160, int(digits * 3.33) + 64)
+
     def test(r: Fraction):
-        ends = _arb_ends("conversions.bs16", {"rho": r, "delta": delta_g})
+        a = _opt.argmin(entry, {"rho": r, "delta": delta_g}, digits=digits)
+        if a is not None and _opt.value_at_arb(an, {"rho": r, "delta": delta_g}, a, bits=bits)[1] <= eps_g:
+            return True
+        if _opt.lower_bound_exceeds(entry, {"rho": r, "delta": delta_g}, eps_g, hint=a, bits=bits, digits=digits):
+            return False
+        return None
+    return test
+
+
+def _bs16_test(eps_g: Fraction, delta_g: Fraction, bits: int = 192):
+    def test(r: Fraction):
+        ends = _arb_ends("conversions.bs16", {"rho": r, "delta": delta_g}, bits)
         return None if ends is None else (True if ends[1] <= eps_g else (False if ends[0] > eps_g else None))
     return test
 
@@ -507,3 +547,31 @@ def _b_star_gauss(eps_g: Fraction, delta_g: Fraction) -> tuple[Fraction, Fractio
     if br is None:
         br = _bisect(test, bs_lo, _to_frac(ctx, ctx.exp(u_hi)), True)
     return br
+
+
+def b_star_to_digits(eps_g, delta_g, conversion: str, digits: int):
+    """(BStar, d): B* solved to a bracket narrow enough for ``digits`` digits where it can be, and the d <= digits
+    digits that bracket backs (rounded down).  Source: b_star with
+    rel_tol = 10^-(digits+2), then up to two retries each 10^12 narrower for a B* near a digit boundary.  Domain: as
+    b_star."""
+    from dpbounds.evaluation.digits import backed_floor_digits
+    best = None
+    tol = Fraction(1, 10 ** (digits + 2))
+    for _ in range(3):  # a B* near a digit boundary needs a narrower bracket than its digits: narrow, then refuse
+        try:
+            b = b_star(eps_g, delta_g, conversion, rel_tol=tol)
+        except CertificationError as exc:
+            br = getattr(exc, "bracket", None)
+            if br is None:
+                raise
+            b = BStar(br[0], br, conversion, VALID[conversion])  # the narrowest certified bracket
+            d = backed_floor_digits(br[0], br[1], digits)
+            return (b, d) if best is None or d >= best[1] else best
+        d = backed_floor_digits(b.bracket[0], b.bracket[1], digits)
+        if best is None or d > best[1]:
+            best = (b, d)
+        if d == digits:
+            break
+        lo, hi = b.bracket
+        tol = min(tol, (hi - lo) / hi) / 10**12
+    return best

@@ -451,11 +451,38 @@ def evaluate(entry_id: str, params: Mapping[str, Any] | None = None, *, digits: 
     if enc.pos_inf or enc.lo is None or enc.hi is None:
         return Evaluation(entry.id, str(entry.source), shown, "inf", ("inf", "inf"), math.inf, math.inf, digits,
                           infinite=True)
-    mid = (enc.lo + enc.hi) / 2
-    value = decimal_str(mid, digits, "nearest")
+    value = true_value(entry, inp, enc, digits, what)
     lo_s = decimal_str(enc.lo, digits + 5, "floor")
     hi_s = decimal_str(enc.hi, digits + 5, "ceiling")
     return Evaluation(entry.id, str(entry.source), shown, value, (lo_s, hi_s), enc.upper(), enc.lower(), digits)
+
+
+def true_value(entry: SpecEntry, inp: Inputs, enc: Enclosure, digits: int, what: str = "expr") -> str:
+    """The value correctly rounded to ``digits`` digits (backed by ``enc``), or the exact value the spec decides.
+
+    Raises DomainError('digits') when neither backs ``digits`` digits (see dpbounds.evaluation.digits)."""
+    from dpbounds.evaluation.digits import backed_decimal, decimal_round, exact_value, round_nearest
+    lo, hi = enc.lo, enc.hi
+    if lo is None or hi is None:  # +oo: the caller reports it as infinite
+        raise DomainError("digits", digits, "a finite value", entry.theorem, "the value is +oo")
+    b = backed_decimal(lo, hi, digits)
+    if b is not None and b[1] == digits:
+        return b[0]
+    q = exact_value(entry, inp.params, inp.aggregates, what) if entry.optimize is None else None
+    if q is not None and lo <= q <= hi:
+        return round_nearest(q, digits)
+    try:  # a value near a rounding boundary at `digits` digits: a narrower enclosure usually decides it
+        narrow = enclose_inputs(entry, inp, what=what, rel_tol=Fraction(1, 10 ** (digits + 15)))
+        b2 = backed_decimal(narrow.lo, narrow.hi, digits) if narrow.lo is not None and narrow.hi is not None \
+            else None
+        if b2 is not None and b2[1] == digits:
+            return b2[0]
+    except CertificationError:
+        pass
+    raise DomainError("digits", digits, f"at most {0 if b is None else b[1]} digits backed by the certified "
+                      f"enclosure [{decimal_round(lo, 8, 'floor')}, {decimal_round(hi, 8, 'ceiling')}] "
+                      "(and the spec does not decide the value exactly)",
+                      entry.theorem, "digits not certified")
 
 
 # ------------------------------------------------------------------------------------------------

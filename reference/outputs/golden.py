@@ -1,37 +1,64 @@
-"""Golden test vectors: certified values of every bound on a grid, and per-round decisions on streams.
+"""Golden test vectors, format 2: certified values any test suite, in any language, reads without special cases.
 
-Layout of ``DIR`` (all files deterministic, written atomically, listed with their SHA-256 in manifest.json):
+Layout of ``DIR`` (deterministic: two runs give byte-identical trees; replaced as a whole, atomically):
 
-* ``bounds/<id>.jsonl`` and ``bounds/<id>.csv`` -- one record per grid point (schema: ``schema.json``):
-  ``id, source, params (exact decimal strings), value (decimal string), enclosure [lo, hi], upper, lower
-  (float64 outward from the enclosure), digits, spec_version`` and, for filters, ``halt`` (the certified decision).
-* ``streams/<id>.jsonl`` -- for filters: a per-round sequence of (eps, delta) with each round's decision; for
-  odometers: each round's certified value.
-* ``manifest.json`` -- spec version, generator, grid, digits and the SHA-256 of every other file.
+* ``bounds/<id>.jsonl``            kind ``bound``: every bound on a grid of exact parameters;
+* ``streams/<id>.jsonl``           kind ``filter_stream`` / ``odometer_stream``: per-round decisions / values of every
+  filter and odometer fed by per-round costs, at several budgets, with streams built to end at the HALT boundary;
+* ``conversions/<conv>.<direction>.jsonl``  kind ``conversion``: CKS20 and BS16 eps(delta) and delta(eps), log grids;
+* ``bstar/<conv>.jsonl``           kind ``bstar``: B*(eps_g, delta_g) of CKS20 and BS16, log grid;
+* a ``.csv`` twin beside every ``.jsonl`` (same records, same order);
+* ``schemas/<kind>.schema.json``   one JSON Schema (draft 2020-12, with ``$id``) per kind, the manifest's included;
+* ``manifest.json``                format, versions, grid and the SHA-256, kind and record count of every other file.
+
+One type per field, in every kind (the README's golden section is the reader's copy of these rules):
+exact quantities (parameters, budgets, per-round costs, values, enclosure ends, B*) are decimal strings
+(``-?D+(.D+)?(E[+-]D+)?``, read by Fraction/Decimal/BigDecimal/big.Float as they are); float64 bounds ``upper`` /
+``lower`` are JSON numbers, and ``null`` in a numeric or decimal field always means +infinity (``infinite`` = true
+says the exact value itself is +inf); booleans are JSON booleans (``true``/``false`` in CSV; null is an empty cell).
+A ``value`` shows ``digits`` significant digits, each backed by the certified enclosure (the exact value correctly
+rounded), or is the exact value the spec decides (``exact`` = true); see :mod:`dpbounds.evaluation.digits`.
 """
 
 from __future__ import annotations
 
 import csv
+import functools
 import hashlib
 import io
 import itertools
 import json
+import os
 import random
+import re
+import shutil
+from collections import Counter
 from fractions import Fraction
 from pathlib import Path
 from typing import Any, Iterable
 
+from dpbounds.outputs.golden_load import load_golden as load_golden  # re-exported (consumers' entry point)
+from dpbounds import __version__ as DPBOUNDS_VERSION
 from dpbounds import spec
-from dpbounds.spec.core import CANONICAL, Kind, fraction_to_decimal_str
+from dpbounds.spec.aggregates import AGGREGATES
+from dpbounds.spec.core import Kind, fraction_to_decimal_str
 from dpbounds.spec.render import registry_hash
 
-from dpbounds.evaluation.evaluate import CertificationError, Inputs, decide, enclose_inputs, evaluate, prepare
-from dpbounds.evaluation.interp import NotCertified
-from dpbounds.util.io import atomic_write_text
+from dpbounds.accounting.conversions import b_star_to_digits
+from dpbounds.evaluation.digits import backed_decimal, decimal_round, exact_value, round_nearest
+from dpbounds.evaluation.evaluate import CertificationError, Enclosure, Inputs, decide, enclose_inputs, \
+    prepare
+from dpbounds.evaluation.interp import POS_INF, NotCertified
+from dpbounds.evaluation.sequences import aggregates_for
+from dpbounds.evaluation.numeric import float_down, float_up
 from dpbounds.util.progress import Progress
 
-GENERATOR = "dpbounds.dpbounds.outputs.golden/1"
+FORMAT = 2
+GENERATOR = f"dpbounds.outputs.golden/{FORMAT}"
+SCHEMA_ID = "urn:dpbounds:golden:2:"
+KINDS = ("bound", "filter_stream", "odometer_stream", "conversion", "bstar", "manifest")
+#: the committed copies of the schemas (package data; a test checks they equal :data:`SCHEMAS`)
+SCHEMA_DIR = Path(__file__).with_name("schemas")
 
 #: grid values per parameter name (exact decimal strings): typical and extreme regimes
 GRID: dict[str, list[str]] = {
@@ -64,6 +91,245 @@ GRID: dict[str, list[str]] = {
     "R": ["0.001", "0.1", "1", "10"],
 }
 
+#: budgets of the stream vectors: the entry's sample budget, and these values of its main budget parameter
+BUDGET_VALUES = {"eps_g": ["0.1", "1", "3"], "B": ["0.01", "0.1", "1"]}
+#: odometer stream parameters: the sample point, and these values of the first parameter listed here it has
+ODOMETER_VALUES = {"gamma": ["0.0001", "1"], "x": ["0.0001", "1"], "v0": ["0.0001", "1"], "n": ["10", "1000000"],
+                   "eps_g": ["0.1", "3"], "delta_dprime": ["1e-12", "0.01"]}
+#: the relative gap of the tie streams' last round: tie_below is CONT, tie_above HALT, within this of each other
+TIE_REL = Fraction(1, 10**16)
+MAX_ROUNDS = 400
+
+
+def _log_grid(lo_exp: int, hi_exp: int, per_decade: int) -> list[str]:
+    """Exact decimals near 10^(k/per_decade) (2 significant digits), from 10^lo_exp to 10^hi_exp."""
+    out = []
+    for k in range(lo_exp * per_decade, hi_exp * per_decade + 1):
+        e, r = divmod(k, per_decade)
+        out.append(fraction_to_decimal_str(Fraction(f"{10 ** (r / per_decade):.2g}") * Fraction(10) ** e))
+    return out
+
+
+#: conversion grids per --grid: (rho, delta) for eps(delta), (rho, eps) for delta(eps), (eps_g, delta_g) for B*
+CONVERSION_GRIDS = {
+    "sample": {"rho": ["0.01", "1"], "delta": ["1e-10", "0.001"], "eps": ["0.1", "3"],
+               "eps_g": ["0.1", "1"], "delta_g": ["1e-10", "1e-6"]},
+    "default": {"rho": _log_grid(-6, 2, 2), "delta": _log_grid(-15, -1, 1), "eps": _log_grid(-3, 1, 2),
+                "eps_g": _log_grid(-3, 1, 2), "delta_g": _log_grid(-15, -1, 1)},
+    "dense": {"rho": _log_grid(-8, 3, 4), "delta": _log_grid(-20, -1, 2), "eps": _log_grid(-4, 2, 4),
+              "eps_g": _log_grid(-4, 2, 4), "delta_g": _log_grid(-20, -1, 2)},
+}
+CONVERSIONS = ("cks20", "bs16")
+BSTAR_DIGITS = 20
+
+
+# ------------------------------------------------------------------------------------------------
+# Schemas
+# ------------------------------------------------------------------------------------------------
+
+_DEC_PATTERN = r"^-?[0-9]+(\.[0-9]+)?(E[+-]?[0-9]+)?$"
+_DEC = {"type": "string", "pattern": _DEC_PATTERN, "description": "an exact decimal"}
+_DEC_OR_INF = {"type": ["string", "null"], "pattern": _DEC_PATTERN, "description": "an exact decimal; null = +inf"}
+_FLOAT_OR_INF = {"type": ["number", "null"], "description": "a float64; null = +inf"}
+_DEC_MAP = {"type": "object", "additionalProperties": _DEC}
+_COMMON = {
+    "id": {"type": "string", "description": "spec id, e.g. rruv16.thm5_1"},
+    "source": {"type": "string", "description": "paper, theorem/equation and citation (arXiv id and version "
+               "where known)"},
+    "dpbounds_version": {"type": "string"},
+    "spec_version": {"type": "string", "pattern": "^[0-9a-f]{64}$", "description": "SHA-256 of the spec registry"},
+}
+_VALUE = {
+    "value": dict(_DEC_OR_INF, description="the exact value correctly rounded to `digits` significant digits "
+                  "(every digit backed by [lo, hi]), or exact (`exact`); null iff `infinite`"),
+    "digits": {"type": "integer", "minimum": 0, "description": "significant digits shown in `value` (0 iff infinite)"},
+    "exact": {"type": "boolean", "description": "true iff `value` is the exact value (then lo = hi = value)"},
+    "infinite": {"type": "boolean", "description": "true iff the exact value is +inf (value, lo, hi, upper, lower "
+                 "are then null)"},
+    "lo": dict(_DEC_OR_INF, description="certified lower end of the exact value (rounded down)"),
+    "hi": dict(_DEC_OR_INF, description="certified upper end of the exact value (rounded up)"),
+    "upper": dict(_FLOAT_OR_INF, description="the smallest float64 >= the exact value (null: none, +inf)"),
+    "lower": dict(_FLOAT_OR_INF, description="the largest float64 <= the exact value (null only when infinite)"),
+}
+_ROUND_INPUT = {"type": ["string", "null"], "pattern": _DEC_PATTERN,
+                "description": "this round's cost (exact decimal); null: not an input of this entry"}
+_STREAM = {
+    "stream": {"type": "string", "description": "name of the stream (constant, mixed, zeros, tie_below, ...)"},
+    "round": {"type": "integer", "minimum": 1},
+    "eps": _ROUND_INPUT, "delta": _ROUND_INPUT, "rho": _ROUND_INPUT,
+}
+
+
+def _schema(kind: str, title: str, props: dict) -> dict:
+    props = {"kind": {"const": kind}, **props}
+    return {"$schema": "https://json-schema.org/draft/2020-12/schema", "$id": f"{SCHEMA_ID}{kind}",
+            "title": title, "type": "object", "required": sorted(props), "additionalProperties": False,
+            "properties": props}
+
+
+SCHEMAS: dict[str, dict] = {
+    "bound": _schema("bound", "dpbounds golden: a bound at one grid point", {
+        **_COMMON, "params": dict(_DEC_MAP, description="parameters and aggregates, exact decimal strings"),
+        **_VALUE,
+        "halt": {"type": ["boolean", "null"], "description": "filters: the certified HALT decision at this point "
+                 "(the value exceeds the budget); null for an entry that is not a filter"}}),
+    "filter_stream": _schema("filter_stream", "dpbounds golden: one round of a filter stream", {
+        **_COMMON, "budget": dict(_DEC_MAP, description="the filter's budget parameters"), **_STREAM,
+        "halt": {"type": "boolean", "description": "the certified decision after this round: true = HALT (the "
+                 "round must not run; the stream ends here)"}}),
+    "odometer_stream": _schema("odometer_stream", "dpbounds golden: one round of an odometer stream", {
+        **_COMMON, "params": dict(_DEC_MAP, description="the odometer's parameters"), **_STREAM, **_VALUE}),
+    "conversion": _schema("conversion", "dpbounds golden: a zCDP -> (eps, delta)-DP conversion at one point", {
+        **_COMMON, "conversion": {"enum": list(CONVERSIONS)},
+        "direction": {"enum": ["eps_of_delta", "delta_of_eps"], "description": "eps_of_delta: params rho, delta; "
+                      "value eps.  delta_of_eps: params rho, eps; value delta"},
+        "params": _DEC_MAP, **_VALUE}),
+    "bstar": _schema("bstar", "dpbounds golden: B*(eps_g, delta_g), the largest zCDP budget a conversion accepts", {
+        **_COMMON, "conversion": {"enum": list(CONVERSIONS)}, "params": _DEC_MAP,
+        "b_star": dict(_DEC, description="B* rounded down to `digits` digits (never overstated; every digit backed)"),
+        "digits": {"type": "integer", "minimum": 1},
+        "lo": dict(_DEC, description="certified lower end of B* (feasible)"),
+        "hi": dict(_DEC, description="certified upper end of B* (infeasible above)"),
+        "lower": {"type": "number", "description": "the largest float64 <= lo"},
+        "valid_conversion": {"type": "boolean"}}),
+    "manifest": {
+        "$schema": "https://json-schema.org/draft/2020-12/schema", "$id": f"{SCHEMA_ID}manifest",
+        "title": "dpbounds golden: manifest.json", "type": "object", "additionalProperties": False,
+        "required": ["format", "generator", "dpbounds_version", "spec_version", "grid", "digits", "records",
+                     "files"],
+        "properties": {
+            "format": {"const": FORMAT}, "generator": {"type": "string"}, "dpbounds_version": {"type": "string"},
+            "spec_version": _COMMON["spec_version"], "grid": {"enum": ["sample", "default", "dense"]},
+            "digits": {"type": "integer"}, "records": {"type": "integer", "minimum": 0},
+            "files": {"type": "object", "additionalProperties": {
+                "type": "object", "additionalProperties": False, "required": ["sha256", "kind", "records"],
+                "properties": {"sha256": {"type": "string", "pattern": "^[0-9a-f]{64}$"},
+                               "kind": {"enum": list(KINDS) + ["schema"]},
+                               "records": {"type": "integer", "minimum": 0}}}}}},
+}
+
+
+def schema_text(kind: str) -> str:
+    """The schema file of one kind, as written (and committed under dpbounds/outputs/schemas/)."""
+    return json.dumps(SCHEMAS[kind], indent=2, sort_keys=True) + "\n"
+
+
+def validate(schema: dict, obj: Any, where: str = "$") -> list[str]:
+    """Violations of ``obj`` against the subset of JSON Schema the golden schemas use (empty when valid).
+
+    The tests check every file with the independent ``jsonschema`` package too; this one serves ``--check``
+    without a dependency."""
+    errs: list[str] = []
+    types = schema.get("type")
+    if types is not None:
+        names = [types] if isinstance(types, str) else types
+        ok = {"string": isinstance(obj, str), "null": obj is None, "boolean": isinstance(obj, bool),
+              "object": isinstance(obj, dict), "array": isinstance(obj, list),
+              "integer": isinstance(obj, int) and not isinstance(obj, bool),
+              "number": isinstance(obj, (int, float)) and not isinstance(obj, bool)}
+        if not any(ok[t] for t in names):
+            return [f"{where}: {obj!r} is not of type {types}"]
+    if "const" in schema and obj != schema["const"]:
+        errs.append(f"{where}: {obj!r} != {schema['const']!r}")
+    if "enum" in schema and obj not in schema["enum"]:
+        errs.append(f"{where}: {obj!r} not in {schema['enum']}")
+    if isinstance(obj, str) and "pattern" in schema and not re.search(schema["pattern"], obj):
+        errs.append(f"{where}: {obj!r} does not match {schema['pattern']}")
+    if isinstance(obj, (int, float)) and not isinstance(obj, bool) and "minimum" in schema \
+            and obj < schema["minimum"]:
+        errs.append(f"{where}: {obj!r} < {schema['minimum']}")
+    if isinstance(obj, dict):
+        props = schema.get("properties", {})
+        errs += [f"{where}: missing {k}" for k in schema.get("required", []) if k not in obj]
+        extra = schema.get("additionalProperties", True)
+        for k, v in obj.items():
+            if k in props:
+                errs += validate(props[k], v, f"{where}.{k}")
+            elif extra is False:
+                errs.append(f"{where}: unexpected key {k}")
+            elif isinstance(extra, dict):
+                errs += validate(extra, v, f"{where}.{k}")
+    return errs
+
+
+# ------------------------------------------------------------------------------------------------
+# Provenance and value blocks
+# ------------------------------------------------------------------------------------------------
+
+def source_of(entry: spec.SpecEntry) -> str:
+    """The citation a golden file gives for an entry: "[KEY] " and the spec's full citation (authors, title, venue,
+    arXiv id and version, theorem and equation; the seed file as a secondary locator).  One function, so a richer spec citation
+    reaches every golden record."""
+    return f"[{entry.source.paper}] {entry.source}"
+
+
+def _common(entry: spec.SpecEntry, kind: str, version: str) -> dict:
+    return {"kind": kind, "id": entry.id, "source": source_of(entry), "dpbounds_version": DPBOUNDS_VERSION,
+            "spec_version": version}
+
+
+def _float_or_none(x: float) -> float | None:
+    if x != x or x == float("-inf"):
+        raise CertificationError(f"no float64 bracket for {x}")
+    return None if x == float("inf") else x
+
+
+def _representable(q: Fraction) -> bool:
+    """q = 0 or 2**-(2**20) < |q| < 2**(2**20) (the range of dpbounds.evaluation.evaluate's enclosure ends)."""
+    return q == 0 or abs(q.numerator.bit_length() - q.denominator.bit_length()) < (1 << 20)
+
+
+def value_block(enc: Enclosure, digits: int, exact_q: Fraction | None = None) -> dict | None:
+    """The value fields of a record: only backed digits, the exact value when known; None if no digit is backed.
+
+    ``exact_q`` (optional) is the exact rational value (from the spec); it must lie in the enclosure."""
+    if enc.pos_inf:
+        return {"value": None, "digits": 0, "exact": False, "infinite": True, "lo": None, "hi": None,
+                "upper": None, "lower": None}
+    if not (_representable(enc.lo) and _representable(enc.hi)):
+        return None  # an end beyond 2**(+-2**20): no decimal is rendered for it (bounded work), the record is left out
+    if exact_q is None and enc.lo == enc.hi:
+        exact_q = enc.lo
+    if exact_q is not None:
+        if not enc.lo <= exact_q <= enc.hi:
+            raise CertificationError(f"exact value {exact_q} outside its enclosure")
+        s = round_nearest(exact_q, digits)
+        if Fraction(s) == exact_q:  # a terminating decimal within `digits` digits: shown exactly
+            d = len(s.lstrip("-").split("E")[0].replace(".", "").lstrip("0")) or 1
+            return {"value": s, "digits": d, "exact": True, "infinite": False, "lo": s, "hi": s,
+                    "upper": _float_or_none(float_up(exact_q)), "lower": _float_or_none(float_down(exact_q))}
+    b = backed_decimal(enc.lo, enc.hi, digits)
+    if b is None:
+        return None
+    return {"value": b[0], "digits": b[1], "exact": False, "infinite": False,
+            "lo": decimal_round(enc.lo, digits + 5, "floor"), "hi": decimal_round(enc.hi, digits + 5, "ceiling"),
+            "upper": _float_or_none(enc.upper()), "lower": _float_or_none(enc.lower())}
+
+
+def _certified_block(entry: spec.SpecEntry, inp, digits: int, max_bits: int) -> dict | None:
+    """value_block of the entry at prepared inputs, with the spec's exact value when it decides one.
+
+    An exact value is only reported inside a certified enclosure (a value at 0 is enclosed in absolute terms,
+    which may need more bits than ``max_bits``: then, and only when the spec decides the value, up to 2^13)."""
+    q = exact_value(entry, inp.params, inp.aggregates, simplify=False) if entry.optimize is None else None
+    try:
+        enc = enclose_inputs(entry, inp, rel_tol=Fraction(1, 10 ** (digits + 3)), max_bits=max_bits)
+    except CertificationError:
+        if q is None:
+            q = exact_value(entry, inp.params, inp.aggregates) if entry.optimize is None else None
+        if q is None:
+            raise
+        enc = enclose_inputs(entry, inp, rel_tol=Fraction(1, 10 ** (digits + 3)), max_bits=max(max_bits, 1 << 13))
+    if q is None and not enc.pos_inf and entry.optimize is None:
+        b = backed_decimal(enc.lo, enc.hi, digits)
+        if b is None or b[1] < digits:
+            q = exact_value(entry, inp.params, inp.aggregates)
+    return value_block(enc, digits, q if q is not None and not enc.pos_inf and enc.lo <= q <= enc.hi else None)
+
+
+# ------------------------------------------------------------------------------------------------
+# Bound records
+# ------------------------------------------------------------------------------------------------
 
 def _grid_points(entry: spec.SpecEntry, grid: str) -> Iterable[dict[str, str]]:
     """Grid points for an entry: the sample point, each name varied alone (default), or products (dense)."""
@@ -71,231 +337,668 @@ def _grid_points(entry: spec.SpecEntry, grid: str) -> Iterable[dict[str, str]]:
     if entry.optimize is not None:
         base.pop(entry.optimize.var, None)
     names = sorted(base)
-    seen = set()
-
-    def emit(pt: dict[str, str]) -> bool:
-        key = tuple(sorted(pt.items()))
-        if key not in seen:
-            seen.add(key)
-            return True
-        return False
-
-    if emit(dict(base)):
-        yield dict(base)
+    yield dict(base)
     if grid == "sample" or (entry.optimize is not None and grid == "default"):
         # an infimum is certified by branch and bound (and the delta form by bisection on top): on the default
         # grid these entries get their sample point only; --grid dense covers them fully
         return
-    # one-at-a-time variations
     for nm in names:
         for v in GRID.get(nm, []):
-            pt = dict(base)
-            pt[nm] = v
-            if emit(pt):
-                yield pt
-    # pairs (default) or the full product capped (dense)
+            yield {**base, nm: v}
     width = 2 if grid == "default" else len(names)
     cap = 60 if grid == "default" else 400
     count = 0
     for combo in itertools.combinations(names, min(width, len(names))):
-        lists = [GRID.get(nm, [base[nm]]) for nm in combo]
-        for values in itertools.product(*lists):
-            pt = dict(base)
-            pt.update(dict(zip(combo, values)))
-            if emit(pt):
-                yield pt
-                count += 1
-                if count >= cap:
-                    return
+        for values in itertools.product(*[GRID.get(nm, [base[nm]]) for nm in combo]):
+            yield {**base, **dict(zip(combo, values))}
+            count += 1
+            if count >= cap:
+                return
 
 
-def _record(entry: spec.SpecEntry, pt: dict[str, str], digits: int, version: str) -> dict[str, Any] | None:
+def _bound_record(entry: spec.SpecEntry, pt: dict[str, str], digits: int, version: str) -> dict | None:
     params = {k: v for k, v in pt.items() if k in entry.params}
     aggs = {k: v for k, v in pt.items() if k in entry.aggregates}
     try:
-        # a bounded precision budget: a point whose value cannot be certified to `digits` within it (e.g. a
-        # Gaussian-curve delta of 10^-(10^6) cancelling catastrophically) is left out rather than guessed
-        r = evaluate(entry.id, params, aggregates=aggs, digits=digits, max_bits=max(512, 8 * digits + 256))
+        inp = prepare(entry, params, aggregates=aggs)
+        # a bounded precision budget: a point whose value cannot be certified within it is left out, not guessed
+        block = _certified_block(entry, inp, digits, max(512, 8 * digits + 256))
     except (spec.DomainError, CertificationError, NotCertified):
         return None
-    rec = {"id": entry.id, "source": str(entry.source), "params": dict(sorted(r.params.items())),
-           "value": r.value, "enclosure": list(r.enclosure), "upper": _jf(r.upper), "lower": _jf(r.lower),
-           "digits": digits, "spec_version": version}
+    if block is None or any(v is POS_INF for v in inp.aggregates.values()):
+        return None
+    shown = {k: fraction_to_decimal_str(v) for k, v in inp.params.items()}
+    shown.update({k: fraction_to_decimal_str(v[0]) for k, v in inp.aggregates.items()})
+    rec = {**_common(entry, "bound", version), "params": dict(sorted(shown.items())), **block, "halt": None}
     if entry.kind is Kind.FILTER and entry.halt is not None:
-        inp = prepare(entry, params, aggregates=aggs)
         rec["halt"] = decide(entry, inp)
     return rec
 
 
-def _jf(x: float) -> float | str:
-    if x == float("inf"):
-        return "inf"
-    if x == float("-inf"):
-        return "-inf"
-    return x
+# ------------------------------------------------------------------------------------------------
+# Streams
+# ------------------------------------------------------------------------------------------------
+
+def round_inputs(entry: spec.SpecEntry) -> tuple[str, ...]:
+    """The per-round inputs (of eps, delta, rho) that feed the entry's aggregates; delta with eps (0 if pure)."""
+    names = set()
+    for a in entry.aggregates:
+        names |= {s.name for s in AGGREGATES[a].expr.free_symbols}
+    if "eps" in names:
+        names.add("delta")
+    return tuple(n for n in ("eps", "delta", "rho") if n in names)
 
 
-def _dumps(rec: dict[str, Any]) -> str:
-    return json.dumps(rec, sort_keys=True, separators=(",", ":"))
+def _is_pure(entry: spec.SpecEntry) -> bool:
+    return any(str(r) == "Eq(delta, 0)" for r in entry.per_round_domain)
 
 
-def _csv(records: list[dict[str, Any]]) -> str:
-    pnames = sorted({k for r in records for k in r["params"]})
-    buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
-    extra = ["halt"] if any("halt" in r for r in records) else []
-    w.writerow(["id"] + pnames + ["value", "enclosure_lo", "enclosure_hi", "upper", "lower", "digits"] + extra)
-    for r in records:
-        params = [r["params"].get(p, "") if not isinstance(r["params"].get(p), list) else
-                  "[" + ";".join(r["params"][p]) + "]" for p in pnames]
-        w.writerow([r["id"]] + params + [r["value"], r["enclosure"][0], r["enclosure"][1], repr(r["upper"]),
-                                         repr(r["lower"]), r["digits"]] + ([r.get("halt")] if extra else []))
-    return buf.getvalue()
+def _spend_name(entry: spec.SpecEntry) -> str:
+    return "eps" if "eps" in round_inputs(entry) else "rho"
 
 
-SCHEMA = {
-    "$schema": "https://json-schema.org/draft/2020-12/schema",
-    "title": "dpbounds golden vector record",
-    "type": "object",
-    "required": ["id", "source", "params", "value", "enclosure", "upper", "lower", "digits", "spec_version"],
-    "properties": {
-        "id": {"type": "string", "description": "spec id, e.g. rruv16.thm5_1"},
-        "source": {"type": "string", "description": "paper, theorem/equation and seed file"},
-        "params": {"type": "object", "description": "exact decimal strings (an aggregate known only to an "
-                   "enclosure is a [lo, hi] pair)",
-                   "additionalProperties": {"oneOf": [{"type": "string"},
-                                                      {"type": "array", "items": {"type": "string"}}]}},
-        "value": {"type": "string", "description": "decimal string, `digits` significant digits, or 'inf'"},
-        "enclosure": {"type": "array", "items": {"type": "string"}, "minItems": 2, "maxItems": 2,
-                      "description": "certified [lo, hi] containing the exact value (rounded outward)"},
-        "upper": {"oneOf": [{"type": "number"}, {"const": "inf"}], "description": "smallest float64 >= exact"},
-        "lower": {"oneOf": [{"type": "number"}, {"const": "inf"}, {"const": "-inf"}],
-                  "description": "largest float64 <= exact"},
-        "digits": {"type": "integer"},
-        "spec_version": {"type": "string", "description": "SHA-256 of the spec registry"},
-        "halt": {"type": "boolean", "description": "filters: the certified HALT decision at this point"},
-    },
-}
+class _Stream:
+    """Per-round costs of one stream, as exact decimal strings per input name."""
 
-STREAM_SCHEMA_NOTE = ("streams/<id>.jsonl: one record per round {id, round, eps, delta, decision (CONT|HALT) or "
-                      "value/enclosure, spec_version}; a filter's stream stops at its first HALT.")
+    def __init__(self, names: tuple[str, ...]):
+        self.names = names
+        self.rounds: dict[str, list[str]] = {n: [] for n in names}
+
+    def add(self, **costs: str) -> None:
+        for n in self.names:  # canonical exact decimals (1e-12 -> 0.000000000001), as every record shows them
+            self.rounds[n].append(fraction_to_decimal_str(Fraction(costs.get(n, "0"))))
+
+    @classmethod
+    def of(cls, other: "_Stream", n: int) -> "_Stream":
+        """A copy of the first n rounds of ``other``."""
+        s = cls(other.names)
+        s.rounds = {k: list(v[:n]) for k, v in other.rounds.items()}
+        return s
+
+    def __len__(self) -> int:
+        return len(self.rounds[self.names[0]])
+
+    def prefix(self, i: int) -> dict[str, list[str]]:
+        return {n: v[:i] for n, v in self.rounds.items()}
 
 
-def _streams() -> list[tuple[str, list[str], list[str]]]:
-    """Deterministic (seeded) per-round sequences: (name, eps list, delta list) as exact decimal strings."""
-    rng = random.Random(20161122)
-    out = [("homogeneous_0.05", ["0.05"] * 400, ["0"] * 400),
-           ("homogeneous_0.2", ["0.2"] * 120, ["0"] * 120)]
-    eps = [f"{rng.choice([0.01, 0.02, 0.05, 0.1, 0.3]):g}" for _ in range(200)]
-    out.append(("mixed_pure", eps, ["0"] * len(eps)))
-    eps = [f"{rng.choice([0.01, 0.05, 0.1]):g}" for _ in range(120)]
-    dl = [rng.choice(["0", "1e-10", "1e-9"]) for _ in range(120)]
-    out.append(("mixed_approx", eps, dl))
+def _stream_inputs(entry, params: dict[str, str], rounds: dict[str, list[str]]) -> Inputs:
+    """Inputs of the entry after the rounds: the exact parameters and each aggregate summed as count x (the
+    certified enclosure of one round's term), over the distinct rounds (sound: c lo <= c term <= c hi)."""
+    names = tuple(rounds)
+    aggs: dict[str, Any] = {a: (Fraction(0), Fraction(0)) for a in entry.aggregates}
+    for row, c in Counter(zip(*(rounds[n] for n in names))).items():
+        for a, t in _round_term(entry.id, names, row).items():
+            if aggs[a] is POS_INF or t is POS_INF:
+                aggs[a] = POS_INF
+            else:
+                aggs[a] = (aggs[a][0] + c * t[0], aggs[a][1] + c * t[1])
+    return Inputs(dict(_checked(entry.id, tuple(sorted(params.items())))), aggs)
+
+
+@functools.lru_cache(maxsize=4096)
+def _round_term(entry_id: str, names: tuple[str, ...], row: tuple[str, ...]) -> dict:
+    """The entry's aggregates of one round (a pure function, memoized: streams repeat few distinct rounds)."""
+    return aggregates_for(spec.get(entry_id), **{n: [Fraction(x)] for n, x in zip(names, row)})
+
+
+@functools.lru_cache(maxsize=256)
+def _checked(entry_id: str, params: tuple) -> dict:
+    return spec.get(entry_id).check_values(dict(params))
+
+
+def _halts(entry, budget, rounds: dict[str, list[str]]) -> bool:
+    return decide(entry, _stream_inputs(entry, budget, rounds))
+
+
+def _dec(q: Fraction, digits: int = 20) -> str:
+    return decimal_round(q, digits, "nearest")
+
+
+def _scale(entry, budget, spend: str, names, n_target: int = 30) -> Fraction | None:
+    """The largest cost v on a 1-2-5 grid such that n_target rounds of v continue (None if none does)."""
+    cands = [Fraction(m) * Fraction(10) ** k for k in range(-6, 2) for m in (1, 2, 5)]
+    ok = None
+    lo, hi = 0, len(cands) - 1
+    while lo <= hi:  # the decision at n_target rounds is monotone in v: bisect the index
+        mid = (lo + hi) // 2
+        rounds = {n: [fraction_to_decimal_str(cands[mid]) if n == spend else "0"] * n_target for n in names}
+        if _halts(entry, budget, rounds):
+            hi = mid - 1
+        else:
+            ok = cands[mid]
+            lo = mid + 1
+    return ok
+
+
+def _tie(entry, budget, stream: _Stream, name: str, top: Fraction) -> tuple[str, str] | None:
+    """(x_cont, x_halt): last-round costs in [0, top] for ``name`` on which the decision flips, within TIE_REL."""
+    def halts_with(x: str) -> bool:
+        r = stream.prefix(len(stream))
+        r[name] = r[name] + [x]
+        for n in stream.names:
+            if n != name:
+                r[n] = r[n] + ["0"]
+        return _halts(entry, budget, r)
+    lo, hi = Fraction(0), top
+    if halts_with("0") or not halts_with(fraction_to_decimal_str(top)):
+        return None
+    for _ in range(200):
+        if hi - lo <= hi * TIE_REL:
+            break
+        mid = Fraction(_dec((lo + hi) / 2, 22))
+        if mid in (lo, hi):
+            break
+        if halts_with(fraction_to_decimal_str(mid)):
+            hi = mid
+        else:
+            lo = mid
+    for d in range(1, 26):  # snap the CONT end to the shortest decimal that still continues: an exact tie shows
+        c = Fraction(decimal_round(hi, d, "floor"))  # as itself (e.g. the round that brings the sum to the budget)
+        if c > lo and not halts_with(fraction_to_decimal_str(c)):
+            lo = c
+            break
+    return fraction_to_decimal_str(lo) if len(fraction_to_decimal_str(lo)) < 30 else _dec(lo, 22), _dec(hi, 22)
+
+
+def _filter_streams(entry, budget, seed: int) -> list[tuple[str, _Stream]]:
+    """Named streams for a filter at one budget: constant, mixed, zeros, tie_below/above and the delta side."""
+    names = round_inputs(entry)
+    spend = _spend_name(entry)
+    v = _scale(entry, budget, spend, names)
+    if v is None:
+        return []
+    vs = fraction_to_decimal_str(v)
+    out = []
+    const = _Stream(names)
+    for _ in range(MAX_ROUNDS):
+        const.add(**{spend: vs})
+    out.append(("constant", const))
+    rng = random.Random(seed)
+    mixed = _Stream(names)
+    for _ in range(MAX_ROUNDS):
+        costs = {spend: fraction_to_decimal_str(v * rng.choice([Fraction(1, 10), Fraction(1, 2), 1, 2]))}
+        if "delta" in names and spend != "delta" and not _is_pure(entry):
+            costs["delta"] = rng.choice(["0", "1e-12", "1e-9"])
+        mixed.add(**costs)
+    out.append(("mixed", mixed))
+    zeros = _Stream(names)
+    for i in range(MAX_ROUNDS):
+        zeros.add(**{spend: vs if i % 3 == 1 else "0"})
+    out.append(("zeros", zeros))
+    # the boundary: a stream's CONT prefix, then a last round within TIE_REL of HALT (the constant prefix often
+    # lands exactly on the budget: CONT at equality, HALT just above; the mixed one does not)
+    for label, base in (("tie", const), ("mixed_tie", mixed)):
+        h = _first_halt(entry, budget, base)
+        if h is not None and h >= 2:  # the last round: in (0, 2v], the boundary strictly inside
+            out += _tie_streams(entry, budget, label, _Stream.of(base, h - 2), spend, v * 4)
+    if "delta" in names and not _is_pure(entry):
+        out += _delta_side(entry, budget, names, spend, v)
     return out
 
 
-def _stream_records(entry: spec.SpecEntry, budget: dict[str, str], version: str,
-                    digits: int) -> list[dict[str, Any]]:
-    """Per-round records computed from scratch on every prefix (independent of dpbounds.accounting.accountants)."""
+def _delta_side(entry, budget, names, spend, v) -> list[tuple[str, _Stream]]:
+    """Streams that HALT on the delta side: a small cost per round and deltas that exhaust the delta budget."""
+    small = fraction_to_decimal_str(v / 1000)
+    cands = [Fraction(m) * Fraction(10) ** k for k in range(-16, 0) for m in (1, 2, 5)]
+    d = None
+    for c in reversed(cands):  # the largest delta of which 10 rounds continue
+        if not _halts(entry, budget, {n: [small if n == spend else fraction_to_decimal_str(c) if n == "delta"
+                                          else "0"] * 10 for n in names}):
+            d = c
+            break
+    if d is None:
+        return []
+    ds = fraction_to_decimal_str(d)
+    s = _Stream(names)
+    for _ in range(MAX_ROUNDS):
+        s.add(**{spend: small, "delta": ds})
+    h = _first_halt(entry, budget, s)
+    if h is None:
+        return []
+    # on the delta side: the same rounds with delta = 0 continue
+    no_delta = {n: (["0"] * h if n == "delta" else s.rounds[n][:h]) for n in names}
+    if _halts(entry, budget, no_delta):
+        return []
+    return [("delta_side", s)] + (_tie_streams(entry, budget, "delta_tie", _Stream.of(s, h - 2), "delta", 2 * d)
+                                  if h >= 2 else [])
+
+
+def _tie_streams(entry, budget, label: str, prefix: "_Stream", name: str, top: Fraction) -> list:
+    """<label>_below (CONT) and <label>_above (HALT): ``prefix`` plus one round of ``name`` at the two ends of a
+    certified bracket of the flip point, within TIE_REL relative of each other."""
+    t = _tie(entry, budget, prefix, name, top)
+    if t is None:
+        return []
+    out = []
+    for suffix, x in zip(("below", "above"), t):
+        s = _Stream.of(prefix, len(prefix))
+        s.add(**{name: x})
+        out.append((f"{label}_{suffix}", s))
+    return out
+
+
+def _first_halt(entry, budget, stream: _Stream) -> int | None:
+    """The first round (1-based) at which the filter says HALT on the stream, by bisection (monotone)."""
+    n = len(stream)
+    if not _halts(entry, budget, stream.prefix(n)):
+        return None
+    lo, hi = 0, n  # prefix lo continues (0: nothing spent), prefix hi halts
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if _halts(entry, budget, stream.prefix(mid)):
+            hi = mid
+        else:
+            lo = mid
+    return hi
+
+
+def _round_fields(entry, stream: _Stream, i: int) -> dict:
+    names = stream.names
+    return {n: (stream.rounds[n][i] if n in names else None) for n in ("eps", "delta", "rho")}
+
+
+def _filter_stream_records(entry, budget, version, seed) -> list[dict]:
+    """Per-round certified decisions from scratch on every prefix (independent of dpbounds.accounting), up to and
+    including the first HALT."""
     recs = []
-    pure = any(str(r) == "Eq(delta, 0)" for r in entry.per_round_domain)
-    for name, eps, dl in _streams():
-        if pure and any(d != "0" for d in dl):
-            continue
-        for i in range(1, len(eps) + 1):
-            try:
-                inp = prepare(entry, budget, eps=eps[:i], delta=dl[:i])
-            except spec.DomainError:
+    for name, s in _filter_streams(entry, budget, seed):
+        for i in range(1, len(s) + 1):
+            halt = _halts(entry, budget, s.prefix(i))
+            recs.append({**_common(entry, "filter_stream", version), "budget": dict(sorted(budget.items())),
+                         "stream": name, "round": i, **_round_fields(entry, s, i - 1), "halt": halt})
+            if halt:
                 break
-            rec = {"id": entry.id, "stream": name, "round": i, "eps": eps[i - 1], "delta": dl[i - 1],
-                   "budget": budget, "spec_version": version}
-            if entry.kind is Kind.FILTER:
-                halt = decide(entry, inp)
-                rec["decision"] = "HALT" if halt else "CONT"
-                recs.append(rec)
-                if halt:
-                    break
-            else:
-                enc = enclose_inputs(entry, inp, rel_tol=Fraction(1, 10 ** (digits + 3)))
-                rec["value_enclosure"] = (["inf", "inf"] if enc.pos_inf or enc.lo is None or enc.hi is None else
-                                          [_dec(enc.lo, digits, "floor"), _dec(enc.hi, digits, "ceiling")])
-                rec["upper"] = _jf(enc.upper())
-                recs.append(rec)
-                if enc.pos_inf:
-                    break
     return recs
 
 
-def _dec(q: Fraction, digits: int, rounding: str) -> str:
-    from dpbounds.evaluation.evaluate import decimal_str
-    return decimal_str(q, digits, rounding)
+def _odometer_stream_records(entry, params, version, digits, seed) -> list[dict]:
+    names = round_inputs(entry)
+    spend = _spend_name(entry)
+    rng = random.Random(seed)
+    streams = []
+    s = _Stream(names)
+    for _ in range(30):
+        s.add(**{spend: "0.05"})
+    streams.append(("constant", s))
+    s = _Stream(names)
+    for _ in range(40):
+        costs = {spend: rng.choice(["0.001", "0.01", "0.05", "0.1", "0.3"])}
+        if "delta" in names and not _is_pure(entry):
+            costs["delta"] = rng.choice(["0", "1e-12", "1e-9"])
+        s.add(**costs)
+    streams.append(("mixed", s))
+    s = _Stream(names)
+    for i in range(20):
+        s.add(**{spend: "0.1" if i % 3 == 1 else "0"})
+    streams.append(("zeros", s))
+    recs = []
+    for name, s in streams:
+        for i in range(1, len(s) + 1):
+            try:
+                block = _certified_block(entry, _stream_inputs(entry, params, s.prefix(i)), digits, 1 << 13)
+            except (spec.DomainError, CertificationError, NotCertified):
+                break
+            if block is None:
+                break
+            recs.append({**_common(entry, "odometer_stream", version), "params": dict(sorted(params.items())),
+                         "stream": name, "round": i, **_round_fields(entry, s, i - 1), **block})
+    return recs
 
 
-def _stream_budget(entry: spec.SpecEntry) -> dict[str, str] | None:
-    pt = entry.sample_point()
-    budget = {k: v for k, v in pt.items() if k in entry.params}
-    try:
-        entry.check_values(budget)
-    except spec.DomainError:
-        return None
-    return budget
+def _variants(entry, values: dict[str, list[str]], limit: int) -> list[dict[str, str]]:
+    """The sample parameters, then the first name of ``values`` the entry has set to each listed value."""
+    base = {k: v for k, v in entry.sample_point().items() if k in entry.params}
+    out = [base]
+    for nm, vals in values.items():
+        if nm in base:
+            for v in vals:
+                out.append({**base, nm: v})
+            break
+    good, seen = [], set()
+    for b in out:
+        try:
+            key = tuple(sorted((k, fraction_to_decimal_str(q)) for k, q in entry.check_values(b).items()))
+        except spec.DomainError:
+            continue
+        if key not in seen:
+            seen.add(key)
+            good.append(dict(key))
+    return good[:limit]
 
 
-def write_golden(out_dir: str | Path, bounds: list[str] | None = None, grid: str = "default", digits: int = 40,
-                 streams: bool = True) -> str:
-    """Write the golden vectors to ``out_dir``; returns a one-line summary."""
+# ------------------------------------------------------------------------------------------------
+# Conversions and B*
+# ------------------------------------------------------------------------------------------------
+
+def _canon(x: str) -> str:
+    return fraction_to_decimal_str(Fraction(x))
+
+
+def _conversion_records(conv: str, direction: str, grid: dict, version: str, digits: int) -> list[dict]:
+    from dpbounds.accounting.conversions import delta_of, eps_of
+    entry = spec.get(f"conversions.{conv}" if direction == "eps_of_delta" or conv == "bs16"
+                     else "conversions.cks20.delta")
+    other = "delta" if direction == "eps_of_delta" else "eps"
+    recs = []
+    for rho, x in itertools.product(grid["rho"], grid[other]):
+        try:
+            enc = (eps_of(rho, x, conv, rel_tol=Fraction(1, 10 ** (digits + 3))) if direction == "eps_of_delta"
+                   else delta_of(rho, x, conv))
+            block = value_block(enc, digits)
+        except (spec.DomainError, CertificationError, NotCertified):
+            continue
+        if block is None:
+            continue
+        recs.append({**_common(entry, "conversion", version), "conversion": conv, "direction": direction,
+                     "params": {"rho": _canon(rho), other: _canon(x)}, **block})
+    return recs
+
+
+def _bstar_records(conv: str, grid: dict, version: str) -> list[dict]:
+    entry = spec.get("conversions.bs16.b_star" if conv == "bs16" else "conversions.cks20")
+    recs = []
+    for eps_g, delta_g in itertools.product(grid["eps_g"], grid["delta_g"]):
+        try:
+            b, d = b_star_to_digits(eps_g, delta_g, conv, BSTAR_DIGITS)
+        except (spec.DomainError, CertificationError, NotCertified):
+            continue
+        if d < 1:
+            continue
+        lo, hi = b.bracket
+        recs.append({**_common(entry, "bstar", version), "conversion": conv,
+                     "params": {"delta_g": _canon(delta_g), "eps_g": _canon(eps_g)}, "b_star": decimal_round(lo, d, "floor"),
+                     "digits": d, "lo": decimal_round(lo, BSTAR_DIGITS + 5, "floor"),
+                     "hi": decimal_round(hi, BSTAR_DIGITS + 5, "ceiling"), "lower": float_down(lo),
+                     "valid_conversion": b.valid_conversion})
+    return recs
+
+
+# ------------------------------------------------------------------------------------------------
+# Files
+# ------------------------------------------------------------------------------------------------
+
+def _dumps(rec: dict) -> str:
+    return json.dumps(rec, sort_keys=True, separators=(",", ":"), allow_nan=False)
+
+
+def _cell(v: Any) -> str:
+    if v is None:
+        return ""
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, float):
+        return json.dumps(v)  # the shortest repr that round-trips, as in the JSON twin
+    return str(v)
+
+
+def csv_text(records: list[dict]) -> str:
+    """The CSV twin of a list of records: nested objects flattened as ``params.NAME`` columns, null as an empty
+    cell, booleans as true/false, numbers as in JSON."""
+    top = sorted({k for r in records for k, v in r.items() if not isinstance(v, dict)})
+    nested = sorted({f"{k}.{n}" for r in records for k, v in r.items() if isinstance(v, dict) for n in v})
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(top + nested)
+    for r in records:
+        w.writerow([_cell(r.get(k)) for k in top] +
+                   [_cell(r.get(c.split(".", 1)[0], {}).get(c.split(".", 1)[1])) for c in nested])
+    return buf.getvalue()
+
+
+def _add(files: dict, kinds: dict, rel: str, kind: str, records: list[dict]) -> int:
+    """Add a JSONL file and its CSV twin, dropping exact duplicate records; the number of records kept."""
+    seen, uniq = set(), []
+    for r in records:
+        line = _dumps(r)
+        if line not in seen:
+            seen.add(line)
+            uniq.append(r)
+    if not uniq:
+        return 0
+    files[rel + ".jsonl"] = "".join(_dumps(r) + "\n" for r in uniq)
+    files[rel + ".csv"] = csv_text(uniq)
+    kinds[rel + ".jsonl"] = kinds[rel + ".csv"] = (kind, len(uniq))
+    return len(uniq)
+
+
+def golden_files(bounds: list[str] | None = None, grid: str = "default", digits: int = 40,
+                 streams: bool = True, conversions: bool = True) -> dict[str, str]:
+    """Every file of the golden tree (relative path -> text), manifest.json included."""
     if grid not in ("sample", "default", "dense"):
         raise spec.DomainError("grid", grid, "one of sample, default, dense", "dpbounds golden")
-    if not isinstance(digits, int) or not 5 <= digits <= 1000:
+    if isinstance(digits, bool) or not isinstance(digits, int) or not 5 <= digits <= 1000:
         raise spec.DomainError("digits", digits, "an integer in [5, 1000]", "dpbounds golden")
     reg = spec.registry()
     if bounds:
-        for b in bounds:
-            spec.get(b)
-        entries = [reg[b] for b in bounds]
+        entries = [spec.get(b) for b in bounds]
     else:
         entries = [e for e in reg.values() if e.kind is not Kind.AGGREGATE and not e.expr.is_Boolean]
-    out = Path(out_dir)
     version = registry_hash()
     files: dict[str, str] = {}
-    n_records = 0
-    with Progress(len(entries), "golden vectors") as bar:
+    kinds: dict[str, tuple[str, int]] = {}
+    n = 0
+    limit = 1 if grid == "sample" else 3
+    sdigits = min(digits, 30)
+    with Progress(len(entries) + (2 * len(CONVERSIONS) if conversions else 0), "golden vectors") as bar:
         for e in entries:
-            recs = [r for r in (_record(e, pt, digits, version) for pt in _grid_points(e, grid)) if r is not None]
-            if recs:
-                files[f"bounds/{e.id}.jsonl"] = "".join(_dumps(r) + "\n" for r in recs)
-                files[f"bounds/{e.id}.csv"] = _csv(recs)
-                n_records += len(recs)
-            if streams and e.aggregates and e.kind in (Kind.FILTER, Kind.ODOMETER) and grid != "sample":
-                budget = _stream_budget(e)
-                if budget is not None:
-                    srecs = _stream_records(e, budget, version, min(digits, 30))
-                    if srecs:
-                        files[f"streams/{e.id}.jsonl"] = "".join(_dumps(r) + "\n" for r in srecs)
+            recs, seen = [], set()
+            for pt in _grid_points(e, grid):
+                r = _bound_record(e, pt, digits, version)
+                if r is not None and _dumps(r["params"]) not in seen:
+                    seen.add(_dumps(r["params"]))
+                    recs.append(r)
+            n += _add(files, kinds, f"bounds/{e.id}", "bound", recs)
+            if streams and e.aggregates and e.kind is Kind.FILTER and e.halt is not None:
+                seed = int(hashlib.sha256(e.id.encode()).hexdigest()[:8], 16)
+                srecs = [r for b in _variants(e, BUDGET_VALUES, limit)
+                         for r in _filter_stream_records(e, b, version, seed)]
+                n += _add(files, kinds, f"streams/{e.id}", "filter_stream", srecs)
+            elif streams and e.aggregates and e.kind is Kind.ODOMETER:
+                seed = int(hashlib.sha256(e.id.encode()).hexdigest()[:8], 16)
+                srecs = [r for p in _variants(e, ODOMETER_VALUES, limit)
+                         for r in _odometer_stream_records(e, p, version, sdigits, seed)]
+                n += _add(files, kinds, f"streams/{e.id}", "odometer_stream", srecs)
             bar.update(1, e.id)
-    files["schema.json"] = json.dumps(SCHEMA, indent=2, sort_keys=True) + "\n"
-    for rel, text in sorted(files.items()):
-        atomic_write_text(out / rel, text)
-    manifest = {"generator": GENERATOR, "spec_version": version, "grid": grid, "digits": digits,
-                "records": n_records, "streams_note": STREAM_SCHEMA_NOTE,
-                "files": {rel: hashlib.sha256(text.encode()).hexdigest() for rel, text in sorted(files.items())}}
-    atomic_write_text(out / "manifest.json", json.dumps(manifest, indent=2, sort_keys=True) + "\n")
-    return f"{n_records} records in {len(files)} files, spec version {version[:12]}"
+        if conversions:
+            cg = CONVERSION_GRIDS[grid]
+            for conv in CONVERSIONS:
+                for direction in ("eps_of_delta", "delta_of_eps"):
+                    n += _add(files, kinds, f"conversions/{conv}.{direction}", "conversion",
+                              _conversion_records(conv, direction, cg, version, min(digits, 20)))
+                bar.update(1, f"conversions {conv}")
+                n += _add(files, kinds, f"bstar/{conv}", "bstar", _bstar_records(conv, cg, version))
+                bar.update(1, f"bstar {conv}")
+    for kind in KINDS:
+        files[f"schemas/{kind}.schema.json"] = schema_text(kind)
+        kinds[f"schemas/{kind}.schema.json"] = ("schema", 1)
+    manifest = {"format": FORMAT, "generator": GENERATOR, "dpbounds_version": DPBOUNDS_VERSION,
+                "spec_version": version, "grid": grid, "digits": digits, "records": n,
+                "files": {rel: {"sha256": hashlib.sha256(text.encode()).hexdigest(), "kind": kinds[rel][0],
+                                "records": kinds[rel][1]} for rel, text in sorted(files.items())}}
+    files["manifest.json"] = json.dumps(manifest, indent=2, sort_keys=True) + "\n"
+    return files
 
 
-def load_golden(path: str | Path) -> list[dict[str, Any]]:
-    """Load one JSON Lines file of golden records (for consumers' test suites)."""
-    with open(path, encoding="utf-8") as f:
-        return [json.loads(line) for line in f if line.strip()]
+def write_golden(out_dir: str | Path, bounds: list[str] | None = None, grid: str = "default", digits: int = 40,
+                 streams: bool = True, conversions: bool = True) -> str:
+    """Write the golden vectors to ``out_dir``, replacing it as a whole; returns a one-line summary."""
+    files = golden_files(bounds, grid, digits, streams, conversions)
+    replace_tree(out_dir, files)
+    m = json.loads(files["manifest.json"])
+    return f"{m['records']} records in {len(files)} files, spec version {m['spec_version'][:12]}"
 
+
+def _owned_by_us(d: Path) -> bool:
+    """True iff ``d`` is an empty directory or a golden tree (its manifest names this generator family)."""
+    if not any(d.iterdir()):
+        return True
+    try:
+        m = json.loads((d / "manifest.json").read_text(encoding="utf-8"))
+        return isinstance(m, dict) and str(m.get("generator", "")).startswith("dpbounds.")
+    except (OSError, ValueError):
+        return False
+
+
+def replace_tree(out_dir: str | Path, files: dict[str, str]) -> None:
+    """Replace directory ``out_dir`` by exactly ``files``, atomically as a whole.
+
+    The tree is written into a sibling temporary directory (fsynced), then swapped in: the old tree is renamed
+    aside, the new one renamed in, the old one removed.  A crash leaves the old complete tree, or the new complete
+    tree at ``out`` -- or, killed between the two renames, the old complete tree beside it as
+    ``.NAME.golden-old-PID``, which the next run restores before it starts; no file of an earlier run survives.
+    Refuses (DomainError) a target that is a symlink or not a directory, and a non-empty directory that is not a
+    golden tree (it would be deleted)."""
+    if str(out_dir).strip() == "":
+        raise spec.DomainError("--out", out_dir, "a directory path", "dpbounds golden")
+    out = Path(out_dir)
+    if out.is_symlink() or (out.exists() and not out.is_dir()):
+        raise spec.DomainError("--out", str(out), "a directory (not a symlink, file or device)", "dpbounds golden")
+    pkg = Path(__file__).resolve().parents[1]
+    if out.resolve() == pkg or pkg in out.resolve().parents:
+        raise spec.DomainError("--out", str(out), "a directory outside the installed dpbounds package",
+                               "dpbounds golden")
+    if out.exists() and not _owned_by_us(out):
+        raise spec.DomainError("--out", str(out), "a new or empty directory, or an earlier golden tree (this one "
+                               "has other files, which the replacement would delete)", "dpbounds golden")
+    parent = out.absolute().parent
+    tmp = parent / f".{out.name}.golden-new-{os.getpid()}"
+    old = parent / f".{out.name}.golden-old-{os.getpid()}"
+    moved_aside = False
+    try:
+        parent.mkdir(parents=True, exist_ok=True)
+        _remove_leftovers(parent, out)
+        shutil.rmtree(tmp, ignore_errors=True)
+        for rel, text in sorted(files.items()):
+            p = tmp / rel
+            p.parent.mkdir(parents=True, exist_ok=True)
+            with open(p, "w", encoding="utf-8", newline="") as f:
+                f.write(text)
+                f.flush()
+                os.fsync(f.fileno())
+        if out.exists():
+            os.rename(out, old)
+            moved_aside = True
+        os.rename(tmp, out)
+        moved_aside = False
+        _fsync_dir(parent)
+        shutil.rmtree(old, ignore_errors=True)
+    except OSError as e:
+        if moved_aside and not out.exists():  # the new tree did not go in: put the old one back
+            try:
+                os.rename(old, out)
+            except OSError:
+                pass
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise spec.DomainError("--out", str(out), "a writable directory path", "dpbounds golden",
+                               e.strerror or str(e)) from None
+
+
+def _remove_leftovers(parent: Path, out: Path) -> None:
+    """Clean up after earlier runs on ``out`` that were killed: a tree moved aside comes back if ``out`` is
+    missing (a kill between the two renames), every other temporary tree of a dead process is removed."""
+    dead = []
+    for p in sorted(parent.glob(f".{out.name}.golden-*-*")):
+        try:
+            pid = int(p.name.rsplit("-", 1)[1])
+            if pid != os.getpid():
+                os.kill(pid, 0)
+                continue  # a live process (perhaps another run) owns it
+        except ProcessLookupError:
+            pass
+        except (ValueError, PermissionError):
+            continue
+        dead.append(p)
+    for p in dead:
+        if ".golden-old-" in p.name and not out.exists():
+            os.rename(p, out)
+        else:
+            shutil.rmtree(p, ignore_errors=True)
+
+
+def _fsync_dir(d: Path) -> None:
+    try:
+        fd = os.open(d, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+    except OSError:
+        pass
+
+
+# ------------------------------------------------------------------------------------------------
+# Reading and checking
+# ------------------------------------------------------------------------------------------------
 
 def verify_manifest(out_dir: str | Path) -> list[str]:
-    """Files whose SHA-256 does not match the manifest (empty when all match)."""
+    """Files whose SHA-256 does not match the manifest, and files the manifest does not list (empty when all
+    match)."""
     out = Path(out_dir)
-    manifest = json.loads((out / "manifest.json").read_text())
+    manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
     bad = []
-    for rel, digest in manifest["files"].items():
+    for rel, meta in manifest["files"].items():
         p = out / rel
-        if not p.exists() or hashlib.sha256(p.read_bytes()).hexdigest() != digest:
+        if not p.is_file() or hashlib.sha256(p.read_bytes()).hexdigest() != meta["sha256"]:
             bad.append(rel)
+    listed = set(manifest["files"]) | {"manifest.json"}
+    bad += sorted(str(p.relative_to(out)) for p in out.rglob("*")
+                  if p.is_file() and str(p.relative_to(out)) not in listed)
     return bad
+
+
+class BadGoldenInput(ValueError):
+    """The directory given to check_golden is not a golden tree at all (exit 2, not a mismatch)."""
+
+
+def check_golden(out_dir: str | Path) -> list[str]:
+    """Problems of a golden tree against its manifest and schemas (empty when it verifies).
+
+    Raises BadGoldenInput when ``out_dir`` has no readable manifest.  Checks: the manifest against its schema;
+    every listed file's SHA-256; no unlisted file; every JSONL record against the schema of its kind (the tree's
+    own, hash-checked schema file), one kind per file; each CSV twin has the JSONL's row count."""
+    out = Path(out_dir)
+    if not out.is_dir():
+        raise BadGoldenInput(f"{out}: not a directory")
+    try:
+        manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError, UnicodeDecodeError) as e:
+        raise BadGoldenInput(f"{out}/manifest.json: unreadable ({e})") from None
+    if not isinstance(manifest, dict) or manifest.get("format") != FORMAT or not isinstance(manifest.get("files"),
+                                                                                           dict):
+        raise BadGoldenInput(f"{out}/manifest.json: not a golden manifest of format {FORMAT}")
+    problems = [f"manifest.json: {e}" for e in validate(SCHEMAS["manifest"], manifest)]
+    problems += [f"{rel}: hash mismatch, missing or unlisted" for rel in verify_manifest(out)]
+    schemas = {}
+    for kind in KINDS:
+        try:
+            schemas[kind] = json.loads((out / f"schemas/{kind}.schema.json").read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            problems.append(f"schemas/{kind}.schema.json: missing or not JSON")
+    for rel, meta in sorted(manifest["files"].items()):
+        if not rel.endswith(".jsonl") or not (out / rel).is_file():
+            continue
+        kind = meta.get("kind")
+        sch = schemas.get(kind)
+        if sch is None:
+            problems.append(f"{rel}: unknown kind {kind!r}")
+            continue
+        n = 0
+        with open(out / rel, encoding="utf-8") as f:
+            for i, line in enumerate(f, 1):
+                try:
+                    rec = json.loads(line)
+                except ValueError:
+                    problems.append(f"{rel}:{i}: not JSON")
+                    continue
+                n += 1
+                problems += [f"{rel}:{i}: {e}" for e in validate(sch, rec)[:3]]
+        if n != meta.get("records"):
+            problems.append(f"{rel}: {n} records, the manifest says {meta.get('records')}")
+        twin = out / (rel[:-len(".jsonl")] + ".csv")
+        if twin.is_file():
+            with open(twin, encoding="utf-8", newline="") as f:
+                rows = sum(1 for _ in csv.reader(f)) - 1
+            if rows != n:
+                problems.append(f"{twin.relative_to(out)}: {rows} rows, its JSONL twin has {n}")
+    return problems

@@ -9,8 +9,20 @@ import sys
 from dpbounds.cli.commands import emit_json
 from dpbounds.spec import DomainError
 
-#: printed digits: the certified bracket is about 1e-20 relative wide, so more digits would be noise
-MIN_DIGITS, MAX_DIGITS = 5, 60
+MAX_DIGITS = 1000
+
+
+def certified_b_star(eps_g, delta_g, conversion: str, digits: int):
+    """B* with a bracket that backs ``digits`` digits, or DomainError('--digits') saying how many it backs."""
+    from dpbounds.accounting.conversions import b_star_to_digits
+    if isinstance(digits, bool) or not isinstance(digits, int) or not 1 <= digits <= MAX_DIGITS:
+        raise DomainError("--digits", digits, f"an integer in [1, {MAX_DIGITS}]", "dpbounds bstar")
+    b, got = b_star_to_digits(eps_g, delta_g, conversion, digits)
+    if got < digits:
+        raise DomainError("--digits", digits, f"at most {got} digits: the certified B* bracket for {conversion} at "
+                          f"eps_g={eps_g}, delta_g={delta_g} backs no more", "dpbounds bstar", "digits not certified")
+    return b
+
 
 EPILOG = """\
 examples:
@@ -30,18 +42,14 @@ def add_parser(sub) -> None:
                    help="zCDP -> DP conversion: bs16 (Bun-Steinke 2016), cks20 (Canonne-Kamath-Steinke 2020, "
                    "default) or gauss (the Gaussian limit: not a valid general conversion)")
     p.add_argument("--digits", type=int, default=20, metavar="N",
-                   help=f"significant digits printed, {MIN_DIGITS}..{MAX_DIGITS} (default 20); every digit is "
-                   "rounded outward from the certified bracket")
+                   help=f"significant digits of B*, 1..{MAX_DIGITS} (default 20): each backed by a certified bracket "
+                   "narrowed until it does, or exit 2 saying how many digits are backed")
     p.add_argument("--format", choices=("text", "json"), default="text", help="text (default) or json")
     p.set_defaults(func=run)
 
 
 def run(args) -> int:
-    from dpbounds.accounting.conversions import b_star
-    if not MIN_DIGITS <= args.digits <= MAX_DIGITS:
-        raise DomainError("--digits", args.digits, f"an integer in [{MIN_DIGITS}, {MAX_DIGITS}]", "dpbounds bstar",
-                          "the certified bracket is about 1e-20 relative wide")
-    b = b_star(args.eps_g, args.delta_g, args.conversion)
+    b = certified_b_star(args.eps_g, args.delta_g, args.conversion, args.digits)
     rec = b.as_dict(args.digits)
     if args.format == "json":
         emit_json(rec)
