@@ -91,9 +91,16 @@ def filter_lineup(eps_g: str, delta_g: str) -> list[tuple[str, str, dict]]:
     ]
 
 
-def compare_filters_table(quick: bool = False, eps_g: str = "1", delta_g: str = "1e-6"):
-    """Rounds allowed per filter for several homogeneous eps (the report's 'Filters side by side')."""
-    eps_list = ["0.001", "0.01", "0.05", "0.1"] if quick else ["0.001", "0.003", "0.01", "0.03", "0.05", "0.1", "0.2"]
+#: the per-round eps of the 'Filters side by side' table and figure (quick: a subset)
+EPS_GRID = ("0.001", "0.003", "0.01", "0.03", "0.05", "0.1", "0.2")
+EPS_GRID_QUICK = ("0.001", "0.01", "0.05", "0.1")
+
+
+def compare_filters_table(quick: bool = False, eps_g: str = "1", delta_g: str = "1e-6",
+                          tick: Callable[[str], None] | None = None):
+    """Rounds allowed per filter for several homogeneous eps (the report's 'Filters side by side');
+    ``tick(note)`` is called after each cell (progress for a caller)."""
+    eps_list = list(EPS_GRID_QUICK if quick else EPS_GRID)
     lineup = filter_lineup(eps_g, delta_g)
     headers = ["eps per round"] + [lab for lab, _, _ in lineup] + ["exact optimum (KOV15, fixed params)"]
     rows = []
@@ -101,7 +108,11 @@ def compare_filters_table(quick: bool = False, eps_g: str = "1", delta_g: str = 
         row = [eps]
         for _, fid, budget in lineup:
             row.append(str(rounds_allowed(fid, budget, eps)))
+            if tick:
+                tick(f"eps={eps} {fid}")
         row.append(str(rounds_allowed_optimal(eps, eps_g, delta_g)))
+        if tick:
+            tick(f"eps={eps} exact optimum")
         rows.append(row)
     note = (f"Homogeneous rounds allowed at total budget (eps_g, delta_g) = ({eps_g}, {delta_g}); pure-DP rounds. "
             "The last column is the exact optimum for k-fold eps-randomized response with fixed parameters: no "
