@@ -56,7 +56,8 @@ class Section:
         """A paragraph; inline `code`, **bold** and [label](#anchor) are rendered (never shown raw)."""
         self.blocks.append(("p", text))
 
-    def items(self, texts: list[str]) -> None:
+    def items(self, texts: list) -> None:
+        """A bulleted list: each a str (inline marks as in :meth:`p`) or a :class:`Cell`."""
         self.blocks.append(("items", list(texts)))
 
     def table(self, headers: list[str], rows: list[list], ids: list[str] | None = None,
@@ -97,6 +98,12 @@ def mathml(expr) -> str:
     return f"<math display='inline'>{body}</math>"
 
 
+def _citation_cell(source) -> Cell:
+    """A source in full (a citation is never folded)."""
+    text = citation(source)
+    return Cell(text, html.escape(text))
+
+
 def _formula_cell(e) -> Cell:
     import sympy as sp
     expr = e.expr if e.lhs is None else sp.Rel(e.lhs, e.expr, e.relation) if e.relation in ("<=", ">=", "<", ">") \
@@ -126,15 +133,17 @@ def section_proofs(sec: Section, out: Path, quick: bool) -> None:
           "committed in `proofs_check/VERDICTS.md`.")
     findings = [r for r in results if r.verdict in ("erratum", "refuted")]
     if findings:
-        sec.p("Findings (errata and refutations), each linked to its full evidence:")
-        sec.items([f"[{r.id}](#{anchor('claim', r.id)}) ({r.verdict}): {_first_sentence(r.evidence)}"
+        sec.p("Findings (errata and refutations); each opens to its full evidence and links to its row:")
+        sec.items([Cell(f"`{r.id}` ({r.verdict}): {' '.join(r.evidence.split())}",
+                        f"<a href='#{anchor('claim', r.id)}'>{_code(r.id)}</a> ({html.escape(r.verdict)}): "
+                        + _details(_first_sentence(r.evidence, 160), f"<pre>{html.escape(r.evidence.strip())}</pre>"))
                    for r in findings])
     rows = []
     for r in results:
-        spec_link = (Cell(r.spec_id, f"<a href='#{anchor('entry', r.spec_id)}'><code>{html.escape(r.spec_id)}"
-                                     "</code></a>") if r.spec_id in entries else Cell(r.spec_id))
-        rows.append([Cell(r.id, f"<a href='#{anchor('claim', r.id)}'><code>{html.escape(r.id)}</code></a>"),
-                     spec_link, Cell(r.verdict, cls=r.verdict), r.method, citation(r.source),
+        spec_link = Cell(r.spec_id, f"<a href='#{anchor('entry', r.spec_id)}'>{_code(r.spec_id)}</a>"
+                         if r.spec_id in entries else None)
+        rows.append([Cell(r.id, f"<a href='#{anchor('claim', r.id)}'>{_code(r.id)}</a>"),
+                     spec_link, Cell(r.verdict, cls=f"v {r.verdict}"), r.method, _citation_cell(r.source),
                      Cell(f"{r.claim} Evidence: {' '.join(r.evidence.split())}",
                           _details(r.claim, f"<p>{html.escape(r.claim)}</p><pre>{html.escape(r.evidence.strip())}"
                                             "</pre>"))])
@@ -161,18 +170,23 @@ def section_registry(sec: Section, out: Path, quick: bool) -> None:
         shown = ", ".join(f"{k}={v}" for k, v in {**params, **aggs}.items())
         try:
             r = evaluate(e.id, params, aggregates=aggs, digits=20)
-            value, encl = r.value, f"[{r.enclosure[0]}, {r.enclosure[1]}]"
+            lo, hi = str(r.enclosure[0]), str(r.enclosure[1])
+            value = Cell(f"{r.value} (enclosure [{lo}, {hi}])",
+                         f"{html.escape(str(r.value))}<div class='encl'>enclosure [{html.escape(lo)},<br>"
+                         f"{html.escape(hi)}]</div>")
         except (spec.DomainError, CertificationError, NotImplementedError, ImportError) as exc:
-            value, encl = "not evaluated", f"{type(exc).__name__}: {exc}"
-        rows.append([Cell(e.id, f"<code>{html.escape(e.id)}</code>"), e.kind.value, citation(e.source),
-                     _formula_cell(e), shown, value, encl])
+            value = Cell(f"not evaluated: {type(exc).__name__}: {exc}")
+        rows.append([Cell(e.id, _code(e.id)), e.kind.value, _citation_cell(e.source), _formula_cell(e),
+                     Cell(shown, "<br>".join(html.escape(f"{k}={v}") for k, v in {**params, **aggs}.items())),
+                     value])
         ids.append(anchor("entry", e.id))
         sec.tick(e.id)
     sec.facts["entries"] = len(spec.registry())
     sec.p("Every entry at its sample point (the spec's DEFAULT_SAMPLE overridden by the entry's example), "
           "20 digits, with the certified enclosure. The formula is the entry's value (for a lemma: the inequality); "
           "`dpbounds spec --show ID` prints its domain.")
-    sec.table(["id", "kind", "source", "formula", "point", "value", "enclosure"], rows, ids=ids)
+    sec.table(["id", "kind", "source", "formula", "point", "value (20 digits) and certified enclosure"], rows,
+              ids=ids)
 
 
 def section_bstar(sec: Section, out: Path, quick: bool) -> None:
@@ -238,7 +252,7 @@ def section_audit(sec: Section, out: Path, quick: bool) -> None:
     findings = [(i, r, c) for i, (r, c) in enumerate(comps) if c.verdict in _FINDING]
     if findings:
         sec.p("Findings (unsound, unproven or raising), each linked to its full row:")
-        sec.items([f"[row {i + 1}](#{ids[i]}) {c.verdict}: `{c.function}` {c.check} "
+        sec.items([f"[row {i + 1}](#{ids[i]}) **{c.verdict}**: `{c.function}` {c.check} "
                    f"({', '.join(f'{k}={v}' for k, v in c.inputs.items())})" for i, r, c in findings])
     rows = []
     for i, (r, c) in enumerate(comps):
@@ -251,14 +265,16 @@ def section_audit(sec: Section, out: Path, quick: bool) -> None:
         detail_html = html.escape(detail) + (f"<pre>{html.escape(c.reproducer.rstrip())}</pre>" if c.reproducer
                                              else "")
         rows.append([Cell(str(i + 1), f"<a href='#{ids[i]}'>{i + 1}</a>"), f"{c.peer} {r.version}".strip(),
-                     Cell(f"{c.function}: {c.check}", f"<code>{html.escape(c.function)}</code><br>"
+                     Cell(f"{c.function}: {c.check}", f"{_code(c.function)}<br>"
                                                        f"{html.escape(c.check)}"),
-                     ", ".join(f"{k}={v}" for k, v in c.inputs.items()), c.shown_value(),
+                     Cell(", ".join(f"{k}={v}" for k, v in c.inputs.items()),
+                          "<br>".join(html.escape(f"{k}={v}").replace(",", ",<wbr>") for k, v in c.inputs.items())),
+                     c.shown_value(),
                      Cell(" ".join(refs), "<br>".join(html.escape(x) for x in refs)),
-                     Cell(c.verdict, cls=c.verdict),
+                     Cell(c.verdict, cls=f"v {c.verdict}"),
                      Cell(detail + (f" Reproducer: {' '.join(c.reproducer.split())}" if c.reproducer else ""),
                           _details(_first_sentence(detail) or "reproducer", detail_html) if detail or c.reproducer
-                          else "")])
+                          else "", cls="wide")])
     if rows:
         sec.table(["#", "peer", "function and check", "inputs", "peer value", "references", "verdict",
                    "detail and reproducer"], rows, ids=ids, classes=[c.verdict for _, c in comps])
@@ -314,12 +330,17 @@ SECTIONS: list[tuple[str, Callable]] = [
 def _first_sentence(text: str, limit: int = 110) -> str:
     """The first sentence of ``text`` (cut at a word boundary, never mid-word, when longer than ``limit``)."""
     one = " ".join(text.split())
-    m = re.match(r"(.+?[.;:])(\s|$)", one)
+    m = re.match(r"(.{20,}?[.;])(\s|$)", one)
     head = m.group(1) if m else one
     if len(head) > limit:
         cut = head.rfind(" ", 0, limit)
         head = head[:cut if cut > 0 else limit]
     return head
+
+
+def _code(name: str) -> str:
+    """A dotted name as <code>, with line-break opportunities after its dots and underscores."""
+    return "<code>" + re.sub(r"([._])", r"\1<wbr>", html.escape(name)) + "</code>"
 
 
 def _details(summary: str, body_html: str) -> str:
@@ -426,7 +447,7 @@ def _md(sections: list[Section]) -> str:
             if b[0] == "p":
                 out += [b[1], ""]
             elif b[0] == "items":
-                out += [f"- {t}" for t in b[1]] + [""]
+                out += [f"- {t.text if isinstance(t, Cell) else t}" for t in b[1]] + [""]
             elif b[0] == "table":
                 _, headers, rows, _ids, _cls = b
                 out.append("| " + " | ".join(headers) + " |")
@@ -450,10 +471,12 @@ h1{font-size:1.7em;margin:.8em 0 .3em}h2{margin-top:2em;border-bottom:1px solid 
 nav.toc ol{columns:2;max-width:50em}
 .scroll{overflow-x:auto;max-width:100%;margin:.5em 0}
 table{border-collapse:collapse;font-size:13px}
-td,th{border:1px solid #ccc;padding:3px 6px;vertical-align:top;text-align:left;overflow-wrap:anywhere}
+td,th{border:1px solid #ccc;padding:3px 6px;vertical-align:top;text-align:left;overflow-wrap:break-word}
+td.v{white-space:nowrap}td.wide{min-width:16em}
 th{background:#eef1f4;position:sticky;top:0}
 tr:target td{outline:2px solid #f59e0b;background:#fff7e0}
-.math{max-width:30em;overflow-x:auto}
+.math{max-width:24em;overflow-x:auto}.encl{color:#555;font-size:.92em}
+td details{max-width:34em}td pre,td details{overflow-wrap:anywhere}
 code{font-size:.95em;background:#f3f4f6;padding:0 2px;border-radius:3px}
 pre{white-space:pre-wrap;overflow-wrap:anywhere;background:#f6f6f6;padding:6px;margin:.3em 0;font-size:12px}
 details summary{cursor:pointer}.more{color:#2563eb;font-size:.9em}.full{max-width:60em}
@@ -485,7 +508,8 @@ def _html(sections: list[Section]) -> str:
             if b[0] == "p":
                 out.append(f"<pre>{e(b[1])}</pre>" if "\n" in b[1] else f"<p>{_inline_html(b[1])}</p>")
             elif b[0] == "items":
-                out.append("<ul>" + "".join(f"<li>{_inline_html(t)}</li>" for t in b[1]) + "</ul>")
+                out.append("<ul>" + "".join(f"<li>{t.html if isinstance(t, Cell) else _inline_html(t)}</li>"
+                                            for t in b[1]) + "</ul>")
             elif b[0] == "table":
                 _, headers, rows, ids, classes = b
                 out.append("<div class='scroll'><table><thead><tr>" + "".join(f"<th>{e(h)}</th>" for h in headers)
