@@ -264,13 +264,15 @@ def section_audit(sec: Section, out: Path, quick: bool) -> None:
                                                    for j in (c.formula, c.truth) if j is not None and j.detail] if x)
         detail_html = html.escape(detail) + (f"<pre>{html.escape(c.reproducer.rstrip())}</pre>" if c.reproducer
                                              else "")
-        rows.append([Cell(str(i + 1), f"<a href='#{ids[i]}'>{i + 1}</a>"), f"{c.peer} {r.version}".strip(),
+        rows.append([Cell(str(i + 1), f"<a href='#{ids[i]}'>{i + 1}</a>"),
+                     Cell(f"{c.peer} {r.version}".strip(), cls="brk"),
                      Cell(f"{c.function}: {c.check}", f"{_code(c.function)}<br>"
                                                        f"{html.escape(c.check)}"),
                      Cell(", ".join(f"{k}={v}" for k, v in c.inputs.items()),
-                          "<br>".join(html.escape(f"{k}={v}").replace(",", ",<wbr>") for k, v in c.inputs.items())),
-                     c.shown_value(),
-                     Cell(" ".join(refs), "<br>".join(html.escape(x) for x in refs)),
+                          "<br>".join(html.escape(f"{k}={v}").replace(",", ",<wbr>") for k, v in c.inputs.items()),
+                          cls="brk"),
+                     Cell(c.shown_value(), cls="brk"),
+                     Cell(" ".join(refs), "<br>".join(html.escape(x) for x in refs), cls="brk"),
                      Cell(c.verdict, cls=f"v {c.verdict}"),
                      Cell(detail + (f" Reproducer: {' '.join(c.reproducer.split())}" if c.reproducer else ""),
                           _details(_first_sentence(detail) or "reproducer", detail_html) if detail or c.reproducer
@@ -330,7 +332,7 @@ SECTIONS: list[tuple[str, Callable]] = [
 def _first_sentence(text: str, limit: int = 110) -> str:
     """The first sentence of ``text`` (cut at a word boundary, never mid-word, when longer than ``limit``)."""
     one = " ".join(text.split())
-    m = re.match(r"(.{20,}?[.;])(\s|$)", one)
+    m = re.match(r"(.+?[.;])(\s|$)", one)
     head = m.group(1) if m else one
     if len(head) > limit:
         cut = head.rfind(" ", 0, limit)
@@ -472,7 +474,7 @@ nav.toc ol{columns:2;max-width:50em}
 .scroll{overflow-x:auto;max-width:100%;margin:.5em 0}
 table{border-collapse:collapse;font-size:13px}
 td,th{border:1px solid #ccc;padding:3px 6px;vertical-align:top;text-align:left;overflow-wrap:break-word}
-td.v{white-space:nowrap}td.wide{min-width:16em}
+td.v{white-space:nowrap}td.wide{min-width:16em}td.brk{overflow-wrap:anywhere}
 th{background:#eef1f4;position:sticky;top:0}
 tr:target td{outline:2px solid #f59e0b;background:#fff7e0}
 .math{max-width:24em;overflow-x:auto}.encl{color:#555;font-size:.92em}
