@@ -332,7 +332,7 @@ SECTIONS: list[tuple[str, Callable]] = [
 def _first_sentence(text: str, limit: int = 110) -> str:
     """The first sentence of ``text`` (cut at a word boundary, never mid-word, when longer than ``limit``)."""
     one = " ".join(text.split())
-    m = re.match(r"(.+?[.;])(\s|$)", one)
+    m = re.match(r"(.+?[.;])(?=\s+[A-Z]|\s*$)", one)  # a sentence ends before a capital, not at "Prop. 6"
     head = m.group(1) if m else one
     if len(head) > limit:
         cut = head.rfind(" ", 0, limit)
@@ -477,7 +477,7 @@ td,th{border:1px solid #ccc;padding:3px 6px;vertical-align:top;text-align:left;o
 td.v{white-space:nowrap}td.wide{min-width:16em}td.brk{overflow-wrap:anywhere}
 th{background:#eef1f4;position:sticky;top:0}
 tr:target td{outline:2px solid #f59e0b;background:#fff7e0}
-.math{max-width:24em;overflow-x:auto}.encl{color:#555;font-size:.92em}
+math{font-size:1.2em}.math{max-width:24em;overflow-x:auto}.encl{color:#555;font-size:.92em}
 td details{max-width:34em}td pre,td details{overflow-wrap:anywhere}
 code{font-size:.95em;background:#f3f4f6;padding:0 2px;border-radius:3px}
 pre{white-space:pre-wrap;overflow-wrap:anywhere;background:#f6f6f6;padding:6px;margin:.3em 0;font-size:12px}

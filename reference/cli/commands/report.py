@@ -1,5 +1,7 @@
 """`dpbounds report [--out DIR]`: the main job -- proof checks, the registry, filters, B*, golden vectors,
-the audit of installed peers and the figures, in DIR/index.html and DIR/README.md."""
+the audit of installed peers and the figures, in DIR/index.html (self-contained, offline), DIR/README.md and
+DIR/figures/*.svg.  Progress goes to stderr (a line every few seconds off a terminal; DPBOUNDS_PROGRESS=0
+silences it)."""
 
 from __future__ import annotations
 
@@ -7,9 +9,9 @@ import sys
 
 
 def add_parser(sub) -> None:
-    p = sub.add_parser("report", help="build the full report (HTML + Markdown + PNG figures)")
+    p = sub.add_parser("report", help="build the full report (HTML + Markdown + SVG figures)")
     p.add_argument("--out", default="report", help="output directory (default ./report)")
-    p.add_argument("--quick", action="store_true", help="smaller grids (for tests)")
+    p.add_argument("--quick", action="store_true", help="smaller grids, seconds instead of minutes (for tests)")
     p.add_argument("--section", action="append", help="build only these sections (by title or function name)")
     p.set_defaults(func=run)
 

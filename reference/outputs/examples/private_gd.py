@@ -79,5 +79,5 @@ def run_example() -> dict[str, dict]:
 
 if __name__ == "__main__":  # pragma: no cover
     for name, r in run_example().items():
-        print(f"{name}: steps {r['steps']}, active at end {r['active_at_end']}, final accuracy {r['final_accuracy']:.4f},"
-              f" final log-loss {r['final_loss']:.4f}, (alpha, B) = ({r['alpha']}, {r['B']:.4g})")
+        print(f"{name}: steps {r['steps']}, active at end {r['active_at_end']}, "
+              f"final accuracy {r['final_accuracy']:.4f}, final log-loss {r['final_loss']:.4f}, (alpha, B) = ({r['alpha']}, {r['B']:.4g})")
