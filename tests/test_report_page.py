@@ -202,13 +202,13 @@ def test_progress_writes_lines_off_a_terminal_and_a_heartbeat_when_a_step_is_lon
     with Progress(2, "job", stream=s, force=True, heartbeat=0.05) as bar:
         bar.update(1, "first")
         for _ in range(200):  # wait (bounded) for the heartbeat thread's line
-            if "working (last: first)" in s.getvalue():
+            if "first (still working)" in s.getvalue():
                 break
             time.sleep(0.02)
         bar.update(1, "second")
     lines = s.getvalue().splitlines()
     assert lines[0].startswith("job: 1/2") and lines[0].endswith("first")
-    assert any("working (last: first)" in ln for ln in lines)
+    assert any(ln.endswith("first (still working)") for ln in lines)
     assert lines[-1].startswith("job: 2/2") and "\r" not in s.getvalue()
 
 

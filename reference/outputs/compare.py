@@ -99,7 +99,7 @@ EPS_GRID_QUICK = ("0.01", "0.05", "0.1", "0.2")  # seconds, not minutes: the opt
 def compare_filters_table(quick: bool = False, eps_g: str = "1", delta_g: str = "1e-6",
                           tick: Callable[[str], None] | None = None):
     """Rounds allowed per filter for several homogeneous eps (the report's 'Filters side by side');
-    ``tick(note)`` is called after each cell (progress for a caller)."""
+    ``tick(note)`` is called before each cell with what it computes (progress for a caller)."""
     eps_list = list(EPS_GRID_QUICK if quick else EPS_GRID)
     lineup = filter_lineup(eps_g, delta_g)
     headers = ["eps per round"] + [lab for lab, _, _ in lineup] + ["exact optimum (KOV15, fixed params)"]
@@ -107,12 +107,12 @@ def compare_filters_table(quick: bool = False, eps_g: str = "1", delta_g: str = 
     for eps in eps_list:
         row = [eps]
         for _, fid, budget in lineup:
-            row.append(str(rounds_allowed(fid, budget, eps)))
             if tick:
                 tick(f"eps={eps} {fid}")
-        row.append(str(rounds_allowed_optimal(eps, eps_g, delta_g)))
+            row.append(str(rounds_allowed(fid, budget, eps)))
         if tick:
             tick(f"eps={eps} exact optimum")
+        row.append(str(rounds_allowed_optimal(eps, eps_g, delta_g)))
         rows.append(row)
     note = (f"Homogeneous rounds allowed at total budget (eps_g, delta_g) = ({eps_g}, {delta_g}); pure-DP rounds. "
             "The last column is the exact optimum for k-fold eps-randomized response with fixed parameters: no "

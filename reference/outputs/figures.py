@@ -145,7 +145,11 @@ def fig_filters_rounds(out: Path, headers: list[str], rows: list[list[str]], eps
         zero = y == 0
         if zero.any():
             any_zero = True
-            ax.plot(x[zero], np.full(zero.sum(), floor), "v", ms=9, color=line.get_color(), clip_on=False)
+            # side by side, so that two filters with 0 rounds at the same eps both show
+            from matplotlib.transforms import offset_copy
+            shift = offset_copy(ax.transData, fig=fig, x=7 * (j - len(headers) / 2), units="points")
+            ax.plot(x[zero], np.full(zero.sum(), floor), "v", ms=9, color=line.get_color(), clip_on=False,
+                    transform=shift)
     if any_zero:
         ax.plot([], [], "v", color="gray", ms=9, label="0 rounds (no round allowed): drawn on the bottom edge")
     ax.set_xscale("log")

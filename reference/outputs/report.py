@@ -50,7 +50,7 @@ class Section:
     facts: dict = field(default_factory=dict)    # what the summary box shows (verdict counts, versions)
     failed: bool = False
     seconds: float = 0.0
-    tick: Callable[[str], None] = lambda note: None  # progress within a long section
+    tick: Callable[[str], None] = lambda note: None  # progress within a long section: what starts now
 
     def p(self, text: str) -> None:
         """A paragraph; inline `code`, **bold** and [label](#anchor) are rendered (never shown raw)."""
@@ -122,8 +122,8 @@ def section_proofs(sec: Section, out: Path, quick: bool) -> None:
     from dpbounds.spec import registry
     results = []
     for c in all_claims().values():
-        results.append(run_claim(c))
         sec.tick(c.id)
+        results.append(run_claim(c))
     crashed = [r.id for r in results if r.crashed]
     entries = registry()
     sec.facts["proof_verdicts"] = dict(sorted(Counter(r.verdict for r in results).items()))
@@ -168,6 +168,7 @@ def section_registry(sec: Section, out: Path, quick: bool) -> None:
             params.pop(e.optimize.var, None)
         aggs = {k: v for k, v in pt.items() if k in e.aggregates}
         shown = ", ".join(f"{k}={v}" for k, v in {**params, **aggs}.items())
+        sec.tick(e.id)
         try:
             r = evaluate(e.id, params, aggregates=aggs, digits=20)
             lo, hi = str(r.enclosure[0]), str(r.enclosure[1])
@@ -180,7 +181,6 @@ def section_registry(sec: Section, out: Path, quick: bool) -> None:
                      Cell(shown, "<br>".join(html.escape(f"{k}={v}") for k, v in {**params, **aggs}.items())),
                      value])
         ids.append(anchor("entry", e.id))
-        sec.tick(e.id)
     sec.facts["entries"] = len(spec.registry())
     sec.p("Every entry at its sample point (the spec's DEFAULT_SAMPLE overridden by the entry's example), "
           "20 digits, with the certified enclosure. The formula is the entry's value (for a lemma: the inequality); "
@@ -292,7 +292,6 @@ def section_figures(sec: Section, out: Path, quick: bool) -> None:
     from dpbounds.outputs.figures import make_figures
     failed = []
     for file, caption in make_figures(out):
-        sec.tick(file or caption[:30])
         if file:
             sec.img(file, caption)
         else:

@@ -1,7 +1,7 @@
 """A minimal progress display on stderr (no dependency): a bar on a terminal, plain lines elsewhere.
 
 Off a terminal (a log, CI, a pipe) it writes one line per update, at most one a second; with ``heartbeat=s`` a
-helper thread also writes a "working" line when nothing was written for s seconds, so that a long step
+helper thread also writes a "still working" line when nothing was written for s seconds, so that a long step
 is never silent.  The thread only writes to the stream: no result depends on it.  ``DPBOUNDS_PROGRESS=0``
 silences it, ``DPBOUNDS_PROGRESS=1`` forces it on.
 """
@@ -45,7 +45,7 @@ class Progress:
             with self._lock:
                 now = time.monotonic()
                 if now - self._last >= every:
-                    self._write(now, f"working (last: {self._note})" if self._note else "working")
+                    self._write(now, f"{self._note} (still working)" if self._note else "still working")
 
     def update(self, k: int = 1, note: str = "") -> None:
         """Advance by k steps (k = 0: only show ``note``, e.g. a sub-step of a long step)."""
