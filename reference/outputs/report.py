@@ -106,8 +106,9 @@ def _citation_cell(source) -> Cell:
 
 def _formula_cell(e) -> Cell:
     import sympy as sp
-    expr = e.expr if e.lhs is None else sp.Rel(e.lhs, e.expr, e.relation) if e.relation in ("<=", ">=", "<", ">") \
-        else e.expr
+    expr = e.expr
+    if e.lhs is not None and e.relation in ("<=", ">=", "<", ">"):
+        expr = sp.Rel(e.lhs, e.expr, e.relation)  # a lemma: the inequality
     try:
         return Cell(f"${sp.latex(expr)}$", f"<div class='math'>{mathml(expr)}</div>")
     except Exception:  # noqa: BLE001 - a printer gap shows the plain form, never breaks the report
@@ -228,6 +229,7 @@ _FINDING = ("unsound", "unsound-rounding", "unproven", "error")
 def section_audit(sec: Section, out: Path, quick: bool) -> None:
     from dpbounds.audit.common import version_of
     from dpbounds.audit.run import ADAPTERS, audit_peers, entry_point_adapters, summary_counts
+    from dpbounds.audit.run import _detail as audit_detail  # the audit's own wording of a judgement
     results = []
     for peer in {**ADAPTERS, **entry_point_adapters()}:  # one at a time, for progress
         sec.tick(peer)
@@ -260,8 +262,7 @@ def section_audit(sec: Section, out: Path, quick: bool) -> None:
         for tag, j in (("a", c.formula), ("b", c.truth)):
             if j is not None:
                 refs.append(f"({tag}) {j.reference} {j.short()}: {j.verdict}")
-        detail = "; ".join(x for x in [c.error] + [f"({'a' if j.role == 'formula' else 'b'}) {j.detail}"
-                                                   for j in (c.formula, c.truth) if j is not None and j.detail] if x)
+        detail = audit_detail(c)
         detail_html = html.escape(detail) + (f"<pre>{html.escape(c.reproducer.rstrip())}</pre>" if c.reproducer
                                              else "")
         rows.append([Cell(str(i + 1), f"<a href='#{ids[i]}'>{i + 1}</a>"),
