@@ -147,7 +147,7 @@ def section_proofs(sec: Section, out: Path, quick: bool) -> None:
                      spec_link, Cell(r.verdict, cls=f"v {r.verdict}"), r.method, _citation_cell(r.source),
                      Cell(f"{r.claim} Evidence: {' '.join(r.evidence.split())}",
                           _details(r.claim, f"<p>{html.escape(r.claim)}</p><pre>{html.escape(r.evidence.strip())}"
-                                            "</pre>"))])
+                                            "</pre>"), cls="wide")])
     sec.table(["claim", "spec id", "verdict", "method", "source", "statement and evidence"], rows,
               ids=[anchor("claim", r.id) for r in results], classes=[r.verdict for r in results])
     if crashed:
@@ -272,7 +272,7 @@ def section_audit(sec: Section, out: Path, quick: bool) -> None:
                      Cell(", ".join(f"{k}={v}" for k, v in c.inputs.items()),
                           "<br>".join(html.escape(f"{k}={v}").replace(",", ",<wbr>") for k, v in c.inputs.items()),
                           cls="brk"),
-                     Cell(c.shown_value(), cls="brk"),
+                     Cell(c.shown_value(), cls="nw"),
                      Cell(" ".join(refs), "<br>".join(html.escape(x) for x in refs), cls="brk"),
                      Cell(c.verdict, cls=f"v {c.verdict}"),
                      Cell(detail + (f" Reproducer: {' '.join(c.reproducer.split())}" if c.reproducer else ""),
@@ -474,7 +474,7 @@ nav.toc ol{columns:2;max-width:50em}
 .scroll{overflow-x:auto;max-width:100%;margin:.5em 0}
 table{border-collapse:collapse;font-size:13px}
 td,th{border:1px solid #ccc;padding:3px 6px;vertical-align:top;text-align:left;overflow-wrap:break-word}
-td.v{white-space:nowrap}td.wide{min-width:16em}td.brk{overflow-wrap:anywhere}
+td.v,td.nw{white-space:nowrap}td.wide{min-width:24em}td.brk{overflow-wrap:anywhere}
 th{background:#eef1f4;position:sticky;top:0}
 tr:target td{outline:2px solid #f59e0b;background:#fff7e0}
 math{font-size:1.2em}.math{max-width:24em;overflow-x:auto}.encl{color:#555;font-size:.92em}
