@@ -188,13 +188,17 @@ def test_the_filters_figure_uses_the_table_grid_and_says_how_it_shows_zero(page)
     assert zero == ("cannot show 0" in caption)  # the quick grid's eps = 0.2 allows no round for some filter
 
 
-def test_the_fz21_caption_states_the_effect_it_shows():
-    pytest.importorskip("matplotlib")
+def test_the_fz21_example_shows_its_effect_and_the_caption_says_so(page):
     from dpbounds.outputs.examples.private_gd import run_example
     a7, a8 = run_example().values()
-    assert a8["steps"] > a7["steps"]
+    assert a8["steps"] > a7["steps"] and a8["B"] == a7["B"]  # same (alpha, B), more steps
     # the figure exists to show that individual filtering trains further with the same (alpha, B)
     assert a8["final_loss"] < a7["final_loss"]
+    pytest.importorskip("matplotlib")
+    out, sections, text = page
+    figs = next(s for s in sections if s.key == "section_figures")
+    caption = next(b[2] for b in figs.blocks if b[0] == "img" and "individual" in b[1])
+    assert f"log-loss {a8['final_loss']:.4f} against {a7['final_loss']:.4f}" in caption
 
 
 def test_progress_writes_lines_off_a_terminal_and_a_heartbeat_when_a_step_is_long():
