@@ -1,17 +1,25 @@
 """`dpbounds report`: everything the project knows, gathered in DIR/index.html and DIR/README.md.
 
-Sections: proof checks, the registry evaluated at its sample points, filters side by side, B* against eps_g,
-a small set of golden vectors, the audit of whatever peers are installed, and the figures.  Each section is
-built independently; a section whose optional dependency is missing says so ("skipped"), a section that
-crashes is reported as FAILED and makes the command exit 1.
+Sections: proof checks, the registry evaluated at its sample points, B* against eps_g, filters side by side, a
+small set of golden vectors, the audit of whatever peers are installed, and the figures.  Each section is built
+independently; a section whose optional dependency is missing says so ("skipped"), a section that crashes is
+reported as FAILED and makes the command exit 1.
+
+The page is self-contained and works offline: no script, no CDN; formulas are MathML written here by sympy's
+presentation printer (browsers render MathML natively), figures are SVG files in DIR/figures/.  Nothing is cut:
+a long cell shows its first sentence and opens (<details>) to the full text.
 """
 
 from __future__ import annotations
 
+import datetime
 import html
+import re
+import subprocess
 import time
 import traceback
 import warnings
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
@@ -19,39 +27,135 @@ from typing import Callable
 from dpbounds.util.io import atomic_write_text, ensure_output_dir
 from dpbounds.util.progress import Progress
 
+#: seconds of silence after which the progress display says it is still working
+HEARTBEAT = 3.0
+#: a cell longer than this (or with a line break) shows its first sentence and opens to the full text
+LONG_CELL = 140
+
+
+@dataclass(frozen=True)
+class Cell:
+    """A table cell: ``text`` for Markdown (and as the plain fallback), ``html`` when the page shows more
+    (MathML, links); ``cls`` a CSS class (verdict colours)."""
+
+    text: str
+    html: str | None = None
+    cls: str = ""
+
 
 @dataclass
 class Section:
     title: str
-    blocks: list = field(default_factory=list)   # ("p", text) | ("table", headers, rows) | ("img", file, caption)
+    key: str = ""                  # the section function's name: the HTML anchor
+    blocks: list = field(default_factory=list)   # ("p"|"items"|"table"|"img", ...)
+    facts: dict = field(default_factory=dict)    # what the summary box shows (verdict counts, versions)
     failed: bool = False
     seconds: float = 0.0
+    tick: Callable[[str], None] = lambda note: None  # progress within a long section: what starts now
 
     def p(self, text: str) -> None:
+        """A paragraph; inline `code`, **bold** and [label](#anchor) are rendered (never shown raw)."""
         self.blocks.append(("p", text))
 
-    def table(self, headers: list[str], rows: list[list]) -> None:
-        self.blocks.append(("table", headers, [[str(c) for c in r] for r in rows]))
+    def items(self, texts: list) -> None:
+        """A bulleted list: each a str (inline marks as in :meth:`p`) or a :class:`Cell`."""
+        self.blocks.append(("items", list(texts)))
+
+    def table(self, headers: list[str], rows: list[list], ids: list[str] | None = None,
+              classes: list[str] | None = None) -> None:
+        rows = [[c if isinstance(c, Cell) else Cell(str(c)) for c in r] for r in rows]
+        self.blocks.append(("table", list(headers), rows, ids, classes))
 
     def img(self, file: str, caption: str) -> None:
         self.blocks.append(("img", file, caption))
+
+
+def anchor(*parts: str) -> str:
+    """An HTML id from parts (ids of claims, entries, audit rows): letters, digits, '.', '-' and '_'."""
+    return re.sub(r"[^A-Za-z0-9._-]+", "-", "-".join(parts)).strip("-")
+
+
+def citation(source) -> str:
+    """The citation of a spec entry's or claim's source as one line of text: whatever the source gives (a
+    :class:`dpbounds.spec.core.Source` renders its paper, citation and location; a claim's source is text)."""
+    return " ".join(str(source).split())
+
+
+# ------------------------------------------------------------------------------------------------ math
+
+
+_GREEK = {"eps": "ε", "eps_g": "ε_g", "delta_prime": "δ′", "delta_dprime": "δ″", "dhat": "δ̂", "v0": "v_0"}
+
+
+def mathml(expr) -> str:
+    """A sympy expression or relation as inline presentation MathML (escaped for HTML)."""
+    import sympy as sp
+    from sympy.printing.mathml import mathml as to_mathml
+    subs = {s: sp.Symbol(_GREEK[s.name], **s.assumptions0) for s in expr.free_symbols
+            if isinstance(s, sp.Symbol) and s.name in _GREEK}
+    body = to_mathml(expr.xreplace(subs) if subs else expr, printer="presentation")
+    # sympy writes relations' operators unescaped
+    body = body.replace("<mo><</mo>", "<mo>&lt;</mo>").replace("<mo>></mo>", "<mo>&gt;</mo>")
+    return f"<math display='inline'>{body}</math>"
+
+
+def _citation_cell(source) -> Cell:
+    """A source in full (a citation is never folded)."""
+    text = citation(source)
+    return Cell(text, html.escape(text))
+
+
+def _formula_cell(e) -> Cell:
+    import sympy as sp
+    expr = e.expr
+    if e.lhs is not None and e.relation in ("<=", ">=", "<", ">"):
+        expr = sp.Rel(e.lhs, e.expr, e.relation)  # a lemma: the inequality
+    try:
+        return Cell(f"${sp.latex(expr)}$", f"<div class='math'>{mathml(expr)}</div>")
+    except Exception:  # noqa: BLE001 - a printer gap shows the plain form, never breaks the report
+        return Cell(sp.sstr(expr))
 
 
 # ------------------------------------------------------------------------------------------------ sections
 
 
 def section_proofs(sec: Section, out: Path, quick: bool) -> None:
-    from dpbounds.proofs_check.core import run_all
+    from dpbounds.proofs_check.core import all_claims, run_claim
     from dpbounds.proofs_check.render import FINDINGS_HEADERS, findings_rows
-    results = run_all()
+    from dpbounds.spec import registry
+    results = []
+    for c in all_claims().values():
+        sec.tick(c.id)
+        results.append(run_claim(c))
     crashed = [r.id for r in results if r.crashed]
-    sec.table(["claim", "spec id", "verdict", "evidence (abridged)"],
-              [[r.id, r.spec_id, r.verdict, " ".join(r.evidence.split())[:180]] for r in results])
-    rows = findings_rows(results)
-    if rows:
-        sec.p("Findings (errata and refutations), each next to the exact text of the paper it is about "
-              "(quotation, citation with arXiv id and version, and location):")
-        sec.table(FINDINGS_HEADERS, rows)
+    entries = registry()
+    sec.facts["proof_verdicts"] = dict(sorted(Counter(r.verdict for r in results).items()))
+    sec.p("Every constant and derivation step of the proofs, decided by the method shown: **proved** (symbolic), "
+          "**verified** (certified numerics over the whole stated domain), **refuted** (counterexample), "
+          "**erratum** (statement and proof disagree). Open a row's evidence for the full record; the same text is "
+          "committed in `proofs_check/VERDICTS.md`.")
+    findings = [r for r in results if r.verdict in ("erratum", "refuted")]
+    if findings:
+        sec.p("Findings (errata and refutations); each opens to its full evidence and links to its row:")
+        sec.items([Cell(f"`{r.id}` ({r.verdict}): {' '.join(r.evidence.split())}",
+                        f"<a href='#{anchor('claim', r.id)}'>{_code(r.id)}</a> ({html.escape(r.verdict)}): "
+                        + _details(_first_sentence(r.evidence, 160), f"<pre>{html.escape(r.evidence.strip())}</pre>"))
+                   for r in findings])
+    rows = []
+    for r in results:
+        spec_link = Cell(r.spec_id, f"<a href='#{anchor('entry', r.spec_id)}'>{_code(r.spec_id)}</a>"
+                         if r.spec_id in entries else None)
+        rows.append([Cell(r.id, f"<a href='#{anchor('claim', r.id)}'>{_code(r.id)}</a>"),
+                     spec_link, Cell(r.verdict, cls=f"v {r.verdict}"), r.method, _citation_cell(r.source),
+                     Cell(f"{r.claim} Evidence: {' '.join(r.evidence.split())}",
+                          _details(r.claim, f"<p>{html.escape(r.claim)}</p><pre>{html.escape(r.evidence.strip())}"
+                                            "</pre>"), cls="wide")])
+    sec.table(["claim", "spec id", "verdict", "method", "source", "statement and evidence"], rows,
+              ids=[anchor("claim", r.id) for r in results], classes=[r.verdict for r in results])
+    if findings:
+        sec.p("Each finding next to the exact text of the paper it is about (quotation, citation with arXiv id and "
+              "version, and location), so it can be checked against the paper without this repository:")
+        sec.table(FINDINGS_HEADERS, findings_rows(results))
     if crashed:
         raise RuntimeError(f"proof checks crashed: {crashed}")
 
@@ -61,7 +165,7 @@ def section_registry(sec: Section, out: Path, quick: bool) -> None:
     from dpbounds.spec.core import Kind
 
     from dpbounds.evaluation.evaluate import CertificationError, evaluate
-    rows = []
+    rows, ids = [], []
     for e in spec.registry().values():
         if e.kind is Kind.AGGREGATE or e.expr.is_Boolean:
             continue
@@ -70,37 +174,39 @@ def section_registry(sec: Section, out: Path, quick: bool) -> None:
         if e.optimize is not None:
             params.pop(e.optimize.var, None)
         aggs = {k: v for k, v in pt.items() if k in e.aggregates}
+        shown = ", ".join(f"{k}={v}" for k, v in {**params, **aggs}.items())
+        sec.tick(e.id)
         label = e.id + (" [caveat: refuted constant]" if e.caveat else "")  # the mark of spec.SpecEntry.caveat
         try:
             with warnings.catch_warnings():  # the caveat is shown in the table instead
                 warnings.simplefilter("ignore", spec.RefutedConstantWarning)
                 r = evaluate(e.id, params, aggregates=aggs, digits=20)
-            shown = ", ".join(f"{k}={v}" for k, v in {**params, **aggs}.items())
-            rows.append([label, e.kind.value, shown, r.value, f"[{r.enclosure[0]}, {r.enclosure[1]}]"])
+            lo, hi = str(r.enclosure[0]), str(r.enclosure[1])
+            value = Cell(f"{r.value} (enclosure [{lo}, {hi}])",
+                         f"{html.escape(str(r.value))}<div class='encl'>enclosure [{html.escape(lo)},<br>"
+                         f"{html.escape(hi)}]</div>")
         except (spec.DomainError, CertificationError, NotImplementedError, ImportError) as exc:
-            rows.append([label, e.kind.value, "", "not evaluated", f"{type(exc).__name__}: {exc}"[:160]])
+            value = Cell(f"not evaluated: {type(exc).__name__}: {exc}")
+        rows.append([Cell(label, _code(e.id) + (" <em>[caveat: refuted constant]</em>" if e.caveat else "")),
+                     e.kind.value, _citation_cell(e.source), _formula_cell(e),
+                     Cell(shown, "<br>".join(html.escape(f"{k}={v}") for k, v in {**params, **aggs}.items())),
+                     value])
+        ids.append(anchor("entry", e.id))
+    sec.facts["entries"] = len(spec.registry())
     sec.p("Every entry at its sample point (the spec's DEFAULT_SAMPLE overridden by the entry's example), "
-          "20 digits, with the certified enclosure.  '[caveat: refuted constant]' marks an entry whose validity rests "
-          "on a constant proofs_check refutes (its caveat says which, and the corrected variant).")
-    sec.table(["id", "kind", "point", "value", "enclosure"], rows)
-
-
-def section_filters(sec: Section, out: Path, quick: bool) -> None:
-    from dpbounds.outputs.compare import compare_filters_table
-    headers, rows, note = compare_filters_table(quick=quick)
-    sec.p(note)
-    sec.table(headers, rows)
-    from dpbounds.outputs.compare import compare_gaussian_table
-    headers, rows, note = compare_gaussian_table(quick=quick)
-    sec.p(note)
-    sec.table(headers, rows)
+          "20 digits, with the certified enclosure. The formula is the entry's value (for a lemma: the inequality); "
+          "`dpbounds spec --show ID` prints its domain. '[caveat: refuted constant]' marks an entry whose validity "
+          "rests on a constant proofs_check refutes (its caveat says which, and the corrected variant).")
+    sec.table(["id", "kind", "source", "formula", "point", "value (20 digits) and certified enclosure"], rows,
+              ids=ids)
 
 
 def section_bstar(sec: Section, out: Path, quick: bool) -> None:
     from dpbounds.accounting.conversions import b_star
     from dpbounds.evaluation.evaluate import decimal_str
+    grid = ("0.1", "0.5", "1", "2", "5")
     rows = []
-    for eps_g in ("0.1", "0.5", "1", "2", "5"):
+    for eps_g in grid:
         row = [eps_g]
         for conv in ("bs16", "cks20", "gauss"):
             b = b_star(eps_g, "1e-6", conv)
@@ -110,6 +216,19 @@ def section_bstar(sec: Section, out: Path, quick: bool) -> None:
           "'gauss' is the Gaussian mechanism's exact curve: the limit no general conversion can beat, not a valid "
           "conversion.")
     sec.table(["eps_g", "bs16", "cks20", "gauss (limit)"], rows)
+    _figure(sec, "fig_bstar", out, list(grid))
+
+
+def section_filters(sec: Section, out: Path, quick: bool) -> None:
+    from dpbounds.outputs.compare import compare_filters_table
+    headers, rows, note = compare_filters_table(quick=quick, tick=sec.tick)
+    sec.p(note)
+    sec.table(headers, rows)
+    _figure(sec, "fig_filters_rounds", out, headers, rows)
+    from dpbounds.outputs.compare import compare_gaussian_table
+    headers, rows, note = compare_gaussian_table(quick=quick)
+    sec.p(note)
+    sec.table(headers, rows)
 
 
 def section_golden(sec: Section, out: Path, quick: bool) -> None:
@@ -119,20 +238,72 @@ def section_golden(sec: Section, out: Path, quick: bool) -> None:
           "`dpbounds golden --out DIR`.")
 
 
+_FINDING = ("unsound", "unsound-rounding", "unproven", "error")
+
+
 def section_audit(sec: Section, out: Path, quick: bool) -> None:
-    from dpbounds.audit.run import run_audit
-    headers, rows, notes = run_audit(peers=None, quick=True)
-    for n in notes:
-        sec.p(n)
+    from dpbounds.audit.common import version_of
+    from dpbounds.audit.run import ADAPTERS, audit_peers, entry_point_adapters, summary_counts
+    from dpbounds.audit.run import _detail as audit_detail  # the audit's own wording of a judgement
+    results = []
+    for peer in {**ADAPTERS, **entry_point_adapters()}:  # one at a time, for progress
+        sec.tick(peer)
+        results += audit_peers([peer], quick=True)
+    sec.facts["audit_counts"] = summary_counts(results)
+    sec.facts["peers"] = {r.peer: (r.version or version_of(r.peer)) if r.status != "skipped" else "not installed"
+                          for r in results}
+    ran = [r for r in results if r.status != "skipped"]
+    sec.p("Each installed peer library is run on chosen inputs and its value judged against (a) the formula it "
+          "implements and (b) the true guarantee, both as certified enclosures. A value below a certified lower end "
+          "is **unsound** however small the gap; **conservative** is sound and looser. "
+          f"Peers: {', '.join(f'{p} {v}' for p, v in sec.facts['peers'].items())}. "
+          "Run `dpbounds audit --format html` for the stand-alone audit with reproducers.")
+    if not ran:
+        sec.p("No peer is installed, so nothing was compared: install them with `pip install 'dpbounds[report]'` "
+              f"(peers known here: {', '.join(sorted(ADAPTERS))}).")
+    for r in results:
+        for n in r.notes:
+            sec.p(n)
+    comps = [(r, c) for r in results for c in r.comparisons]
+    ids = [anchor("audit", str(i + 1)) for i in range(len(comps))]
+    findings = [(i, r, c) for i, (r, c) in enumerate(comps) if c.verdict in _FINDING]
+    if findings:
+        sec.p("Findings (unsound, unproven or raising), each linked to its full row:")
+        sec.items([f"[row {i + 1}](#{ids[i]}) **{c.verdict}**: `{c.function}` {c.check} "
+                   f"({', '.join(f'{k}={v}' for k, v in c.inputs.items())})" for i, r, c in findings])
+    rows = []
+    for i, (r, c) in enumerate(comps):
+        refs = []
+        for tag, j in (("a", c.formula), ("b", c.truth)):
+            if j is not None:
+                refs.append(f"({tag}) {j.reference} {j.short()}: {j.verdict}")
+        detail = audit_detail(c)
+        detail_html = html.escape(detail) + (f"<pre>{html.escape(c.reproducer.rstrip())}</pre>" if c.reproducer
+                                             else "")
+        rows.append([Cell(str(i + 1), f"<a href='#{ids[i]}'>{i + 1}</a>"),
+                     Cell(f"{c.peer} {r.version}".strip(), cls="brk"),
+                     Cell(f"{c.function}: {c.check}", f"{_code(c.function)}<br>"
+                                                       f"{html.escape(c.check)}"),
+                     Cell(", ".join(f"{k}={v}" for k, v in c.inputs.items()),
+                          "<br>".join(html.escape(f"{k}={v}").replace(",", ",<wbr>") for k, v in c.inputs.items()),
+                          cls="brk"),
+                     Cell(c.shown_value(), cls="nw"),
+                     Cell(" ".join(refs), "<br>".join(html.escape(x) for x in refs), cls="brk"),
+                     Cell(c.verdict, cls=f"v {c.verdict}"),
+                     Cell(detail + (f" Reproducer: {' '.join(c.reproducer.split())}" if c.reproducer else ""),
+                          _details(_first_sentence(detail) or "reproducer", detail_html) if detail or c.reproducer
+                          else "", cls="wide")])
     if rows:
-        sec.table(headers, rows)
+        sec.table(["#", "peer", "function and check", "inputs", "peer value", "references", "verdict",
+                   "detail and reproducer"], rows, ids=ids, classes=[c.verdict for _, c in comps])
+        _figure(sec, "fig_audit", out, results)
 
 
 def section_figures(sec: Section, out: Path, quick: bool) -> None:
     try:
         import matplotlib  # noqa: F401
     except ImportError:
-        sec.p("skipped: matplotlib is not installed (pip install 'dpbounds[plot]').")
+        sec.p("skipped: matplotlib is not installed (pip install 'dpbounds[report]').")
         return
     from dpbounds.outputs.figures import make_figures
     failed = []
@@ -146,6 +317,19 @@ def section_figures(sec: Section, out: Path, quick: bool) -> None:
         raise RuntimeError(f"figures failed: {failed}")
 
 
+def _figure(sec: Section, name: str, out: Path, *args) -> None:
+    """A section's own figure (drawn from its table's rows); a note instead when matplotlib is missing."""
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        sec.p("(figure skipped: matplotlib is not installed; pip install 'dpbounds[report]')")
+        return
+    from dpbounds.outputs import figures
+    made = figures.draw(getattr(figures, name), out, *args)
+    if made:
+        sec.img(*made)
+
+
 SECTIONS: list[tuple[str, Callable]] = [
     ("Proof checks", section_proofs),
     ("The registry at its sample points", section_registry),
@@ -157,55 +341,215 @@ SECTIONS: list[tuple[str, Callable]] = [
 ]
 
 
+# ------------------------------------------------------------------------------------------------ text helpers
+
+
+def _first_sentence(text: str, limit: int = 110) -> str:
+    """The first sentence of ``text`` (cut at a word boundary, never mid-word, when longer than ``limit``)."""
+    one = " ".join(text.split())
+    m = re.match(r"(.+?[.;])(?=\s+[A-Z]|\s*$)", one)  # a sentence ends before a capital, not at "Prop. 6"
+    head = m.group(1) if m else one
+    if len(head) > limit:
+        cut = head.rfind(" ", 0, limit)
+        head = head[:cut if cut > 0 else limit]
+    return head
+
+
+def _code(name: str) -> str:
+    """A dotted name as <code>, with line-break opportunities after its dots and underscores."""
+    return "<code>" + re.sub(r"([._])", r"\1<wbr>", html.escape(name)) + "</code>"
+
+
+def _details(summary: str, body_html: str) -> str:
+    return (f"<details><summary>{html.escape(summary)} <span class='more'>[full text]</span></summary>"
+            f"<div class='full'>{body_html}</div></details>")
+
+
+_INLINE = re.compile(r"`([^`]+)`|\*\*([^*]+)\*\*|\[([^\]]+)\]\((#[A-Za-z0-9._-]+)\)")
+
+
+def _inline_html(text: str) -> str:
+    """Escape ``text``, rendering its inline `code`, **bold** and [label](#anchor) marks (no raw markdown)."""
+    out, pos = [], 0
+    for m in _INLINE.finditer(text):
+        out.append(html.escape(text[pos:m.start()]))
+        if m.group(1) is not None:
+            out.append(f"<code>{html.escape(m.group(1))}</code>")
+        elif m.group(2) is not None:
+            out.append(f"<strong>{html.escape(m.group(2))}</strong>")
+        else:
+            out.append(f"<a href='{html.escape(m.group(4))}'>{_inline_html(m.group(3))}</a>")
+        pos = m.end()
+    out.append(html.escape(text[pos:]))
+    return "".join(out)
+
+
+def _cell_html(c: Cell) -> str:
+    if c.html is not None:
+        return c.html
+    if len(c.text) > LONG_CELL or "\n" in c.text:
+        return _details(_first_sentence(c.text), f"<pre>{html.escape(c.text)}</pre>" if "\n" in c.text
+                        else html.escape(c.text))
+    return html.escape(c.text)
+
+
+# ------------------------------------------------------------------------------------------------ summary
+
+
+def git_commit(where: Path | None = None) -> str:
+    """The git commit of the source tree (``abc123def456``, ``+ local changes`` when dirty), or "" when it is not
+    a git checkout or git is absent: never fails."""
+    import dpbounds
+    cwd = where or Path(dpbounds.__file__).resolve().parent
+    try:
+        head = subprocess.run(["git", "rev-parse", "--short=12", "HEAD"], cwd=cwd, capture_output=True, text=True,
+                              timeout=10)
+        if head.returncode != 0:
+            return ""
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=cwd,
+                               capture_output=True, text=True, timeout=10)
+        return head.stdout.strip() + (" + local changes" if dirty.returncode == 0 and dirty.stdout.strip() else "")
+    except (OSError, subprocess.SubprocessError):
+        return ""
+
+
+def summary_facts(sections: list[Section]) -> list[tuple[str, str, str]]:
+    """(label, text, link target) of the summary box."""
+    import dpbounds
+    from dpbounds import spec
+    from dpbounds.spec.render import registry_hash
+    facts: dict = {}
+    keys = {s.key: s for s in sections}
+    for s in sections:
+        facts.update(s.facts)
+
+    def counts(d: dict) -> str:
+        return ", ".join(f"{k} {v}" for k, v in d.items()) or "none"
+
+    rows = []
+    if "proof_verdicts" in facts:
+        rows.append(("Proof checks", f"{counts(facts['proof_verdicts'])} ({sum(facts['proof_verdicts'].values())} "
+                                     "claims)", "section_proofs"))
+    if "audit_counts" in facts:
+        rows.append(("Audit verdicts", counts(facts["audit_counts"]), "section_audit"))
+    rows.append(("dpbounds", dpbounds.__version__, ""))
+    rows.append(("Spec version", f"{registry_hash()[:16]} ({len(spec.registry())} entries)",
+                 "section_registry" if "section_registry" in keys else ""))
+    if "peers" in facts:
+        rows.append(("Peers", ", ".join(f"{p} {v}" for p, v in facts["peers"].items()), "section_audit"))
+    rows.append(("Generated", datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"), ""))
+    rows.append(("Git commit", git_commit() or "not available (not a git checkout, or git is not installed)", ""))
+    failed = [s.title for s in sections if s.failed]
+    rows.append(("Sections", ("FAILED: " + ", ".join(failed) + "; ") * bool(failed)
+                 + ", ".join(f"{s.title} {s.seconds:.1f} s" for s in sections), ""))
+    return rows
+
+
+TITLE = "dpbounds report: privacy filters, odometers and conversions, checked"
+LEAD = ("What this project knows about fully adaptive composition in differential privacy: the verdict on every "
+        "proof step of the source papers, every bound at a sample point with its certified enclosure, B* and the "
+        "filters side by side, and an audit of other libraries against the certified values.")
+
+
 # ------------------------------------------------------------------------------------------------ rendering
 
 
-def _md(sections: list[Section], header: str) -> str:
-    out = [header, ""]
+def _md(sections: list[Section]) -> str:
+    out = [f"# {TITLE}", "", LEAD, ""]
+    out += [f"- **{k}:** {v}" for k, v, _ in summary_facts(sections)] + [""]
+    out += ["Contents: " + " · ".join(f"[{s.title}](#{anchor(s.title.lower())})" for s in sections), ""]
     for s in sections:
         out += [f"## {s.title}", ""]
         for b in s.blocks:
             if b[0] == "p":
                 out += [b[1], ""]
+            elif b[0] == "items":
+                out += [f"- {t.text if isinstance(t, Cell) else t}" for t in b[1]] + [""]
             elif b[0] == "table":
-                _, headers, rows = b
+                _, headers, rows, _ids, _cls = b
                 out.append("| " + " | ".join(headers) + " |")
                 out.append("|" + "---|" * len(headers))
                 for r in rows:
-                    out.append("| " + " | ".join(c.replace("|", "\\|").replace("\n", " ") for c in r) + " |")
+                    out.append("| " + " | ".join(" ".join(c.text.replace("|", "\\|").split()) for c in r) + " |")
                 out.append("")
             elif b[0] == "img":
                 out += [f"![{b[2]}]({b[1]})", "", f"*{b[2]}*", ""]
     return "\n".join(out) + "\n"
 
 
-def _html(sections: list[Section], header: str) -> str:
+CSS = """
+body{font-family:system-ui,-apple-system,"Segoe UI",sans-serif;line-height:1.45;color:#222;max-width:1320px;
+ margin:0 auto;padding:0 1.5em 3em}
+h1{font-size:1.7em;margin:.8em 0 .3em}h2{margin-top:2em;border-bottom:1px solid #ddd;padding-bottom:.2em}
+.lead{font-size:1.05em;color:#444;max-width:60em}
+.summary{border:1px solid #cbd5e1;background:#f8fafc;border-radius:6px;padding:.6em 1em;margin:1em 0}
+.summary table{font-size:.95em}.summary th{text-align:left;background:none;border:none;padding-right:1em;
+ white-space:nowrap}.summary td{border:none}
+nav.toc ol{columns:2;max-width:50em}
+.scroll{overflow-x:auto;max-width:100%;margin:.5em 0}
+table{border-collapse:collapse;font-size:13px}
+td,th{border:1px solid #ccc;padding:3px 6px;vertical-align:top;text-align:left;overflow-wrap:break-word}
+td.v,td.nw{white-space:nowrap}td.wide{min-width:24em}td.brk{overflow-wrap:anywhere}
+th{background:#eef1f4;position:sticky;top:0}
+tr:target td{outline:2px solid #f59e0b;background:#fff7e0}
+math{font-size:1.2em}.math{max-width:24em;overflow-x:auto}.encl{color:#555;font-size:.92em}
+td details{max-width:34em}td pre,td details{overflow-wrap:anywhere}
+code{font-size:.95em;background:#f3f4f6;padding:0 2px;border-radius:3px}
+pre{white-space:pre-wrap;overflow-wrap:anywhere;background:#f6f6f6;padding:6px;margin:.3em 0;font-size:12px}
+details summary{cursor:pointer}.more{color:#2563eb;font-size:.9em}.full{max-width:60em}
+.failed{color:#b00}
+.erratum,.refuted,.unsound,.unsound-rounding{background:#fde2e2}.proved,.verified,.exact{background:#e6f4ea}
+.conservative{background:#e8eefc}.unproven,.error,.inconclusive{background:#fff4cc}
+figure{margin:1.2em 0}figure img{width:100%;max-width:1000px;height:auto;border:1px solid #eee}
+figcaption{max-width:60em;color:#333;font-size:.95em}
+"""
+
+
+def _html(sections: list[Section]) -> str:
     e = html.escape
-    out = ["<!doctype html><html><head><meta charset='utf-8'><title>dpbounds report</title>",
-           "<style>body{font-family:sans-serif;max-width:1200px;margin:auto;padding:1em}"
-           "table{border-collapse:collapse;font-size:0.85em}td,th{border:1px solid #ccc;padding:2px 6px;"
-           "vertical-align:top}th{background:#eee}.failed{color:#b00}img{max-width:100%}</style></head><body>",
-           f"<h1>{e(header.lstrip('# '))}</h1>"]
+    out = ["<!doctype html>", "<html lang='en'><head><meta charset='utf-8'>",
+           "<meta name='viewport' content='width=device-width, initial-scale=1'>",
+           f"<title>{e(TITLE)}</title><style>{CSS}</style></head><body>",
+           f"<header><h1>{e(TITLE)}</h1><p class='lead'>{e(LEAD)}</p>",
+           "<section class='summary' id='summary'><table>"]
+    for k, v, target in summary_facts(sections):
+        val = f"<a href='#{target}'>{e(v)}</a>" if target else e(v)
+        out.append(f"<tr><th>{e(k)}</th><td>{val}</td></tr>")
+    out.append("</table></section>")
+    out.append("<nav class='toc' id='contents'><h2>Contents</h2><ol>"
+               + "".join(f"<li><a href='#{s.key}'>{e(s.title)}</a>{' (FAILED)' if s.failed else ''}</li>"
+                         for s in sections) + "</ol></nav></header><main>")
     for s in sections:
-        out.append(f"<h2 class='{'failed' if s.failed else ''}'>{e(s.title)}</h2>")
+        out.append(f"<section id='{s.key}'><h2 class='{'failed' if s.failed else ''}'>{e(s.title)}</h2>")
         for b in s.blocks:
             if b[0] == "p":
-                out.append(f"<p>{e(b[1])}</p>")
+                out.append(f"<pre>{e(b[1])}</pre>" if "\n" in b[1] else f"<p>{_inline_html(b[1])}</p>")
+            elif b[0] == "items":
+                out.append("<ul>" + "".join(f"<li>{t.html if isinstance(t, Cell) else _inline_html(t)}</li>"
+                                            for t in b[1]) + "</ul>")
             elif b[0] == "table":
-                _, headers, rows = b
-                out.append("<table><tr>" + "".join(f"<th>{e(h)}</th>" for h in headers) + "</tr>")
-                for r in rows:
-                    out.append("<tr>" + "".join(f"<td>{e(c)}</td>" for c in r) + "</tr>")
-                out.append("</table>")
+                _, headers, rows, ids, classes = b
+                out.append("<div class='scroll'><table><thead><tr>" + "".join(f"<th>{e(h)}</th>" for h in headers)
+                           + "</tr></thead><tbody>")
+                for i, r in enumerate(rows):
+                    rid = f" id='{e(ids[i])}'" if ids else ""
+                    rcls = f" class='row-{e(classes[i])}'" if classes else ""
+                    out.append(f"<tr{rid}{rcls}>" + "".join(
+                        f"<td{f' class={chr(39)}{e(c.cls)}{chr(39)}' if c.cls else ''}>{_cell_html(c)}</td>"
+                        for c in r) + "</tr>")
+                out.append("</tbody></table></div>")
             elif b[0] == "img":
-                out.append(f"<figure><img src='{e(b[1])}' alt='{e(b[2])}'><figcaption>{e(b[2])}</figcaption>"
-                           "</figure>")
-    out.append("</body></html>")
+                out.append(f"<figure><img src='{e(b[1])}' alt='{e(b[2])}' loading='lazy'>"
+                           f"<figcaption>{_inline_html(b[2])}</figcaption></figure>")
+        out.append("</section>")
+    out.append("</main></body></html>")
     return "\n".join(out) + "\n"
 
 
 def build_report(out_dir: str | Path, *, quick: bool = False, only: list[str] | None = None) -> list[Section]:
-    """Build every section and write DIR/README.md and DIR/index.html (atomically). Returns the sections."""
+    """Build every section and write DIR/README.md and DIR/index.html (atomically). Returns the sections.
+
+    Progress goes to stderr (a line per step off a terminal; ``DPBOUNDS_PROGRESS=0`` silences it)."""
     from dpbounds.spec import DomainError
     known = [t for t, _ in SECTIONS] + [f.__name__ for _, f in SECTIONS]
     for name in only or ():
@@ -215,9 +559,10 @@ def build_report(out_dir: str | Path, *, quick: bool = False, only: list[str] | 
     out = ensure_output_dir(out_dir, "out")
     chosen = [(t, f) for t, f in SECTIONS if not only or t in only or f.__name__ in only]
     sections: list[Section] = []
-    with Progress(len(chosen), "dpbounds report") as bar:
+    with Progress(len(chosen), "dpbounds report", heartbeat=HEARTBEAT) as bar:
         for title, fn in chosen:
-            sec = Section(title)
+            sec = Section(title, key=fn.__name__, tick=lambda note, t=title: bar.update(0, f"{t}: {note}"))
+            bar.update(0, f"{title} ...")
             t0 = time.monotonic()
             try:
                 fn(sec, out, quick)
@@ -228,11 +573,7 @@ def build_report(out_dir: str | Path, *, quick: bool = False, only: list[str] | 
                 sec.p("FAILED:\n" + traceback.format_exc(limit=6))
             sec.seconds = time.monotonic() - t0
             sections.append(sec)
-            bar.update(1, title)
-    from dpbounds import spec
-    from dpbounds.spec.render import registry_hash
-    header = (f"# dpbounds report\n\nSpec version {registry_hash()[:16]} ({len(spec.registry())} entries). "
-              + "Section timings: " + ", ".join(f"{s.title} {s.seconds:.1f}s" for s in sections) + ".")
-    atomic_write_text(out / "README.md", _md(sections, header))
-    atomic_write_text(out / "index.html", _html(sections, header))
+            bar.update(1, f"{title} done ({sec.seconds:.1f} s)")
+    atomic_write_text(out / "README.md", _md(sections))
+    atomic_write_text(out / "index.html", _html(sections))
     return sections

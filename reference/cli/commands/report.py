@@ -1,5 +1,7 @@
 """`dpbounds report [--out DIR]`: the main job -- proof checks, the registry, filters, B*, golden vectors,
-the audit of installed peers and the figures, in DIR/index.html and DIR/README.md."""
+the audit of installed peers and the figures, in DIR/index.html (self-contained, offline), DIR/README.md and
+DIR/figures/*.svg.  Progress goes to stderr (a line every few seconds off a terminal; DPBOUNDS_PROGRESS=0
+silences it)."""
 
 from __future__ import annotations
 
@@ -18,11 +20,11 @@ examples:
 
 
 def add_parser(sub) -> None:
-    p = sub.add_parser("report", help="build the full report (HTML + Markdown + PNG figures)", description=__doc__,
+    p = sub.add_parser("report", help="build the full report (HTML + Markdown + SVG figures)", description=__doc__,
                        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--out", default="report", metavar="DIR",
                    help="output directory, created if absent (default ./report)")
-    p.add_argument("--quick", action="store_true", help="smaller grids (for tests)")
+    p.add_argument("--quick", action="store_true", help="smaller grids, seconds instead of minutes (for tests)")
     p.add_argument("--section", action="append", metavar="NAME",
                    help="build only this section, by title or function name (repeatable); an unknown name is an "
                    "error listing the known ones")
