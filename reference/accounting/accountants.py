@@ -109,7 +109,9 @@ def _value(name: str, v: Any, index: int, theorem: str) -> tuple:
     if q < 0 or (name == "delta" and q >= 1):
         raise DomainError(f"{name}[{index}]", q, _ROUND_DOMAIN[name], theorem)
     d = q.denominator
-    x = float(q) if q < 10**300 else _INF
+    # x rounded UP (never a positive value to 0): the fast float bounds below add only relative margins (2^-40) and
+    # an absolute 2^-1060, which a round-to-nearest subnormal would not cover once divided (LIFT) or summed
+    x = float_up(q) if q < 10**300 else _INF
     if d & (d - 1) == 0:
         return (x, q.numerator, d.bit_length() - 1, None, x != _INF and Fraction(x) == q)
     return (x, None, 0, q, False)
@@ -155,8 +157,10 @@ class _PolySum:
 
     def fast_upper(self, rnd: dict) -> float:
         """A float64 upper bound of the round's term (each float operation errs by <= 2^-53 relative; the margin
-        2^-40 covers them, _TINY covers underflow)."""
+        2^-40 covers them, _TINY covers underflow).  0.0 only when the exact term is 0: a positive term whose float
+        value underflows to 0 still counts _TINY (the headroom test below never sees a free round)."""
         t = 0.0
+        zero = True
         for factors, c, dy, cf in self.mons:
             v = cf
             for nm, p in factors:
@@ -164,7 +168,9 @@ class _PolySum:
                 for _ in range(p):
                     v *= x
             t += v * _LIBM if v > 0 else v / _LIBM
-        return t + _TINY if t != 0 else 0.0
+            if zero and c != 0 and not any(_is_zero(rnd[nm]) for nm, _ in factors):
+                zero = False
+        return 0.0 if zero else t + _TINY
 
     def _add(self, rnd: dict, N: int, K: int, F: Fraction):
         s = self.simple
