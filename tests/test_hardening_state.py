@@ -264,3 +264,49 @@ def test_filter_and_odometer_do_not_keep_rows(tmp_path):
         src = inspect.getsource(mod.run)
         assert ".append(" not in src and "emit_json" not in src
     assert Decision.CONT.value == "CONT"
+
+
+# ------------------------------------------------------------------ item 12: flint precision from another thread
+
+def test_a_thread_changing_flint_precision_cannot_change_a_result():
+    """A thread that sets flint.ctx.prec without arb_prec's lock: every result equals the undisturbed one or the
+    computation refuses (PrecisionTampered); before, 14 of 40 enclosures silently changed."""
+    import threading
+
+    import flint
+
+    from dpbounds import spec
+    from dpbounds.evaluation.evaluate import enclose_inputs, prepare
+    from dpbounds.evaluation.numeric import PrecisionTampered
+
+    e = spec.get("rruv16.thm5_1")
+
+    def val(i):
+        inp = prepare(e, {"eps_g": "1", "delta_g": f"1e-{3 + i % 5}"}, aggregates={"A": f"0.0{i + 1}", "V": f"0.{i + 1}"})
+        r = enclose_inputs(e, inp, rel_tol=1e-40)
+        return (r.lo, r.hi)
+
+    ref = [val(i) for i in range(40)]
+    stop = threading.Event()
+
+    def hammer():
+        while not stop.is_set():
+            flint.ctx.prec = 24
+            time.sleep(0)
+
+    old_switch = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    t = threading.Thread(target=hammer)
+    t.start()
+    try:
+        for i in range(40):
+            try:
+                assert val(i) == ref[i]
+            except PrecisionTampered:
+                pass
+    finally:
+        stop.set()
+        t.join()
+        sys.setswitchinterval(old_switch)
+        flint.ctx.prec = 53
+    assert val(0) == ref[0]
