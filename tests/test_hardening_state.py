@@ -141,9 +141,11 @@ def test_malformed_state_is_refused_with_one_line(tmp_path, name):
         p.write_text(json.dumps(st))
     else:
         p.write_text(json.dumps(st).replace('"rounds": 1', f'"rounds": {m}'))
-    with pytest.raises(DomainError):
+    with pytest.raises(DomainError) as e:
         Filter.from_state(p)
-    _one_line_exit_2(_cli(["filter", "fz21.thm4_7", "--state", str(p)], "eps\n0.01\n"))
+    assert "\n" not in str(e.value)
+    if name in ("negative rounds", "huge float rounds", "unknown id", "negative sum"):  # the CLI too (slow)
+        _one_line_exit_2(_cli(["filter", "fz21.thm4_7", "--state", str(p)], "eps\n0.01\n"))
 
 
 @pytest.mark.parametrize("content", [
