@@ -60,7 +60,8 @@ from dpbounds.evaluation.enclosure import Enclosure
 from dpbounds.evaluation.evaluate import Inputs, decide, enclose_inputs
 from dpbounds.evaluation.interp import POS_INF, ArbBackend, NotCertified, compile_expr, rational_poly
 from dpbounds.util import show
-from dpbounds.util.io import atomic_write_json, read_text_bounded
+from dpbounds.util.io import atomic_write_json
+from dpbounds.accounting.statefile import StateLock, exact_int, read_state_file
 from dpbounds.evaluation.numeric import arb_endpoints, arb_prec, float_up
 
 STATE_VERSION = 2
@@ -120,7 +121,9 @@ def _value(name: str, v: Any, index: int, theorem: str) -> tuple:
     if q < 0 or (name == "delta" and q >= 1):
         raise DomainError(f"{name}[{index}]", q, _ROUND_DOMAIN[name], theorem)
     d = q.denominator
-    x = float(q) if q < 10**300 else _INF
+    # x rounded UP (never a positive value to 0): the fast float bounds below add only relative margins (2^-40) and
+    # an absolute 2^-1060, which a round-to-nearest subnormal would not cover once divided (LIFT) or summed
+    x = float_up(q) if q < 10**300 else _INF
     if d & (d - 1) == 0:
         return (x, q.numerator, d.bit_length() - 1, None, x != _INF and Fraction(x) == q)
     return (x, None, 0, q, False)
@@ -166,8 +169,10 @@ class _PolySum:
 
     def fast_upper(self, rnd: dict) -> float:
         """A float64 upper bound of the round's term (each float operation errs by <= 2^-53 relative; the margin
-        2^-40 covers them, _TINY covers underflow)."""
+        2^-40 covers them, _TINY covers underflow).  0.0 only when the exact term is 0: a positive term whose float
+        value underflows to 0 still counts _TINY (the headroom test below never sees a free round)."""
         t = 0.0
+        zero = True
         for factors, c, dy, cf in self.mons:
             v = cf
             for nm, p in factors:
@@ -175,7 +180,9 @@ class _PolySum:
                 for _ in range(p):
                     v *= x
             t += v * _LIBM if v > 0 else v / _LIBM
-        return t + _TINY if t != 0 else 0.0
+            if zero and c != 0 and not any(_is_zero(rnd[nm]) for nm, _ in factors):
+                zero = False
+        return 0.0 if zero else t + _TINY
 
     def _add(self, rnd: dict, N: int, K: int, F: Fraction):
         s = self.simple
@@ -226,6 +233,8 @@ class _PolySum:
 
     def restore(self, rec: dict) -> None:
         v = _decode(rec["exact"])
+        if v is POS_INF or v < 0:
+            raise ValueError(f"aggregate {self.name} = {_encode(v)} is not a finite sum of nonnegative terms")
         d = v.denominator
         if d & (d - 1) == 0:
             self.N, self.K, self.F = v.numerator, d.bit_length() - 1, Fraction(0)
@@ -285,11 +294,18 @@ def _lift_arb(r):
     return 2 * _arb_of(dv) / (e * e.exp())
 
 
+def _eps_below(r) -> float:
+    """A float <= the round's exact eps (the stored float is rounded UP when inexact: a decreasing term needs the
+    lower side, e.g. eps = '1e-400' is stored as 5e-324 and bounded below by 0)."""
+    e = r["eps"][0]
+    return e if r["eps"][4] else math.nextafter(e, 0.0)
+
+
 def _lift_up(r):
-    e, d = r["eps"][0], r["delta"][0]
+    e, d = _eps_below(r), r["delta"][0]
     if r["delta"][1] == 0 and r["delta"][3] is None:
         return 0.0
-    if e == 0.0 and r["eps"][1] == 0 and r["eps"][3] is None:
+    if e == 0.0:  # eps_i = 0 < delta_i (+oo), or an eps below the smallest float: no float bound, go certified
         return _INF
     if e > 700:
         return 2.0 ** -900
@@ -299,7 +315,30 @@ def _lift_up(r):
     return 2.0 * d / den * _LIBM + _TINY
 
 
-_TRANS_FAST = {"A": (_a_arb, _a_up), "A2": (_a2_arb, _a2_up), "KOV": (_kov_arb, _kov_up), "LIFT": (_lift_arb, _lift_up)}
+def _liftc_arb(r):
+    ev, dv = r["eps"], r["delta"]
+    if dv[1] == 0 and dv[3] is None:  # delta_i = 0: 0 (the spec's Piecewise)
+        return arb(0)
+    if ev[1] == 0 and ev[3] is None:  # eps_i = 0 < delta_i: +oo
+        return POS_INF
+    e = _arb_of(ev)
+    return _arb_of(dv) * (1 + (-2 * e).exp()) / -(-e).expm1()  # 1 - e^-eps as -expm1(-eps): no cancellation
+
+
+def _liftc_up(r):
+    e, d = _eps_below(r), r["delta"][0]
+    if r["delta"][1] == 0 and r["delta"][3] is None:
+        return 0.0
+    if e == 0.0:  # eps_i = 0 < delta_i (+oo), or an eps below the smallest float: no float bound, go certified
+        return _INF
+    den = -math.expm1(-e)  # > 0 for every float e > 0 (about e for tiny e): no cancellation, no underflow to 0
+    if den <= 0.0:
+        return _INF
+    return 2.0 * d / den * _LIBM + _TINY  # (1 + e^{-2 eps}) <= 2; the 2^-40 margin covers libm and e's rounding
+
+
+_TRANS_FAST = {"A": (_a_arb, _a_up), "A2": (_a2_arb, _a2_up), "KOV": (_kov_arb, _kov_up), "LIFT": (_lift_arb, _lift_up),
+               "LIFTC": (_liftc_arb, _liftc_up)}
 
 
 class _TransSum:
@@ -414,11 +453,16 @@ def _encode(v) -> Any:
 
 
 def _decode(v) -> Any:
+    """A state file's exact value ('p/q' with q > 0, short integers; or 'inf'); ValueError for anything else."""
     if v == "inf":
         return POS_INF
-    n, d = str(v).split("/")
-    q = Fraction(int(n), int(d))
-    return q
+    if not isinstance(v, str) or v.count("/") != 1:
+        raise ValueError(f"{str(v)[:40]!r} is not an exact value 'p/q'")
+    n, d = v.split("/")
+    d = exact_int(d, "a denominator")
+    if d <= 0:
+        raise ValueError(f"denominator {d} is not positive")
+    return Fraction(exact_int(n, "a numerator"), d)
 
 
 # ------------------------------------------------------------------------------------------------ shared machinery
@@ -485,9 +529,13 @@ class _Accountant:
         return {a: s.encode() for a, s in zip(self.names, self.sums)}
 
     def _restore_sums(self, rec: Mapping) -> None:
+        if not isinstance(rec, Mapping) or set(rec) != set(self.names):
+            raise ValueError(f"sums must be exactly {sorted(self.names)}")
         for a, s in zip(self.names, self.sums):
             r = rec[a]
-            if r.get("inf"):
+            if not isinstance(r, Mapping):
+                raise ValueError(f"sum {a} is not an object")
+            if r.get("inf") is True:
                 s.inf = True
             else:
                 s.restore(r)
@@ -504,7 +552,7 @@ class Filter(_Accountant):
     """
 
     def __init__(self, entry_id: str | SpecEntry, budget: Mapping[str, Any], *, save_path: str | Path | None = None,
-                 _meta: dict[str, Any] | None = None) -> None:
+                 _meta: dict[str, Any] | None = None, _lock: StateLock | None = None) -> None:
         entry = entry_id if isinstance(entry_id, SpecEntry) else spec.get(entry_id)
         if entry.kind is not Kind.FILTER or entry.halt is None:
             raise DomainError("id", entry.id, "a spec entry of kind filter", "dpbounds.accounting.accountants")
@@ -513,6 +561,8 @@ class Filter(_Accountant):
         self.meta = dict(_meta or {})
         self.halted = False
         self.save_path = Path(save_path) if save_path else None
+        # one writer per state file: held until close() or the end of the process (statefile.StateLock)
+        self._lock = _lock if _lock is not None or self.save_path is None else StateLock(self.save_path)
         self.last_candidate: dict | None = None  # the aggregates of the round that HALTed
         # HALT non-decreasing in every aggregate (declared in the spec, tested) enables the safe-point fast path
         self._monotone = bool(entry.aggregates) and all(entry.monotone.get(a) == 1 for a in entry.aggregates)
@@ -732,33 +782,115 @@ class Filter(_Accountant):
         if self.save_path is not None:
             atomic_write_json(self.save_path, self.state())
 
+    def close(self) -> None:
+        """Release the state file's lock (the filter keeps deciding, but another process may now take the file)."""
+        if self._lock is not None:
+            self._lock.release()
+
     @classmethod
-    def from_state(cls, state: Mapping[str, Any] | str | Path, *,
-                   save_path: str | Path | None = None) -> "Filter":
-        """Restore a filter (from a state dict or a state file); it continues exactly as the saved one would have."""
-        state = _load_state(state, "filter")
+    def from_state(cls, state: Mapping[str, Any] | str | Path, *, save_path: str | Path | None = None,
+                   _lock: StateLock | None = None) -> "Filter":
+        """Restore a filter (from a state dict or a state file); it continues exactly as the saved one would have.
+
+        Every invariant is checked again: a known filter id, a budget in the theorem's domain (and for B taken from
+        a conversion, B <= the certified B* of the recorded conversion), rounds a nonnegative integer, halted a
+        boolean, one nonnegative exact sum per aggregate.  With ``save_path`` the file is locked before it is read.
+        """
+        own = _lock is None and save_path is not None
+        lock = StateLock(save_path) if own else _lock
         try:
-            budget = {k: _decode(v) for k, v in state["budget"].items()}
-            meta = state.get("meta") or {}
-            entry = _cks20_entry() if state["id"] == "wrrw23.thm1.cks20" else state["id"]
-            klass = LATER_CLASSES.get(state["id"], cls) if cls is Filter else cls  # filters after the seeds
-            f = klass(entry, budget, save_path=save_path, _meta=meta)
-            f.rounds = int(state["rounds"])
-            f.halted = bool(state["halted"])
-            f._restore_sums(state["sums"])
-        except (KeyError, ValueError, TypeError, AttributeError, ZeroDivisionError) as e:
-            raise DomainError("state", "<state>", "a filter state written by dpbounds", "dpbounds.accounting.accountants",
-                              f"malformed: {e}") from None
+            where = str(state) if isinstance(state, (str, Path)) else "<state>"
+            state = _load_state(state, "filter")
+            try:
+                f = cls._from_checked_state(state, save_path, lock)
+            except (KeyError, ValueError, TypeError, AttributeError, ZeroDivisionError, OverflowError,
+                    RecursionError) as e:
+                if isinstance(e, DomainError):
+                    raise DomainError("state", where, f"a filter state with a valid budget ({e})",
+                                      "dpbounds.accounting.accountants") from None
+                raise DomainError("state", where, "a filter state written by dpbounds",
+                                  "dpbounds.accounting.accountants", f"malformed: {str(e)[:200]}") from None
+        except BaseException:
+            if own and lock is not None:
+                lock.release()
+            raise
+        return f
+
+    @classmethod
+    def _from_checked_state(cls, state: Mapping, save_path, lock) -> "Filter":
+        if not isinstance(state.get("budget"), Mapping):
+            raise ValueError("budget is not an object")
+        budget = {k: _decode(v) for k, v in state["budget"].items()}
+        if any(v is POS_INF for v in budget.values()):
+            raise ValueError("an infinite budget")
+        meta = state.get("meta") or {}
+        fid = state["id"]
+        if not isinstance(fid, str) or not isinstance(meta, Mapping):
+            raise ValueError("id or meta of the wrong type")
+        if fid in _B_FROM_CONVERSION:
+            if set(meta) - {"conversion"}:
+                raise ValueError(f"unknown meta {sorted(set(meta) - {'conversion'})}")
+            conv = meta.get("conversion", "cks20")
+            if not isinstance(conv, str):
+                raise ValueError("conversion is not a string")
+            if "B" not in budget:
+                raise ValueError("no B")
+            # B <= the certified lower end of B* for the recorded conversion (a B > B* certifies nothing)
+            _b_star_budget(fid, budget.get("eps_g"), budget.get(_B_FROM_CONVERSION[fid]), {"B": budget["B"]}, conv)
+            meta = {"conversion": conv}
+        elif meta and fid not in LATER_CLASSES:  # the post-seed filters record how their budget was derived
+            raise ValueError(f"meta {sorted(meta)} for a filter without a conversion")
+        rounds, halted = state["rounds"], state["halted"]
+        if type(rounds) is not int or rounds < 0:
+            raise ValueError(f"rounds = {str(rounds)[:40]} is not a nonnegative integer")
+        if type(halted) is not bool:
+            raise ValueError("halted is not true/false")
+        entry = _cks20_entry() if fid == "wrrw23.thm1.cks20" else fid
+        klass = LATER_CLASSES.get(fid, cls) if cls is Filter else cls  # filters after the seeds: their own class
+        f = klass(entry, budget, save_path=save_path, _meta=meta, _lock=lock)
+        f.rounds = rounds
+        f.halted = halted
+        f._restore_sums(state["sums"])
+        return f
+
+    @classmethod
+    def open(cls, path: str | Path, entry_id: str, *, conversion: str | None = None, **budget: Exact) -> "Filter":
+        """The filter persisted at ``path``: resumed when the file exists, else new (``make_filter``).
+
+        The file is locked (``path.lock``) before it is looked at and while the filter lives, so concurrent
+        processes never spend from one budget twice.  On resume, a budget or conversion given here must be valid
+        and equal the recorded one (a smaller budget after a restart must not be silently ignored, a larger one not
+        silently adopted); given none, the recorded budget is kept.
+        """
+        lock = StateLock(path)
+        try:
+            p = Path(path)
+            if p.exists() or p.is_symlink():
+                f = cls.from_state(p, save_path=p, _lock=lock)
+                if f.entry.id != entry_id:
+                    raise DomainError("state", str(path), f"a state file of filter {entry_id}",
+                                      "dpbounds.accounting.accountants", f"it holds {f.entry.id}")
+                if budget or conversion is not None:
+                    fresh = make_filter(entry_id, conversion=conversion, **budget)  # validated like a new filter
+                    if fresh.budget != f.budget or fresh.meta != f.meta:
+                        rec = ", ".join(f"{k}={fraction_to_decimal_str(v) if isinstance(v, Fraction) else v}"
+                                        for k, v in sorted(f.budget.items()))
+                        conv = f" with conversion {f.meta['conversion']}" if f.meta.get("conversion") else ""
+                        raise DomainError("budget", ", ".join(f"{k}={v}" for k, v in sorted(budget.items()))
+                                          + (f", conversion={conversion}" if conversion else ""),
+                                          f"the budget recorded in the state file: {rec}{conv}", entry_id,
+                                          "a resumed filter keeps its budget; use a new state file for another one")
+            else:
+                f = make_filter(entry_id, conversion=conversion, save_path=p, _lock=lock, **budget)
+        except BaseException:
+            lock.release()
+            raise
         return f
 
 
 def _load_state(state, kind: str) -> Mapping:
     if isinstance(state, (str, Path)):
-        try:
-            state = json.loads(read_text_bounded(state, "state"))  # regular files only, size-capped
-        except (OSError, json.JSONDecodeError) as e:
-            raise DomainError("state", str(state), f"a readable {kind} state file", "dpbounds.accounting.accountants",
-                              str(e)) from None
+        state = read_state_file(state, kind)
     if not isinstance(state, Mapping) or state.get("kind") != kind or state.get("version") not in (1, STATE_VERSION):
         raise DomainError("state", "<state>", f"a {kind} state written by dpbounds (version {STATE_VERSION})",
                           "dpbounds.accounting.accountants")
@@ -766,6 +898,8 @@ def _load_state(state, kind: str) -> Mapping:
 
 
 _VALID_CONVERSIONS = ("bs16", "cks20")
+#: filters whose B comes from a zCDP->DP conversion: the parameter that is the conversion's delta
+_B_FROM_CONVERSION = {"fz21.thm4_7": "delta_g", "wrrw23.thm1.cks20": "delta_prime"}
 
 
 def _check_conversion(conversion: str, theorem: str) -> None:
@@ -807,7 +941,7 @@ def _cks20_entry() -> SpecEntry:
 
 
 def wrrw23_thm1_cks20(eps_g, delta_prime, delta_dprime, *, conversion: str = "cks20", B=None,
-                      save_path: str | Path | None = None) -> Filter:
+                      save_path: str | Path | None = None, _lock: StateLock | None = None) -> Filter:
     """An (eps_g, delta_dprime + (1 - delta_dprime) delta_prime)-DP filter for (eps_i, delta_i)-DP rounds.
 
     Rule: HALT iff V/2 > B*_cks20(eps_g, delta_prime) or D > delta_dprime, with V = sum eps_i^2, D = sum delta_i
@@ -835,18 +969,18 @@ def wrrw23_thm1_cks20(eps_g, delta_prime, delta_dprime, *, conversion: str = "ck
         budget["B"] = B
     b = _b_star_budget("wrrw23.thm1.cks20", eps_g, delta_prime, budget, conversion)
     budget["B"] = b
-    return Filter(_cks20_entry(), budget, save_path=save_path, _meta={"conversion": conversion})
+    return Filter(_cks20_entry(), budget, save_path=save_path, _meta={"conversion": conversion}, _lock=_lock)
 
 
 def make_filter(entry_id: str, *, save_path: str | Path | None = None, conversion: str | None = None,
-                **budget: Exact) -> Filter:
+                _lock: StateLock | None = None, **budget: Exact) -> Filter:
     """A filter for a spec id of kind FILTER, budget as NAME=VALUE (exact values).
 
     ``fz21.thm4_7`` and ``wrrw23.thm1.cks20`` take B from a *valid* conversion (``conversion='cks20'`` by default, or
     'bs16'): B = the certified lower end of B*; a B given explicitly must not exceed it.  'gauss' is refused.
     """
     if entry_id in LATER_BUILDERS:  # filters proved after the seeds (spec/later.py)
-        return LATER_BUILDERS[entry_id](save_path=save_path, conversion=conversion, **budget)
+        return LATER_BUILDERS[entry_id](save_path=save_path, conversion=conversion, _lock=_lock, **budget)
     if entry_id == "wrrw23.thm1.cks20":
         extra = set(budget) - {"eps_g", "delta_prime", "delta_dprime", "B"}
         if extra:
@@ -856,7 +990,8 @@ def make_filter(entry_id: str, *, save_path: str | Path | None = None, conversio
             if k not in budget:
                 raise DomainError(k, spec.core.MISSING, "a value is required", entry_id, "missing parameter")
         return wrrw23_thm1_cks20(budget["eps_g"], budget["delta_prime"], budget["delta_dprime"],
-                                 conversion=conversion or "cks20", B=budget.get("B"), save_path=save_path)
+                                 conversion=conversion or "cks20", B=budget.get("B"), save_path=save_path,
+                                 _lock=_lock)
     if entry_id == "fz21.thm4_7":
         conv = conversion or "cks20"
         _check_conversion(conv, entry_id)
@@ -864,10 +999,10 @@ def make_filter(entry_id: str, *, save_path: str | Path | None = None, conversio
         entry.check_values({k: v for k, v in budget.items() if k != "B"}, need=("eps_g", "delta_g"))
         budget = dict(budget)
         budget["B"] = _b_star_budget(entry_id, budget["eps_g"], budget["delta_g"], budget, conv)
-        return Filter(entry_id, budget, save_path=save_path, _meta={"conversion": conv})
+        return Filter(entry_id, budget, save_path=save_path, _meta={"conversion": conv}, _lock=_lock)
     if conversion is not None:
         raise DomainError("conversion", conversion, "only for fz21.thm4_7 and wrrw23.thm1.cks20", entry_id)
-    return Filter(entry_id, budget, save_path=save_path)
+    return Filter(entry_id, budget, save_path=save_path, _lock=_lock)
 
 
 class MultiOrderRenyiFilter:
@@ -962,9 +1097,11 @@ class Odometer(_Accountant):
         state = _load_state(state, "odometer")
         try:
             o = cls(state["id"], {k: _decode(v) for k, v in state["params"].items()})
-            o.rounds = int(state["rounds"])
+            if type(state["rounds"]) is not int or state["rounds"] < 0:
+                raise ValueError("rounds is not a nonnegative integer")
+            o.rounds = state["rounds"]
             o._restore_sums(state["sums"])
-        except (KeyError, ValueError, TypeError, AttributeError, ZeroDivisionError) as e:
+        except (KeyError, ValueError, TypeError, AttributeError, ZeroDivisionError, OverflowError) as e:
             raise DomainError("state", "<state>", "an odometer state written by dpbounds", "dpbounds.accounting.accountants",
                               f"malformed: {e}") from None
         return o

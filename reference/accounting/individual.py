@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -30,8 +31,31 @@ def _add_up(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return out
 
 
+def _exact_scalar(v: Any) -> Any:
+    """A numpy scalar as an exact Python number (a long double's binary value, an int64 as int); others unchanged."""
+    if isinstance(v, np.floating):
+        return Fraction(*v.as_integer_ratio()) if np.isfinite(v) else float(v)
+    if isinstance(v, (np.integer, np.bool_)):
+        return int(v)
+    if isinstance(v, (np.str_, np.bytes_)):
+        return str(v)  # a decimal string, parsed exactly
+    return v
+
+
 def _as_costs(rho: npt.ArrayLike, n: int, name: str = "rho") -> np.ndarray:
-    r = np.asarray(rho, dtype=np.float64)
+    """The costs as float64 upper bounds: float64/32/16 arrays as they are (exact), anything else (decimal strings,
+    Fractions, Decimals, big ints, long doubles) each rounded UP -- numpy's round-to-nearest would send a positive
+    '1e-400' to 0.0 and let the running sums, hence the CONT decisions, fall below the exact ones."""
+    a = np.asarray(rho)
+    if a.dtype in (np.float64, np.float32, np.float16) or (a.dtype.kind in "iub" and a.dtype.itemsize <= 4):
+        r = a.astype(np.float64)
+    else:
+        if a.dtype.kind not in "iufOSU" or a.size > 10**8:
+            raise DomainError(name, f"<array of dtype {a.dtype}>", "real numbers, one per individual",
+                              "dpbounds.accounting.individual")
+        from dpbounds.evaluation.numeric import float_up
+        flat = [float_up(parse_exact(name, _exact_scalar(v), "dpbounds.accounting.individual")) for v in a.ravel()]
+        r = np.array(flat, dtype=np.float64).reshape(a.shape)
     if r.shape != (n,):
         raise DomainError(name, f"<array of shape {r.shape}>", f"one value per individual, shape ({n},)",
                           "dpbounds.accounting.individual")

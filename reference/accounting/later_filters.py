@@ -56,7 +56,7 @@ class GDPFilter(Filter):
         return self.try_spend(rho=m * m / 2)
 
 
-def _gdp_filter(*, save_path=None, conversion: str | None = None, **budget) -> GDPFilter:
+def _gdp_filter(*, save_path=None, conversion: str | None = None, _lock=None, **budget) -> GDPFilter:
     entry_id = "st22.filter"
     if conversion not in (None, "gauss"):
         raise DomainError("conversion", conversion, "none (the budget is the exact Gaussian curve)", entry_id)
@@ -71,7 +71,7 @@ def _gdp_filter(*, save_path=None, conversion: str | None = None, **budget) -> G
                               "a larger B is not certified to give the stated (eps_g, delta_g)-DP guarantee")
         b = given
     budget["B"] = b
-    return GDPFilter(entry_id, budget, save_path=save_path, _meta={"conversion": "gauss (exact: the interaction is "
+    return GDPFilter(entry_id, budget, save_path=save_path, _lock=_lock, _meta={"conversion": "gauss (exact: the interaction is "
                                                                               "GDP)"})
 
 
@@ -120,11 +120,11 @@ class RenyiRRFilter(Filter):
         return super().try_spend(eps=eps, delta=delta, rho=rho)
 
 
-def _rr_filter(*, save_path=None, conversion: str | None = None, **budget) -> RenyiRRFilter:
+def _rr_filter(*, save_path=None, conversion: str | None = None, _lock=None, **budget) -> RenyiRRFilter:
     if conversion is not None:
         raise DomainError("conversion", conversion, "none (CKS20 Prop. 12 at the given order is built in)",
                           "fz21.thm4_3.rr")
-    return RenyiRRFilter("fz21.thm4_3.rr", budget, save_path=save_path)
+    return RenyiRRFilter("fz21.thm4_3.rr", budget, save_path=save_path, _lock=_lock)
 
 
 class MultiOrderUnionFilter:
@@ -135,6 +135,9 @@ class MultiOrderUnionFilter:
     eps-DP rounds at their exact RR curve, rounded up).  Decisions are certified (:func:`decide` on each order's
     component entry).  Domain: distinct orders alpha > 1, eps_g > 0, 0 < delta_g < 1.
     """
+
+    def close(self) -> None:
+        """Nothing to release: this filter keeps no state file (no save_path)."""
 
     def __init__(self, eps_g, delta_g, orders):
         self.entry = spec.get("lec21.multi_order")
@@ -209,7 +212,7 @@ class MultiOrderUnionFilter:
         return Enclosure(v, v, 0)
 
 
-def _multi_order(*, save_path=None, conversion: str | None = None, **budget):
+def _multi_order(*, save_path=None, conversion: str | None = None, _lock=None, **budget):
     if conversion is not None or save_path is not None:
         raise DomainError("conversion" if conversion is not None else "save_path", conversion or save_path,
                           "not supported by the multi-order filter", "lec21.multi_order")
@@ -246,8 +249,8 @@ def _register() -> None:
 _register()
 
 
-def build(entry_id: str, *, save_path: str | Path | None = None, conversion: str | None = None,
+def build(entry_id: str, *, save_path: str | Path | None = None, conversion: str | None = None, _lock: Any = None,
           **budget: Any) -> Filter | None:
     """The filter for ``entry_id`` if this module builds it, else None."""
     f = BUILDERS.get(entry_id)
-    return None if f is None else f(save_path=save_path, conversion=conversion, **budget)
+    return None if f is None else f(save_path=save_path, conversion=conversion, _lock=_lock, **budget)

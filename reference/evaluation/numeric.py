@@ -44,11 +44,22 @@ class arb_prec:  # noqa: N801 - used like a function: ``with arb_prec(bits): ...
             _ARB_LOCK.release()
             raise
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, exc_type, *exc) -> None:
         try:
+            # another thread that set flint.ctx.prec without this lock has changed the precision of the block's
+            # arithmetic: its result is still a valid ball but may differ from the undisturbed one -- refuse it
+            tampered = _flint_ctx.prec != self.bits
             _flint_ctx.prec = self._old.pop()
         finally:
             _ARB_LOCK.release()
+        if tampered and exc_type is None:
+            raise PrecisionTampered(
+                f"flint.ctx.prec was changed by another thread during a dpbounds computation at {self.bits} bits; "
+                "set it only inside dpbounds.evaluation.numeric.arb_prec (results would depend on thread timing)")
+
+
+class PrecisionTampered(RuntimeError):
+    """flint's process-global precision was changed behind :class:`arb_prec`'s lock during a computation."""
 
 
 def mp_context(dps: int) -> mpmath.MPContext:

@@ -97,9 +97,65 @@ def bench_certified(quick: bool) -> list[dict]:
     return rows
 
 
+def _stream_run(cmd: list[str], n: int) -> tuple[float, int, int]:
+    """(seconds, output lines, peak RSS in bytes) of `dpbounds CMD` fed n rounds of eps = 0.001 through a pipe
+    (generated on the fly: the benchmark itself holds no rows either)."""
+    import os
+    import subprocess
+    import sys
+    import threading
+
+    p = subprocess.Popen([sys.executable, "-m", "dpbounds", *cmd], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                         stderr=subprocess.DEVNULL)
+
+    def feed():
+        try:
+            p.stdin.write(b"eps\n")
+            chunk = b"0.001\n" * 10_000
+            left = n
+            while left > 0:
+                k = min(left, 10_000)
+                p.stdin.write(chunk if k == 10_000 else b"0.001\n" * k)
+                left -= k
+            p.stdin.close()
+        except BrokenPipeError:
+            pass
+
+    t0 = time.perf_counter()
+    w = threading.Thread(target=feed, daemon=True)
+    w.start()
+    lines = 0
+    while True:
+        b = p.stdout.read(1 << 16)
+        if not b:
+            break
+        lines += b.count(b"\n")
+    _, status, ru = os.wait4(p.pid, 0)  # this child's own rusage (ru_maxrss in KiB on Linux)
+    p.returncode = os.waitstatus_to_exitcode(status)
+    dt = time.perf_counter() - t0
+    w.join()
+    return dt, lines, ru.ru_maxrss * 1024
+
+
+def bench_streaming_memory(quick: bool) -> list[dict]:
+    """Peak RSS of `dpbounds filter` (rruv16.thm3_4.filter, a budget never reached) and `dpbounds odometer`
+    (rruv16.thm3_4.odometer) over 10^7 rounds (10^6 with --quick) and over 1/100 of that: equal peaks mean the
+    commands stream in constant memory (rows are read and written one at a time)."""
+    rows = []
+    n = 10**6 if quick else 10**7
+    for cmd in (["filter", "rruv16.thm3_4.filter", "--budget", "eps_g=1e300"], ["odometer", "rruv16.thm3_4.odometer"]):
+        for m in (n // 100, n):
+            dt, lines, peak = _stream_run(cmd, m)
+            rows.append({"bench": "streaming memory", "id": f"{cmd[0]} {cmd[1]}", "rate": m / dt,
+                         "unit": "rounds/s", "peak_rss_mib": round(peak / 2**20, 1),
+                         "note": f"{m:.0e} rounds, {lines} output lines, peak RSS {peak / 2**20:.0f} MiB"})
+    return rows
+
+
 BENCHES: list[tuple[str, Callable[[bool], list[dict]]]] = [
     ("fast path", bench_fast_path),
     ("certified", bench_certified),
+    ("streaming", bench_streaming_memory),
 ]
 
 

@@ -823,6 +823,7 @@ def golden_files(bounds: list[str] | None = None, grid: str = "default", digits:
 def write_golden(out_dir: str | Path, bounds: list[str] | None = None, grid: str = "default", digits: int = 40,
                  streams: bool = True, conversions: bool = True) -> str:
     """Write the golden vectors to ``out_dir``, replacing it as a whole; returns a one-line summary."""
+    check_target(out_dir)  # before the work, so a bad --out is refused at once
     files = golden_files(bounds, grid, digits, streams, conversions)
     replace_tree(out_dir, files)
     m = json.loads(files["manifest.json"])
@@ -840,15 +841,9 @@ def _owned_by_us(d: Path) -> bool:
         return False
 
 
-def replace_tree(out_dir: str | Path, files: dict[str, str]) -> None:
-    """Replace directory ``out_dir`` by exactly ``files``, atomically as a whole.
-
-    The tree is written into a sibling temporary directory (fsynced), then swapped in: the old tree is renamed
-    aside, the new one renamed in, the old one removed.  A crash leaves the old complete tree, or the new complete
-    tree at ``out`` -- or, killed between the two renames, the old complete tree beside it as
-    ``.NAME.golden-old-PID``, which the next run restores before it starts; no file of an earlier run survives.
-    Refuses (DomainError) a target that is a symlink or not a directory, and a non-empty directory that is not a
-    golden tree (it would be deleted)."""
+def check_target(out_dir: str | Path) -> None:
+    """DomainError unless ``out_dir`` may be replaced by a golden tree: not empty, not a symlink, file or device, not
+    inside the installed package, and new, empty or an earlier golden tree (anything else would be deleted)."""
     if str(out_dir).strip() == "":
         raise spec.DomainError("--out", out_dir, "a directory path", "dpbounds golden")
     out = Path(out_dir)
@@ -861,6 +856,24 @@ def replace_tree(out_dir: str | Path, files: dict[str, str]) -> None:
     if out.exists() and not _owned_by_us(out):
         raise spec.DomainError("--out", str(out), "a new or empty directory, or an earlier golden tree (this one "
                                "has other files, which the replacement would delete)", "dpbounds golden")
+    try:  # the parent must exist or be creatable, before any work (the tree itself is swapped in at the end)
+        out.absolute().parent.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise spec.DomainError("--out", str(out), "a writable directory path", "dpbounds golden",
+                               e.strerror or type(e).__name__) from None
+
+
+def replace_tree(out_dir: str | Path, files: dict[str, str]) -> None:
+    """Replace directory ``out_dir`` by exactly ``files``, atomically as a whole.
+
+    The tree is written into a sibling temporary directory (fsynced), then swapped in: the old tree is renamed
+    aside, the new one renamed in, the old one removed.  A crash leaves the old complete tree, or the new complete
+    tree at ``out`` -- or, killed between the two renames, the old complete tree beside it as
+    ``.NAME.golden-old-PID``, which the next run restores before it starts; no file of an earlier run survives.
+    Refuses (DomainError) a target that is a symlink or not a directory, and a non-empty directory that is not a
+    golden tree (it would be deleted)."""
+    check_target(out_dir)
+    out = Path(out_dir)
     parent = out.absolute().parent
     tmp = parent / f".{out.name}.golden-new-{os.getpid()}"
     old = parent / f".{out.name}.golden-old-{os.getpid()}"

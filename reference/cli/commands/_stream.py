@@ -1,8 +1,11 @@
-"""Reading per-round streams (CSV with a header naming columns eps, delta and/or rho) for filter/odometer."""
+"""Per-round streams for filter/odometer in constant memory: reading (CSV with a header naming columns eps, delta
+and/or rho) one row at a time, and writing one output row at a time (text lines, or JSON whose ``rounds`` array is
+written element by element, so nothing grows with the number of rounds)."""
 
 from __future__ import annotations
 
 import csv
+import json
 import sys
 from typing import Iterator
 
@@ -33,3 +36,31 @@ def read_rounds(stream=None) -> Iterator[dict[str, str]]:
             parse_exact(f"{h} (row {i})", v, "stream input")  # validate now: the message names the row
             rec[h] = v
         yield rec
+
+
+class RowWriter:
+    """Writes rows as they come: text lines (``text_of(row)``) or one JSON object ``{**head, "rounds": [...],
+    **tail}`` whose array is streamed (the same document a consumer parsed before, built without holding it)."""
+
+    def __init__(self, out, fmt: str, head: dict, text_of) -> None:
+        from dpbounds.cli.commands import jsonable
+        self._jsonable = jsonable
+        self.out, self.fmt, self.text_of, self.n = out, fmt, text_of, 0
+        if fmt == "json":
+            body = json.dumps(jsonable(head), allow_nan=False, default=str)
+            out.write(body[:-1] + (", " if head else "") + '"rounds": [')
+
+    def row(self, row: dict) -> None:
+        if self.fmt == "json":
+            self.out.write(("," if self.n else "") + "\n  " + json.dumps(self._jsonable(row), allow_nan=False,
+                                                                         default=str))
+        else:
+            self.out.write(self.text_of(row) + "\n")
+            self.out.flush()  # a caller waits for CONT before running the round
+        self.n += 1
+
+    def close(self, tail: dict) -> None:
+        if self.fmt == "json":
+            rest = json.dumps(self._jsonable(tail), allow_nan=False, default=str)[1:]
+            self.out.write(("\n" if self.n else "") + "]" + (", " + rest if tail else "}") + "\n")
+        self.out.flush()

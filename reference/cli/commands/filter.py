@@ -4,16 +4,17 @@ The CSV has a header naming its columns (eps, delta and/or rho); one line per ro
 round, the decision and an upper bound on the running statistic (the spec ``expr``: on the recorded rounds, or for
 the refused round on the aggregates it would have made).  After HALT the filter stops reading.  With ``--state FILE``
 the filter's state is persisted after every recorded round (before CONT is printed) and resumed from FILE if it
-exists.
+exists: FILE is locked (FILE.lock) while the command runs (a second command on it exits 2), and on resume a
+``--budget``/``--conversion`` given must equal the recorded one (exit 2 otherwise; give none to keep the recorded
+budget).  Rows are read and written one at a time (constant memory; ``--format json`` streams its ``rounds`` array).
 """
 
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
-from dpbounds.cli.commands import emit_json, parse_assignments
-from dpbounds.cli.commands._stream import read_rounds
+from dpbounds.cli.commands import parse_assignments
+from dpbounds.cli.commands._stream import RowWriter, read_rounds
 
 
 def add_parser(sub) -> None:
@@ -50,28 +51,22 @@ def _upper(enc) -> float:
 def run(args) -> int:
     from dpbounds.accounting.accountants import Decision, Filter, make_filter
     budget = parse_assignments(args.budget, "--budget")
-    if args.state and Path(args.state).exists():
-        f = Filter.from_state(args.state, save_path=args.state)
-        if f.entry.id != args.id:
-            from dpbounds.spec import DomainError
-            raise DomainError("--state", args.state, f"a state file of filter {args.id}", "command line",
-                              f"it holds {f.entry.id}")
+    if args.state:  # locked while we run; a resumed budget/conversion must equal the recorded one (else exit 2)
+        f = Filter.open(args.state, args.id, conversion=args.conversion, **budget)
     else:
-        f = make_filter(args.id, conversion=args.conversion, save_path=args.state, **budget)
-    rounds = []
-    halt_round = None
-    start = f.rounds
-    for i, rec in enumerate(read_rounds(sys.stdin), start=start + 1):
-        d = f.try_spend(rec.get("eps"), rec.get("delta", "0"), rec.get("rho"))
-        stat = _upper(f.statistic(candidate=d is Decision.HALT))
-        row = {"round": i, **rec, "decision": d.value, "statistic_upper": stat}
-        rounds.append(row)
-        if args.format == "text":
-            sys.stdout.write(f"{i}\t{d.value}\tstatistic<={stat!r}\n")
-            sys.stdout.flush()
-        if d is Decision.HALT:
-            halt_round = i
-            break
-    if args.format == "json":
-        emit_json({"id": f.entry.id, "budget": budget, "halt_round": halt_round, "rounds": rounds})
+        f = make_filter(args.id, conversion=args.conversion, **budget)
+    try:
+        w = RowWriter(sys.stdout, args.format, {"id": f.entry.id, "budget": budget},
+                      lambda r: f"{r['round']}\t{r['decision']}\tstatistic<={r['statistic_upper']!r}")
+        halt_round = None
+        for i, rec in enumerate(read_rounds(sys.stdin), start=f.rounds + 1):
+            d = f.try_spend(rec.get("eps"), rec.get("delta", "0"), rec.get("rho"))
+            stat = _upper(f.statistic(candidate=d is Decision.HALT))
+            w.row({"round": i, **rec, "decision": d.value, "statistic_upper": stat})
+            if d is Decision.HALT:
+                halt_round = i
+                break
+        w.close({"halt_round": halt_round})
+    finally:
+        f.close()
     return 0

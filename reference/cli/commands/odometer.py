@@ -1,15 +1,16 @@
 """`dpbounds odometer ID --param NAME=VALUE ... [--format json] < stream.csv`: the running bound per round.
 
 The CSV has a header naming its columns (eps, delta and/or rho; ``fz21.prop5_2`` takes rho).  Each output line has
-the round and the bound (float64 rounded up; 'inf' once the bound is no longer valid).
+the round and the bound (float64 rounded up; 'inf' once the bound is no longer valid).  Rows are read and written
+one at a time (constant memory; ``--format json`` streams its ``rounds`` array).
 """
 
 from __future__ import annotations
 
 import sys
 
-from dpbounds.cli.commands import emit_json, parse_assignments
-from dpbounds.cli.commands._stream import read_rounds
+from dpbounds.cli.commands import parse_assignments
+from dpbounds.cli.commands._stream import RowWriter, read_rounds
 
 
 def add_parser(sub) -> None:
@@ -38,16 +39,13 @@ def run(args) -> int:
     from dpbounds.evaluation.numeric import float_up
     params = parse_assignments(args.param)
     o = make_odometer(args.id, **params)
-    rounds = []
+    w = RowWriter(sys.stdout, args.format, {"id": args.id, "params": params},
+                  lambda r: f"{r['round']}\t{r['bound_upper']!r}")
     for i, rec in enumerate(read_rounds(sys.stdin), start=1):
         if isinstance(o, RenyiOdometer):
             v = float_up(o.step(rec.get("rho"), rec.get("delta", "0"), eps=rec.get("eps")))
         else:
             v = o.step(rec.get("eps"), rec.get("delta", "0"), rec.get("rho"))
-        rounds.append({"round": i, **rec, "bound_upper": v})
-        if args.format == "text":
-            sys.stdout.write(f"{i}\t{v!r}\n")
-            sys.stdout.flush()
-    if args.format == "json":
-        emit_json({"id": args.id, "params": params, "rounds": rounds})
+        w.row({"round": i, **rec, "bound_upper": v})
+    w.close({})
     return 0
