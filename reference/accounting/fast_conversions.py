@@ -216,18 +216,25 @@ def _alpha_delta(xp, rho, eps):
 
 
 def _alpha_b_star(xp, eps_g, l):
-    """Near-optimal alpha at B*_cks20: with rho(a) = (l - log a)/(a - 1)^2 (S = 0), the root in x = a - 1 of
-    E(x) = (l - log1p x)(2x + 1)/x^2 + log(x/(1 + x)) - eps_g (decreasing), Newton in y = log x from BS16's alpha."""
-    rb = xp.maximum(eps_g * eps_g / ((xp.sqrt(l + eps_g) + xp.sqrt(l)) ** 2), 2.0 ** -1000)  # ~ B*_bs16
-    y = xp.log(xp.sqrt(l / rb))
-    for _ in range(5):
+    """Near-optimal alpha at B*_cks20.  One Newton step on the concave F(rho) = min_alpha eps(rho) (slope alpha*)
+    from BS16's B* (feasible: CKS20 <= BS16), then Newton in y = log(alpha - 1) on
+    E(x) = (l - log1p x)(2x + 1)/x^2 + log(x/(1 + x)) - eps_g, the condition that rho(alpha) = (l - log alpha)/
+    (alpha - 1)^2 (where S = 0) meets eps_g; y is kept below log(e^l - 1), where rho(alpha) > 0."""
+    rho = eps_g * eps_g / ((xp.sqrt(l + eps_g) + xp.sqrt(l)) ** 2)
+    a = _alpha_eps(xp, rho, l)
+    c, _ = _g_eps(xp, rho, l, 0.0 * l, a)
+    a = _alpha_eps(xp, rho + (eps_g - c) / a, l)
+    y = xp.log(a - 1.0)
+    yhi = xp.log(xp.expm1(l))
+    for _ in range(3):
         x = xp.exp(y)
         lp = xp.log1p(x)
         n = l - lp
         E = n * (2.0 * x + 1.0) / (x * x) + (y - lp) - eps_g
-        # dE/dy = x dE/dx; dE/dx = -(2x+1)/(x^2 (1+x)) + n (-2x - 2)/x^3 + 1/(x (1 + x))
+        # dE/dy = x dE/dx; dE/dx = -(2x+1)/(x^2 (1+x)) - n (2x + 2)/x^3 + 1/(x (1 + x))
         dE = x * (-(2.0 * x + 1.0) / (x * x * (1.0 + x)) - n * (2.0 * x + 2.0) / (x * x * x) + 1.0 / (x * (1.0 + x)))
-        y = y - E / dE
+        yn = y - E / dE
+        y = xp.where(yn < yhi, yn, (y + yhi) * 0.5)
     return xp.maximum(1.0 + xp.exp(y), 1.0 + 2.0 ** -40)
 
 
