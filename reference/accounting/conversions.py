@@ -127,6 +127,54 @@ def _clamp0(enc: Enclosure) -> Enclosure:
     return Enclosure(max(enc.lo, Fraction(0)), max(enc.hi, Fraction(0)), enc.bits)
 
 
+# ------------------------------------------------------------------------------------------ fast certificate
+
+def _float_alpha(entry_id: str, params: dict) -> float | None:
+    """A near-optimal alpha from the float solvers of dpbounds.accounting.fast_conversions (a heuristic)."""
+    from dpbounds.accounting import fast_conversions as fc
+    try:
+        r = float(params["rho"])
+        if not 1e-300 < r < 1e300:
+            return None
+        if entry_id == "conversions.cks20":
+            d = float(params["delta"])
+            if not 0 < d < 1:
+                return None
+            a = fc._alpha_eps(fc._MATH, r, -math.log(d))
+        else:
+            a = fc._alpha_delta(fc._MATH, r, float(params["eps_g"]))
+    except (ValueError, OverflowError, ZeroDivisionError):
+        return None
+    return a if math.isfinite(a) and a > 1 else None
+
+
+def _fast_certify(entry_id: str, params: dict, rel_tol: Fraction) -> Enclosure | None:
+    """The certified enclosure of the infimum from ONE window at a float-optimal alpha (None: use the full path).
+
+    The certificate is dpbounds.evaluation.optimize's (module docstring, step 3: arb proves S(c - w) < 0 < S(c + w),
+    then inf >= g(c) - sup|g'| w, and g(c) bounds it from above), at the precision the width needs; only the
+    near-optimal point c comes from floats (Halley's method), which the certificate does not trust.  The window's
+    loss is ~ g'' w^2 with w = 2^-k (c - 1), so one float alpha (relative error ~1e-13) certifies widths down to ~1e-24."""
+    if rel_tol <= Fraction(1, 10**22):
+        return None
+    a = _float_alpha(entry_id, params)
+    if a is None:
+        return None
+    an = _opt.quasiconvexity(entry_id)
+    c = Fraction(a)
+    k = 24 if rel_tol >= Fraction(1, 10**12) else 40
+    w = (c - 1) / 2**k
+    bits = max(64, int(-math.log2(float(rel_tol))) + 48) if rel_tol < 1 else 64
+    with arb_prec(bits):
+        r = _opt._lower_bound_at(an, {n: fraction_to_arb(q) for n, q in params.items()}, c, w)
+    if r is None:
+        return None
+    lo, hi = r
+    if hi - lo <= abs(hi) * rel_tol:
+        return Enclosure(lo, hi, bits)
+    return None
+
+
 # ------------------------------------------------------------------------------------------ eps_of
 
 def eps_of(rho, delta, conversion: str = "cks20", alpha=None, rel_tol=Fraction(1, 10**20)) -> Enclosure:
@@ -145,8 +193,11 @@ def eps_of(rho, delta, conversion: str = "cks20", alpha=None, rel_tol=Fraction(1
                               "conversions.mironov")
         return _enc("conversions.mironov", {"rho": rho, "delta": delta, "alpha": _parse("alpha", alpha)}, rel_tol)
     if conversion == "cks20":
-        lo, hi, bits = _opt.certify(spec.get("conversions.cks20"), {"rho": rho, "delta": delta},
-                                    rel_tol=Fraction(rel_tol))
+        params = {"rho": rho, "delta": delta}
+        fast = _fast_certify("conversions.cks20", params, Fraction(rel_tol))
+        if fast is not None:
+            return _clamp0(fast)
+        lo, hi, bits = _opt.certify(spec.get("conversions.cks20"), params, rel_tol=Fraction(rel_tol))
         return _clamp0(Enclosure(lo, hi, bits))
     return _gauss_eps(rho, delta)
 
@@ -227,7 +278,11 @@ def delta_of(rho, eps, conversion: str = "cks20", alpha=None) -> Enclosure:
                     Fraction(1, 10**20))
     if conversion == "cks20":
         e = spec.get("conversions.cks20.delta")
-        lo, hi, bits = _opt.certify(e, {"rho": rho, _eps_name(e.id): eps}, rel_tol=Fraction(1, 10**20))
+        params = {"rho": rho, _eps_name(e.id): eps}
+        fast = _fast_certify(e.id, params, Fraction(1, 10**20))
+        if fast is not None:
+            return fast
+        lo, hi, bits = _opt.certify(e, params, rel_tol=Fraction(1, 10**20))
         return Enclosure(lo, hi, bits)
     entry_id = "conversions.bs16" if conversion == "bs16" else "conversions.mironov"
     extra = {}

@@ -107,28 +107,41 @@ def _log_one_minus_inv(xp, a, d):
 
     a < 2: log(d/a) with d exact (Sterbenz) and d/a within one rounding, |log(1 + theta)| <= _U2;
     a >= 2: log1p(-r), r = fl(1/a); the slope of log1p(-x) is <= 1/(1 - x) <= 2 (x <= 1/2 + ulp), so the input
-    error |r - 1/a| <= r 2^-53 moves it by <= 1.01 _U2 r."""
-    small = a < 2.0
+    error |r - 1/a| <= r 2^-53 moves it by <= 1.01 _U2 r.  (Arrays: a branch no element takes is not computed.)"""
+    if xp is _NP:
+        small = a < 2.0
+        n_small = np.count_nonzero(small)
+        if n_small == 0:
+            r = 1.0 / a
+            t = np.log1p(-r)
+            return t, 1.01 * _U2 * r - t * _M + _T
+        if n_small == small.size:
+            t = np.log(d / a)
+            return t, _U2 - t * _M + _T
+    else:
+        small = a < 2.0
     r = 1.0 / a
     t = xp.where(small, xp.log(d / a), xp.log1p(-r))
-    e = xp.where(small, _U2, 1.01 * _U2 * r) + xp.abs(t) * _M + _T
+    e = xp.where(small, _U2, 1.01 * _U2 * r) - t * _M + _T   # t < 0
     return t, e
 
 
 def _g_eps(xp, rho, l, el, a):
-    """(v, e) of g(a) = a rho + (l - log a)/(a - 1) + log(1 - 1/a): the conversions.cks20 objective."""
-    d = a - 1.0                        # exact for a <= 2, else relative error <= 2^-53
+    """(v, e) of g(a) = a rho + (l - log a)/(a - 1) + log(1 - 1/a): the conversions.cks20 objective.
+
+    Error terms: a rho one rounding; n = l - log a: el + la _M + one rounding; q = n/d with d = a - 1 within one
+    rounding (exact for a <= 2): |N/D - n/d| <= (|N - n| + |n| 2^-53)/d (1 + 2^-52), plus the division's rounding;
+    the two additions; an absolute 2^-1000 covers every underflow term (each <= 2^-1070 / d, d >= 2^-40)."""
+    d = a - 1.0
     t1 = a * rho
-    e1 = t1 * _U2 + _T
     la = xp.log(a)
     n = l - la
-    en = el + la * _M + _T + xp.abs(n) * _U2
     q = n / d
-    # |N/D - n/d| <= (en + |n| 2^-53)/D, D >= d (1 - 2^-53); plus the division's own rounding
-    eq = (en + xp.abs(n) * _U2) / d * _INFL + xp.abs(q) * _U2
     t3, e3 = _log_one_minus_inv(xp, a, d)
     v = (t1 + q) + t3
-    e = e1 + eq + e3 + (t1 + xp.abs(q) + xp.abs(t3)) * (1.01 * _U2)  # two additions
+    aq = xp.abs(q)
+    e = (t1 + aq) * (2.01 * _U2) + (el + la * _M + xp.abs(n) * (2.0 * _U2)) / d * _INFL + e3 \
+        - t3 * (1.01 * _U2) + 2.0 ** -1000
     return v, e
 
 
@@ -184,34 +197,49 @@ def _down(xp, v, e):
 
 # ------------------------------------------------------------------------------------------ alpha solvers (heuristic)
 
+def _safe_step(xp, y, step, s, lo, hi):
+    """One safeguarded root-finding step: [lo, hi] keeps the sign change of the increasing S (s = S(y)); a step
+    that leaves it is replaced by bisection."""
+    pos = s > 0
+    hi = xp.where(pos, y, hi)
+    lo = xp.where(pos, lo, y)
+    yn = y - step
+    return xp.where((yn >= lo) & (yn <= hi), yn, 0.5 * (lo + hi)), lo, hi
+
+
 def _alpha_eps(xp, rho, l):
-    """Near-optimal alpha of the eps form: the root of S = rho x^2 + log1p(x) - l, x = alpha - 1, by Halley's method
-    in y = log1p(x) (S is convex and increasing in y); the start min(l, log1p(sqrt(l/rho))) (BS16's optimum) is
-    right of the root.  Any result is safe: only the certificates below are trusted."""
+    """Near-optimal alpha of the eps form: the root of S = rho x^2 + log1p(x) - l, x = alpha - 1, by safeguarded
+    Halley steps in y = log1p(x) (S is convex and increasing in y) inside [0, y0]: S(0) = -l < 0 and the start
+    y0 = min(l, log1p(sqrt(l/rho))) (BS16's optimum) has S(y0) >= 0.  Any result is safe: only the certificates
+    trust nothing but the evaluation at the alpha returned."""
     y = xp.minimum(l, xp.log1p(xp.sqrt(l / rho)))
+    lo, hi = 0.0 * y, y + 1.0
+    r2 = 2.0 * rho
     for _ in range(_HALLEY):
         em = xp.expm1(y)
         ey = em + 1.0
-        s = rho * em * em + y - l
-        ds = 2.0 * rho * em * ey + 1.0
-        d2 = 2.0 * rho * ey * (2.0 * ey - 1.0)
-        y = y - 2.0 * s * ds / (2.0 * ds * ds - s * d2)
+        s = rho * (em * em) + (y - l)
+        ds = r2 * (em * ey) + 1.0
+        hd2 = rho * (ey * (ey + ey - 1.0))          # half of S''
+        y, lo, hi = _safe_step(xp, y, s * ds / (ds * ds - s * hd2), s, lo, hi)
     return xp.maximum(1.0 + xp.expm1(y), 1.0 + 2.0 ** -40)
 
 
 def _alpha_delta(xp, rho, eps):
     """Near-optimal alpha of the delta form: the root of S = (2x + 1) rho - eps + log(x/(1 + x)), x = alpha - 1, by
-    Halley's method in y = log x, from the root of 2 rho x^2 + (rho - eps) x - 1 (log(x/(1+x)) ~ -1/x)."""
+    safeguarded Halley steps in y = log x.  Start: x0, the root of 2 rho x^2 + (rho - eps) x - 1; since
+    log(x/(1+x)) >= -1/x, S(x0) >= 0.  Bracket below: y = min(y0, eps - rho - 2 rho x0) - 1, where S <= -1."""
     b = rho - eps
     r = xp.hypot(b, xp.sqrt(8.0 * rho))
     x0 = xp.where(b > 0, 2.0 / (b + r), (r - b) / (4.0 * rho))
     y = xp.log(x0)
-    for _ in range(_HALLEY):
+    lo, hi = xp.minimum(y, -b - 2.0 * rho * x0) - 1.0, y + 1.0
+    for _ in range(_HALLEY + 1):
         ey = xp.exp(y)
         s = (2.0 * ey + 1.0) * rho - eps + y - xp.log1p(ey)
         ds = 2.0 * rho * ey + 1.0 / (1.0 + ey)
         d2 = 2.0 * rho * ey - ey / ((1.0 + ey) * (1.0 + ey))
-        y = y - 2.0 * s * ds / (2.0 * ds * ds - s * d2)
+        y, lo, hi = _safe_step(xp, y, 2.0 * s * ds / (2.0 * ds * ds - s * d2), s, lo, hi)
     return xp.maximum(1.0 + xp.exp(y), 1.0 + 2.0 ** -40)
 
 
