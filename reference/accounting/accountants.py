@@ -56,6 +56,7 @@ from dpbounds.spec import DomainError, parse_exact
 from dpbounds.spec.aggregates import AGGREGATES
 from dpbounds.spec.core import Kind, SpecEntry, fraction_to_decimal_str
 
+from dpbounds.accounting.batch import halt_monotone, spend_many
 from dpbounds.evaluation.evaluate import Inputs, decide, enclose_inputs
 from dpbounds.evaluation.interp import POS_INF, ArbBackend, NotCertified, compile_expr, rational_poly
 from dpbounds.util.io import atomic_write_json
@@ -499,7 +500,7 @@ class Filter(_Accountant):
         self.save_path = Path(save_path) if save_path else None
         self.last_candidate: dict | None = None  # the aggregates of the round that HALTed
         # HALT non-decreasing in every aggregate (declared in the spec, tested) enables the safe-point fast path
-        self._monotone = bool(entry.aggregates) and all(entry.monotone.get(a) == 1 for a in entry.aggregates)
+        self._monotone = halt_monotone(entry)  # declared in the spec or proved by sympy (dpbounds.accounting.batch)
         self._head: list[float] | None = None   # float headroom above the committed sums, per aggregate
         self._used: list[float] = [0.0] * len(self.sums)
         self._wmax: list[float] = [0.0] * len(self.sums)
@@ -538,6 +539,11 @@ class Filter(_Accountant):
         self._record(rnd, used, ups)
         self._save()  # persisted before CONT is returned
         return Decision.CONT
+
+    def try_spend_many(self, eps=None, delta=None, rho=None) -> int:
+        """k: rounds 0..k-1 of the stream are CONT (recorded), the rest HALT -- the decisions of try_spend on each
+        round in turn, vectorized away from the boundary (:func:`dpbounds.accounting.batch.spend_many`)."""
+        return spend_many(self, eps, delta, rho)
 
     def _fast(self, eps: float, delta) -> Decision | None:
         """The safe-point fast path for a float eps (and float or zero delta); None when it does not apply."""
