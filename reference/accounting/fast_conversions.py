@@ -208,20 +208,20 @@ def _safe_step(xp, y, step, s, lo, hi):
 
 
 def _alpha_eps(xp, rho, l):
-    """Near-optimal alpha of the eps form: the root of S = rho x^2 + log1p(x) - l, x = alpha - 1, by safeguarded
-    Halley steps in y = log1p(x) (S is convex and increasing in y) inside [0, y0]: S(0) = -l < 0 and the start
-    y0 = min(l, log1p(sqrt(l/rho))) (BS16's optimum) has S(y0) >= 0.  Any result is safe: only the certificates
-    trust nothing but the evaluation at the alpha returned."""
+    """Near-optimal alpha of the eps form: the root of S = rho x^2 + log1p(x) - l, x = alpha - 1, by Halley's method
+    in y = log1p(x) (S is convex and increasing in y) from y0 = min(l, log1p(sqrt(l/rho))) (BS16's optimum), where
+    S(y0) >= 0.  The Halley denominator is kept >= S'^2 / 2 (each step at most twice Newton's) and y >= 0.  Any
+    result is safe: the certificates trust nothing but the evaluation at the alpha returned."""
     y = xp.minimum(l, xp.log1p(xp.sqrt(l / rho)))
-    lo, hi = 0.0 * y, y + 1.0
     r2 = 2.0 * rho
     for _ in range(_HALLEY):
         em = xp.expm1(y)
         ey = em + 1.0
         s = rho * (em * em) + (y - l)
         ds = r2 * (em * ey) + 1.0
+        dd = ds * ds
         hd2 = rho * (ey * (ey + ey - 1.0))          # half of S''
-        y, lo, hi = _safe_step(xp, y, s * ds / (ds * ds - s * hd2), s, lo, hi)
+        y = xp.maximum(y - s * ds / xp.maximum(dd - s * hd2, 0.5 * dd), 0.0)
     return xp.maximum(1.0 + xp.expm1(y), 1.0 + 2.0 ** -40)
 
 
@@ -397,13 +397,19 @@ def _eps_body(conversion, want_lo):
             lo, hi = _eps_bs16(xp, rho, delta, want_lo)
         else:
             lo, hi = _eps_cks20(xp, rho, delta, want_lo)
-        hi = xp.maximum(hi, 0.0)          # the conversion's eps is clamped at 0 (as eps_of)
-        zero = rho == 0                   # rho = 0: the clamped infimum is 0 (the objective -> 0 as alpha -> oo)
-        hi = xp.where(zero, 0.0, xp.where(hi == hi, hi, math.inf))
-        if not want_lo:
-            return (hi,)
-        lo = xp.where(zero, 0.0, xp.maximum(lo, 0.0))  # maximum with NaN keeps NaN: refined below
-        return lo, hi
+        hi = xp.maximum(hi, 0.0)          # the conversion's eps is clamped at 0 (as eps_of); NaN stays NaN
+        if want_lo:
+            lo = xp.maximum(lo, 0.0)      # NaN (window not certified) stays NaN: refined in arb by the caller
+        if xp is _NP:
+            np.copyto(hi, math.inf, where=np.isnan(hi))
+            if np.any(rho == 0):          # rho = 0: the clamped infimum is 0 (the objective -> 0 as alpha -> oo)
+                zero = rho == 0
+                hi[zero] = 0.0
+                if want_lo:
+                    lo[zero] = 0.0
+        elif hi != hi:
+            hi = math.inf
+        return (lo, hi) if want_lo else (hi,)
     return body
 
 
