@@ -312,3 +312,73 @@ def spend_many(f, eps=None, delta=None, rho=None) -> int:
         f.save_path = save
         if save is not None:
             f._save()
+
+
+# ------------------------------------------------------------------------------------------ benchmark
+
+#: every filter of the registry with a budget its benchmark stream (1e6 rounds) stays inside, and its round kind
+_BENCH = {
+    "fz21.thm4_3": ({"alpha": "2", "B": "1e6"}, "rho"),
+    "fz21.thm3_1": ({"alpha": "2", "B": "1e6"}, "rho"),
+    "fz21.thm4_5": ({"alpha": "2", "B": "1e6"}, "rho"),
+    "fz21.remark4_4": ({"B": "1e6"}, "eps"),
+    "fz21.thm4_7": ({"eps_g": "1000", "delta_g": "1e-6"}, "eps"),
+    "fz21.thm4_7.bs16": ({"eps_g": "1000", "delta_g": "1e-6"}, "eps"),
+    "rruv16.thm3_4.filter": ({"eps_g": "1e5"}, "eps"),
+    "rruv16.thm5_1": ({"eps_g": "1000", "delta_g": "1e-6"}, "eps"),
+    "rruv16.thm5_1.as_derived": ({"eps_g": "1000", "delta_g": "1e-6"}, "eps"),
+    "rruv16.lemma3_3.filter.thm5_1": ({"eps_g": "1000", "delta_g": "1e-6", "delta_dprime": "1e-3"}, "eps+delta"),
+    "rruv16.lemma3_3.filter.thm3_4": ({"eps_g": "1e5", "delta_dprime": "1e-3"}, "eps+delta"),
+    "wrrw23.thm1": ({"B": "1e6", "delta_g": "1e-3"}, "rho+delta"),
+    "wrrw23.thm2": ({"eps_g": "1000", "delta_prime": "1e-6", "delta_dprime": "1e-3"}, "eps+delta"),
+    "wrrw23.thm1.cks20": ({"eps_g": "1000", "delta_prime": "1e-6", "delta_dprime": "1e-3"}, "eps+delta"),
+}
+
+
+def _bench_stream(quick: bool) -> list[dict]:
+    """Filter.try_spend_many on a homogeneous (eps = 0.005) and a random (eps ~ U(0.001, 0.01), delta in
+    {0, 1e-13}) stream of 1e6 rounds (1e5 with --quick), every filter of the registry; the per-round try_spend
+    on the same random stream (first 2e4 rounds) for the ratio."""
+    import time
+
+    from dpbounds import spec
+    from dpbounds.accounting.accountants import make_filter
+    from dpbounds.spec.core import Kind
+    n = 100_000 if quick else 1_000_000
+    rng = np.random.default_rng(0)
+    rows = []
+    ids = sorted({e.id for e in spec.registry().values() if e.kind is Kind.FILTER} | set(_BENCH))
+    for fid in ids:
+        if fid not in _BENCH:
+            rows.append({"bench": "streaming decisions (batched)", "id": fid, "rate": None,
+                         "note": "skipped: no benchmark budget"})
+            continue
+        budget, kind = _BENCH[fid]
+        rates = {}
+        for label, x, d in (("homogeneous", np.full(n, 0.005), np.full(n, 1e-13)),
+                            ("random", rng.uniform(0.001, 0.01, n), rng.choice([0.0, 1e-13], n))):
+            vals = {"rho" if kind.startswith("rho") else "eps": x}
+            if kind.endswith("delta"):
+                vals["delta"] = d
+            f = make_filter(fid, **budget)
+            t0 = time.perf_counter()
+            k = f.try_spend_many(**vals)
+            dt = time.perf_counter() - t0
+            rates[label] = n / dt
+            note = f"{k} CONT, {f.certified_decisions} certified decisions"
+            if label == "random":
+                g = make_filter(fid, **budget)
+                m = min(n, 20_000)
+                one = {nm: v[:m].tolist() for nm, v in vals.items()}
+                t0 = time.perf_counter()
+                for i in range(m):
+                    g.try_spend(one["eps"][i] if "eps" in one else None, one["delta"][i] if "delta" in one else 0,
+                                one["rho"][i] if "rho" in one else None)
+                per_round = m / (time.perf_counter() - t0)
+                note += f"; {rates[label] / per_round:.3g}x per-round try_spend ({per_round:.3g}/s)"
+            rows.append({"bench": f"streaming decisions ({label})", "id": fid, "rate": rates[label],
+                         "unit": "decisions/s", "note": note})
+    return rows
+
+
+BENCHMARKS = [("stream", _bench_stream)]
