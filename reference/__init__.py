@@ -28,7 +28,8 @@ __version__ = "0.2.0"
 from dpbounds.spec import DomainError, Kind, SpecEntry, get, registry, select
 from dpbounds.evaluation.evaluate import (CertificationError, Enclosure, Evaluation, enclose, evaluate,
                                           fast_interval, fast_lower, fast_upper)
-from dpbounds.accounting.conversions import BStar, b_star, delta_of, eps_of
+from dpbounds.accounting.conversions import (BStar, b_star, b_star_lower, delta_of, delta_upper, eps_of,
+                                             eps_upper)
 from dpbounds.accounting.accountants import (Decision, Filter, MultiOrderRenyiFilter, Odometer, RenyiOdometer,
                                              make_filter, make_odometer)
 from dpbounds.accounting.individual import IndividualFilter, IndividualOdometer
@@ -41,7 +42,7 @@ __all__ = [
     # evaluation
     "evaluate", "enclose", "fast_upper", "fast_lower", "fast_interval", "Evaluation", "Enclosure",
     # conversions
-    "eps_of", "delta_of", "b_star", "BStar",
+    "eps_of", "delta_of", "b_star", "BStar", "eps_upper", "delta_upper", "b_star_lower",
     # accountants
     "make_filter", "make_odometer", "Decision", "Filter", "Odometer", "MultiOrderRenyiFilter", "RenyiOdometer",
     "IndividualFilter", "IndividualOdometer",

@@ -1,7 +1,9 @@
 """zCDP -> (eps, delta)-DP conversions and the B* solver, every formula evaluated from its spec entry.
 
-* :func:`eps_of` (rho, delta) -> Enclosure of the eps the conversion certifies for rho-zCDP at delta;
-* :func:`delta_of` (rho, eps) -> Enclosure of the delta it certifies at eps;
+* :func:`eps_upper` (rho, delta) -> float64 >= the eps the conversion certifies (the fast default: scalars or numpy
+  arrays, from :mod:`dpbounds.accounting.fast_conversions`); :func:`eps_of` -> its certified Enclosure when asked;
+* :func:`delta_upper` (rho, eps) -> float64 >= the CKS20 delta at eps; :func:`delta_of` -> its Enclosure;
+* :func:`b_star_lower` (eps_g, delta_g) -> float64 <= B* (never overstated; scalars or arrays);
 * :func:`b_star` (eps_g, delta_g) -> :class:`BStar`, B* = sup{rho >= 0 : the conversion turns rho-zCDP into
   (eps_g, delta_g)-DP}, with a certified bracket [lo, hi]: lo certified feasible, hi certified infeasible.
   ``BStar.b_star`` is lo, so B* is never overstated.
@@ -31,6 +33,7 @@ import sympy as sp
 from dpbounds import spec
 from dpbounds.spec import DomainError, parse_exact
 
+from dpbounds.accounting.fast_conversions import b_star_lower, delta_upper, eps_interval, eps_upper  # noqa: F401
 from dpbounds.evaluation import optimize as _opt
 from dpbounds.evaluation.evaluate import CertificationError, Enclosure, Inputs, enclose_inputs
 from dpbounds.evaluation.interp import ArbBackend, MpBackend, NotCertified, compile_expr
@@ -180,6 +183,9 @@ def _fast_certify(entry_id: str, params: dict, rel_tol: Fraction) -> Enclosure |
 def eps_of(rho, delta, conversion: str = "cks20", alpha=None, rel_tol=Fraction(1, 10**20)) -> Enclosure:
     """Enclosure of the eps that rho-zCDP gives at delta under the conversion (clamped at 0).
 
+    For the float64 upper bound alone use :func:`eps_upper` (same guarantee: never below the exact value; ~20x
+    faster, arrays too).  cks20 here: one arb window at a float-optimal alpha (:func:`_fast_certify`) when it meets
+    ``rel_tol``, else the full certified optimizer.
     bs16: rho + 2 sqrt(rho log(1/delta)); mironov: at the given alpha; cks20: inf over alpha (certified);
     gauss: the smallest eps >= 0 with delta_gauss(rho, eps) <= delta (the Gaussian limit, not a conversion).
     Domain: rho >= 0, 0 < delta < 1 (alpha > 1 for mironov)."""
@@ -261,7 +267,8 @@ def _bisect(test, lo: Fraction, hi: Fraction, feasible_below: bool, steps: int =
 # ------------------------------------------------------------------------------------------ delta_of
 
 def delta_of(rho, eps, conversion: str = "cks20", alpha=None) -> Enclosure:
-    """Enclosure of the delta that rho-zCDP gives at eps under the conversion.
+    """Enclosure of the delta that rho-zCDP gives at eps under the conversion (for cks20's float64 upper bound alone:
+    :func:`delta_upper`).
 
     gauss: the exact curve; cks20: inf over alpha of the delta form (certified); bs16 / mironov:
     inf{delta in (0, 1) : eps_conv(rho, delta) <= eps} (1 when no delta < 1 works: the vacuous guarantee).
