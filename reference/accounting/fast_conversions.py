@@ -351,17 +351,10 @@ def _scalar_in(name, v, rnd, where):
 
 
 def _check(name, x, ok, domain, where):
-    if xp_is_scalar(x):
-        if not ok:
-            raise DomainError(name, x, domain, where)
-        return
+    """Arrays: DomainError naming the first element outside the domain."""
     if not np.all(ok):
         i = int(np.flatnonzero(~np.asarray(ok).ravel())[0])
         raise DomainError(name, float(np.ravel(x)[i]), domain, where, f"first violation at index {i}")
-
-
-def xp_is_scalar(x) -> bool:
-    return isinstance(x, float)
 
 
 def _arrays(*xs):
@@ -389,28 +382,95 @@ def _conv(conversion, allowed):
 
 # ------------------------------------------------------------------------------------------ public functions
 
+def _fixup(xp, rho, lo, hi, want_lo: bool):
+    """Ends to return: NaN upper ends -> +inf; NaN lower ends stay NaN (the caller refines them in arb); rho = 0
+    -> exactly 0 (both infima are 0 there: the objectives -> 0 as alpha -> oo; eps is clamped at 0 as eps_of)."""
+    if want_lo:
+        lo = xp.maximum(lo, 0.0)          # NaN stays NaN
+    if xp is _NP:
+        np.copyto(hi, math.inf, where=np.isnan(hi))
+        if np.any(rho == 0):
+            zero = rho == 0
+            hi[zero] = 0.0
+            if want_lo:
+                lo[zero] = 0.0
+    elif hi != hi:
+        hi = math.inf
+    return (lo, hi) if want_lo else (hi,)
+
+
 def _eps_body(conversion, want_lo):
     def body(xp, rho, delta):
         if xp is _MATH and rho == 0:
-            return (0.0,) if not want_lo else (0.0, 0.0)
-        if conversion == "bs16":
-            lo, hi = _eps_bs16(xp, rho, delta, want_lo)
-        else:
-            lo, hi = _eps_cks20(xp, rho, delta, want_lo)
-        hi = xp.maximum(hi, 0.0)          # the conversion's eps is clamped at 0 (as eps_of); NaN stays NaN
-        if want_lo:
-            lo = xp.maximum(lo, 0.0)      # NaN (window not certified) stays NaN: refined in arb by the caller
-        if xp is _NP:
-            np.copyto(hi, math.inf, where=np.isnan(hi))
-            if np.any(rho == 0):          # rho = 0: the clamped infimum is 0 (the objective -> 0 as alpha -> oo)
-                zero = rho == 0
-                hi[zero] = 0.0
-                if want_lo:
-                    lo[zero] = 0.0
-        elif hi != hi:
-            hi = math.inf
-        return (lo, hi) if want_lo else (hi,)
+            return (0.0, 0.0) if want_lo else (0.0,)
+        kernel = _eps_bs16 if conversion == "bs16" else _eps_cks20
+        lo, hi = kernel(xp, rho, delta, want_lo)
+        return _fixup(xp, rho, lo, xp.maximum(hi, 0.0), want_lo)
     return body
+
+
+def _delta_body(conversion, want_lo):
+    def body(xp, rho, eps):
+        if xp is _MATH and rho == 0:
+            return (0.0, 0.0) if want_lo else (0.0,)
+        lo, hi = _delta_cks20(xp, rho, eps, want_lo)
+        return _fixup(xp, rho, lo, hi, want_lo)
+    return body
+
+
+def _is_scalar(x) -> bool:
+    return isinstance(x, (float, int, str, Fraction))
+
+
+def _quantity(kind: str):
+    """(second input's name, body, arb refinement, its domain test, its domain text).  Both quantities increase in
+    rho and decrease in the second input: an upper end takes rho rounded up and the second input rounded down."""
+    if kind == "eps":
+        return "delta", _eps_body, _refine_eps, lambda d: (0 < d) & (d < 1), "0 < delta < 1"
+    return "eps", _delta_body, _refine_delta, lambda e: (0 <= e) & (e < math.inf), "eps >= 0 (finite)"
+
+
+def _check_inputs(second: str, ok2, dom2: str, r, y) -> None:
+    if _is_scalar(r):
+        if not 0 <= r < math.inf:
+            raise DomainError("rho", r, "rho >= 0 (finite)", _WHERE)
+        if not ok2(y):
+            raise DomainError(second, y, dom2, _WHERE)
+        return
+    _check("rho", r, (r >= 0) & (r < np.inf), "rho >= 0 (finite)", _WHERE)
+    _check(second, y, ok2(y), dom2, _WHERE)
+
+
+def _interval(kind: str, conversion: str, rho, y):
+    second, body_of, refine, ok2, dom2 = _quantity(kind)
+    if _is_scalar(rho) and _is_scalar(y):
+        r_up, y_dn = _scalar_in("rho", rho, "up", _WHERE), _scalar_in(second, y, "down", _WHERE)
+        r_dn, y_up = _scalar_in("rho", rho, "down", _WHERE), _scalar_in(second, y, "up", _WHERE)
+        _check_inputs(second, ok2, dom2, r_up, y_dn)
+        _check_inputs(second, ok2, dom2, r_dn, y_up)
+        hi = body_of(conversion, False)(_MATH, r_up, y_dn)[0]
+        lo = body_of(conversion, True)(_MATH, r_dn, y_up)[0]
+        return (refine(r_dn, y_up) if lo != lo else lo), hi
+    (r, yy), shape = _arrays(rho, y)
+    _check_inputs(second, ok2, dom2, r, yy)
+    lo, hi = _chunked(body_of(conversion, True), [r, yy], shape, 2)
+    bad = np.isnan(lo)
+    if np.any(bad):
+        lo_f = lo.reshape(-1)
+        for i in np.flatnonzero(bad.ravel()):
+            lo_f[i] = refine(float(r[i]), float(yy[i]))
+    return lo, hi
+
+
+def _upper(kind: str, conversion: str, rho, y):
+    second, body_of, _, ok2, dom2 = _quantity(kind)
+    if _is_scalar(rho) and _is_scalar(y):
+        r, yy = _scalar_in("rho", rho, "up", _WHERE), _scalar_in(second, y, "down", _WHERE)
+        _check_inputs(second, ok2, dom2, r, yy)
+        return body_of(conversion, False)(_MATH, r, yy)[0]
+    (r, yy), shape = _arrays(rho, y)
+    _check_inputs(second, ok2, dom2, r, yy)
+    return _chunked(body_of(conversion, False), [r, yy], shape, 1)[0]
 
 
 def eps_interval(rho, delta, conversion: str = "cks20"):
@@ -419,26 +479,10 @@ def eps_interval(rho, delta, conversion: str = "cks20"):
     cks20: inf over alpha > 1 of conversions.cks20 (CKS20 Prop. 12, arXiv:2004.00010); bs16: conversions.bs16 (BS16
     Prop. 1.3, arXiv:1605.02065).  hi: the objective at a float-optimal alpha, rounded up; lo: the window certificate
     of the module docstring (step 2), rounded down; elements whose window cannot be certified in floats are
-    enclosed in arb (dpbounds.accounting.conversions.eps_of).  Domain: rho >= 0 finite, 0 < delta < 1."""
+    enclosed in arb (dpbounds.accounting.conversions.eps_of).  Scalars (float, int, decimal string, Fraction) ->
+    floats, exact decimals rounded outward for each end; arrays -> arrays.  Domain: rho >= 0 finite, 0 < delta < 1."""
     _conv(conversion, ("cks20", "bs16"))
-    if isinstance(rho, (float, int, str, Fraction)) and isinstance(delta, (float, int, str, Fraction)):
-        r, d = _scalar_in("rho", rho, "up", _WHERE), _scalar_in("delta", delta, "down", _WHERE)
-        r_lo, d_hi = _scalar_in("rho", rho, "down", _WHERE), _scalar_in("delta", delta, "up", _WHERE)
-        _check_rho_delta_scalar(r, d)
-        hi = _eps_body(conversion, False)(_MATH, r, d)[0]
-        lo = _eps_body(conversion, True)(_MATH, r_lo, d_hi)[0]
-        if lo != lo:
-            lo = _refine_eps(r_lo, d_hi)
-        return lo, hi
-    (r, d), shape = _arrays(rho, delta)
-    _check_rho_delta_arrays(r, d)
-    lo, hi = _chunked(_eps_body(conversion, True), [r, d], shape, 2)
-    bad = np.isnan(lo)
-    if np.any(bad):
-        lo_f = lo.reshape(-1)
-        for i in np.flatnonzero(bad.ravel()):
-            lo_f[i] = _refine_eps(float(r[i]), float(d[i]))
-    return lo, hi
+    return _interval("eps", conversion, rho, delta)
 
 
 def eps_upper(rho, delta, conversion: str = "cks20"):
@@ -449,26 +493,7 @@ def eps_upper(rho, delta, conversion: str = "cks20"):
     to floats in the direction that keeps the bound sound (eps increases in rho, decreases in delta).  See
     :func:`eps_interval` for the sources and the domain."""
     _conv(conversion, ("cks20", "bs16"))
-    if isinstance(rho, (float, int, str, Fraction)) and isinstance(delta, (float, int, str, Fraction)):
-        r, d = _scalar_in("rho", rho, "up", _WHERE), _scalar_in("delta", delta, "down", _WHERE)
-        _check_rho_delta_scalar(r, d)
-        return _eps_body(conversion, False)(_MATH, r, d)[0]
-    (r, d), shape = _arrays(rho, delta)
-    _check_rho_delta_arrays(r, d)
-    return _chunked(_eps_body(conversion, False), [r, d], shape, 1)[0]
-
-
-def _delta_body(want_lo):
-    def body(xp, rho, eps):
-        if xp is _MATH and rho == 0:
-            return (0.0,) if not want_lo else (0.0, 0.0)
-        lo, hi = _delta_cks20(xp, rho, eps, want_lo)
-        zero = rho == 0                   # the infimum is 0 (alpha -> oo)
-        hi = xp.where(zero, 0.0, xp.where(hi == hi, hi, math.inf))
-        if not want_lo:
-            return (hi,)
-        return xp.where(zero, 0.0, xp.maximum(lo, 0.0)), hi
-    return body
+    return _upper("eps", conversion, rho, delta)
 
 
 def delta_interval(rho, eps):
@@ -476,37 +501,14 @@ def delta_interval(rho, eps):
     form) at rho-zCDP and target eps.  hi: the objective at a float-optimal alpha (in logs), rounded up; lo: the
     window certificate (module docstring), else the arb enclosure (dpbounds.accounting.conversions.delta_of).
     Domain: rho >= 0, eps >= 0 (finite)."""
-    if isinstance(rho, (float, int, str, Fraction)) and isinstance(eps, (float, int, str, Fraction)):
-        r, e = _scalar_in("rho", rho, "up", _WHERE), _scalar_in("eps", eps, "down", _WHERE)
-        r_lo, e_hi = _scalar_in("rho", rho, "down", _WHERE), _scalar_in("eps", eps, "up", _WHERE)
-        _check_rho_eps_scalar(r, e)
-        hi = _delta_body(False)(_MATH, r, e)[0]
-        lo = _delta_body(True)(_MATH, r_lo, e_hi)[0]
-        if lo != lo:
-            lo = _refine_delta(r_lo, e_hi)
-        return lo, hi
-    (r, e), shape = _arrays(rho, eps)
-    _check_rho_eps_arrays(r, e)
-    lo, hi = _chunked(_delta_body(True), [r, e], shape, 2)
-    bad = np.isnan(lo)
-    if np.any(bad):
-        lo_f = lo.reshape(-1)
-        for i in np.flatnonzero(bad.ravel()):
-            lo_f[i] = _refine_delta(float(r[i]), float(e[i]))
-    return lo, hi
+    return _interval("delta", "cks20", rho, eps)
 
 
 def delta_upper(rho, eps):
     """float64 upper bound of the CKS20 delta at eps for rho-zCDP (conversions.cks20.delta; never below the exact
     value).  The fast default of :func:`dpbounds.accounting.conversions.delta_of`; scalars -> float, arrays -> array;
     exact decimal inputs rounded soundly (delta increases in rho, decreases in eps).  Domain: rho >= 0, eps >= 0."""
-    if isinstance(rho, (float, int, str, Fraction)) and isinstance(eps, (float, int, str, Fraction)):
-        r, e = _scalar_in("rho", rho, "up", _WHERE), _scalar_in("eps", eps, "down", _WHERE)
-        _check_rho_eps_scalar(r, e)
-        return _delta_body(False)(_MATH, r, e)[0]
-    (r, e), shape = _arrays(rho, eps)
-    _check_rho_eps_arrays(r, e)
-    return _chunked(_delta_body(False), [r, e], shape, 1)[0]
+    return _upper("delta", "cks20", rho, eps)
 
 
 def b_star_lower(eps_g, delta_g, conversion: str = "cks20"):
@@ -538,30 +540,6 @@ def b_star_lower(eps_g, delta_g, conversion: str = "cks20"):
 
 
 # ------------------------------------------------------------------------------------------ checks and refinement
-
-def _check_rho_delta_scalar(r, d):
-    if not 0 <= r < math.inf:
-        raise DomainError("rho", r, "rho >= 0 (finite)", _WHERE)
-    if not 0 < d < 1:
-        raise DomainError("delta", d, "0 < delta < 1", _WHERE)
-
-
-def _check_rho_delta_arrays(r, d):
-    _check("rho", r, (r >= 0) & (r < np.inf), "rho >= 0 (finite)", _WHERE)
-    _check("delta", d, (d > 0) & (d < 1), "0 < delta < 1", _WHERE)
-
-
-def _check_rho_eps_scalar(r, e):
-    if not 0 <= r < math.inf:
-        raise DomainError("rho", r, "rho >= 0 (finite)", _WHERE)
-    if not 0 <= e < math.inf:
-        raise DomainError("eps", e, "eps >= 0 (finite)", _WHERE)
-
-
-def _check_rho_eps_arrays(r, e):
-    _check("rho", r, (r >= 0) & (r < np.inf), "rho >= 0 (finite)", _WHERE)
-    _check("eps", e, (e >= 0) & (e < np.inf), "eps >= 0 (finite)", _WHERE)
-
 
 def _refine_eps(r: float, d: float) -> float:
     """The arb-certified lower end where the float window was not certified (0 if arb cannot either)."""
