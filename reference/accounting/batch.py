@@ -360,10 +360,12 @@ def _bench_stream(quick: bool) -> list[dict]:
             vals = {"rho" if kind.startswith("rho") else "eps": x}
             if kind.endswith("delta"):
                 vals["delta"] = d
-            f = make_filter(fid, **budget)
-            t0 = time.perf_counter()
-            k = f.try_spend_many(**vals)
-            dt = time.perf_counter() - t0
+            dt = math.inf
+            for _ in range(1 if quick else 2):  # best of two fresh filters (the machine is shared)
+                f = make_filter(fid, **budget)
+                t0 = time.perf_counter()
+                k = f.try_spend_many(**vals)
+                dt = min(dt, time.perf_counter() - t0)
             rates[label] = n / dt
             note = f"{k} CONT, {f.certified_decisions} certified decisions"
             if label == "random":
