@@ -235,7 +235,9 @@ def _commit(f, plan, vals: dict, bounds: list, j: int, used_new: list) -> None:
                     ball = ball + t * int(c)
                 s.ball = ball
             else:
-                slo = float(np.sum(lo[:j])) * (1.0 - (j + 3) * _U2)
+                # every exact term is >= 0, so lower ends clamped at 0 stay lower ends (and the sum's error bound
+                # gamma_j * sum |t| is then gamma_j * sum t)
+                slo = float(np.sum(np.maximum(lo[:j], 0.0))) * (1.0 - (j + 3) * _U2)
                 shi = float(np.sum(hi[:j])) * (1.0 + (j + 3) * _U2) + _TINY
                 if not math.isfinite(shi):
                     s.inf = True
