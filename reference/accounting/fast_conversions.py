@@ -54,7 +54,7 @@ _INFL = 1.0 + 2.0 ** -20  # inflation of an error bound (covers the roundings of
 _HALLEY = 3               # iterations of the alpha solvers (relative error ~1e-13 from the starting points below)
 _WIN = 2.0 ** -24         # half-width of the certification window, relative to alpha - 1
 _WHERE = "dpbounds.accounting.fast_conversions"
-CHUNK = 16384
+CHUNK = 32768
 
 
 class _NP:
