@@ -207,14 +207,15 @@ def _safe_step(xp, y, step, s, lo, hi):
     return xp.where((yn >= lo) & (yn <= hi), yn, 0.5 * (lo + hi)), lo, hi
 
 
-def _alpha_eps(xp, rho, l):
+def _alpha_eps(xp, rho, l, y=None, iters: int = _HALLEY):
     """Near-optimal alpha of the eps form: the root of S = rho x^2 + log1p(x) - l, x = alpha - 1, by Halley's method
     in y = log1p(x) (S is convex and increasing in y) from y0 = min(l, log1p(sqrt(l/rho))) (BS16's optimum), where
     S(y0) >= 0.  The Halley denominator is kept >= S'^2 / 2 (each step at most twice Newton's) and y >= 0.  Any
-    result is safe: the certificates trust nothing but the evaluation at the alpha returned."""
-    y = xp.minimum(l, xp.log1p(xp.sqrt(l / rho)))
+    result is safe: the certificates trust nothing but the evaluation at the alpha returned.  (``y``: a warm start.)"""
+    if y is None:
+        y = xp.minimum(l, xp.log1p(xp.sqrt(l / rho)))
     r2 = 2.0 * rho
-    for _ in range(_HALLEY):
+    for _ in range(iters):
         em = xp.expm1(y)
         ey = em + 1.0
         s = rho * (em * em) + (y - l)
@@ -234,7 +235,7 @@ def _alpha_delta(xp, rho, eps):
     x0 = xp.where(b > 0, 2.0 / (b + r), (r - b) / (4.0 * rho))
     y = xp.log(x0)
     lo, hi = xp.minimum(y, -b - 2.0 * rho * x0) - 1.0, y + 1.0
-    for _ in range(_HALLEY + 1):
+    for _ in range(_HALLEY):
         ey = xp.exp(y)
         s = (2.0 * ey + 1.0) * rho - eps + y - xp.log1p(ey)
         ds = 2.0 * rho * ey + 1.0 / (1.0 + ey)
@@ -251,7 +252,7 @@ def _alpha_b_star(xp, eps_g, l):
     rho = eps_g * eps_g / ((xp.sqrt(l + eps_g) + xp.sqrt(l)) ** 2)
     a = _alpha_eps(xp, rho, l)
     c, _ = _g_eps(xp, rho, l, 0.0 * l, a)
-    a = _alpha_eps(xp, rho + (eps_g - c) / a, l)
+    a = _alpha_eps(xp, rho + (eps_g - c) / a, l, xp.log(a), 2)   # warm start: two Halley steps
     y = xp.log(a - 1.0)
     yhi = xp.log(xp.expm1(l))
     for _ in range(3):
