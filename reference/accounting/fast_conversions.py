@@ -61,7 +61,7 @@ class _NP:
     """numpy as the arithmetic namespace of the kernels (arrays)."""
 
     log, log1p, exp, expm1, sqrt, abs = np.log, np.log1p, np.exp, np.expm1, np.sqrt, np.abs
-    where, minimum, maximum, hypot = np.where, np.minimum, np.maximum, np.hypot
+    where, minimum, maximum = np.where, np.minimum, np.maximum
 
 
 def _mexp(x: float) -> float:
@@ -85,7 +85,7 @@ class _MATH:
 
     log, log1p, exp, expm1, sqrt, abs = staticmethod(_mlog), staticmethod(_mlog1p), staticmethod(_mexp), \
         staticmethod(_mexpm1), staticmethod(math.sqrt), staticmethod(abs)
-    minimum, maximum, hypot = staticmethod(min), staticmethod(max), staticmethod(math.hypot)
+    minimum, maximum = staticmethod(min), staticmethod(max)
 
     @staticmethod
     def where(c, a, b):
@@ -223,7 +223,7 @@ def _alpha_eps(xp, rho, l, y=None, iters: int = _HALLEY):
         dd = ds * ds
         hd2 = rho * (ey * (ey + ey - 1.0))          # half of S''
         y = xp.maximum(y - s * ds / xp.maximum(dd - s * hd2, 0.5 * dd), 0.0)
-    return xp.maximum(1.0 + xp.expm1(y), 1.0 + 2.0 ** -40)
+    return xp.maximum(xp.exp(y), 1.0 + 2.0 ** -40)  # alpha = 1 + x = e^y
 
 
 def _alpha_delta(xp, rho, eps):
@@ -231,7 +231,8 @@ def _alpha_delta(xp, rho, eps):
     safeguarded Halley steps in y = log x.  Start: x0, the root of 2 rho x^2 + (rho - eps) x - 1; since
     log(x/(1+x)) >= -1/x, S(x0) >= 0.  Bracket below: y = min(y0, eps - rho - 2 rho x0) - 1, where S <= -1."""
     b = rho - eps
-    r = xp.hypot(b, xp.sqrt(8.0 * rho))
+    r = xp.sqrt(b * b + 8.0 * rho)                 # (b * b overflows only where 8 rho is negligible next to it)
+    r = xp.where(r < math.inf, r, xp.abs(b))
     x0 = xp.where(b > 0, 2.0 / (b + r), (r - b) / (4.0 * rho))
     y = xp.log(x0)
     lo, hi = xp.minimum(y, -b - 2.0 * rho * x0) - 1.0, y + 1.0
@@ -252,16 +253,20 @@ def _alpha_b_star(xp, eps_g, l):
     rho = eps_g * eps_g / ((xp.sqrt(l + eps_g) + xp.sqrt(l)) ** 2)
     a = _alpha_eps(xp, rho, l)
     c, _ = _g_eps(xp, rho, l, 0.0 * l, a)
-    a = _alpha_eps(xp, rho + (eps_g - c) / a, l, xp.log(a), 2)   # warm start: two Halley steps
+    a = _alpha_eps(xp, rho + (eps_g - c) / a, l, xp.log(a), 1)   # warm start: one Halley step
     y = xp.log(a - 1.0)
     yhi = xp.log(xp.expm1(l))
     for _ in range(3):
         x = xp.exp(y)
         lp = xp.log1p(x)
         n = l - lp
-        E = n * (2.0 * x + 1.0) / (x * x) + (y - lp) - eps_g
-        # dE/dy = x dE/dx; dE/dx = -(2x+1)/(x^2 (1+x)) - n (2x + 2)/x^3 + 1/(x (1 + x))
-        dE = x * (-(2.0 * x + 1.0) / (x * x * (1.0 + x)) - n * (2.0 * x + 2.0) / (x * x * x) + 1.0 / (x * (1.0 + x)))
+        ix = 1.0 / x
+        ip = 1.0 / (1.0 + x)
+        t = x + x + 1.0
+        nix2 = n * (ix * ix)
+        E = t * nix2 + (y - lp) - eps_g
+        # dE/dy = x dE/dx = -(2x + 1)/(x (1 + x)) - 2 n (1 + x)/x^2 + 1/(1 + x)
+        dE = ip - t * (ix * ip) - 2.0 * (nix2 * (1.0 + x))
         yn = y - E / dE
         y = xp.where(yn < yhi, yn, (y + yhi) * 0.5)
     return xp.maximum(1.0 + xp.exp(y), 1.0 + 2.0 ** -40)
