@@ -553,8 +553,8 @@ def _refine_eps(r: float, d: float) -> float:
     from dpbounds.evaluation.evaluate import CertificationError
     try:
         return max(float_down(eps_of(Fraction(r), Fraction(d), "cks20", rel_tol=Fraction(1, 10**12)).lo), 0.0)
-    except (CertificationError, DomainError, ValueError, OverflowError):
-        return 0.0
+    except (CertificationError, DomainError, ValueError, OverflowError, MemoryError):
+        return 0.0  # (MemoryError: optimize.py's exact ends of a value like exp(-1e12); 0 is still a lower end)
 
 
 def _refine_delta(r: float, e: float) -> float:
@@ -562,5 +562,5 @@ def _refine_delta(r: float, e: float) -> float:
     from dpbounds.evaluation.evaluate import CertificationError
     try:
         return max(float_down(delta_of(Fraction(r), Fraction(e), "cks20").lo), 0.0)
-    except (CertificationError, DomainError, ValueError, OverflowError):
-        return 0.0
+    except (CertificationError, DomainError, ValueError, OverflowError, MemoryError):
+        return 0.0  # (MemoryError: optimize.py's exact ends of a value like exp(-1e12); 0 is still a lower end)
