@@ -29,6 +29,7 @@ from dpbounds.spec import DomainError, Kind, RefutedConstantWarning, SpecEntry, 
 from dpbounds.evaluation.enclosure import CertificationError, Enclosure
 from dpbounds.evaluation.evaluate import Evaluation, enclose, evaluate, fast_interval, fast_lower, fast_upper
 from dpbounds.accounting.conversions import BStar, b_star, delta_of, eps_of
+from dpbounds.accounting.fast_conversions import b_star_lower, delta_upper, eps_upper
 from dpbounds.accounting.accountants import (Decision, Filter, MultiOrderRenyiFilter, Odometer, RenyiOdometer,
                                              make_filter, make_odometer)
 from dpbounds.accounting.individual import IndividualFilter, IndividualOdometer
@@ -42,7 +43,7 @@ __all__ = [
     # evaluation
     "evaluate", "enclose", "fast_upper", "fast_lower", "fast_interval", "Evaluation", "Enclosure",
     # conversions
-    "eps_of", "delta_of", "b_star", "BStar",
+    "eps_of", "delta_of", "b_star", "BStar", "eps_upper", "delta_upper", "b_star_lower",
     # accountants
     "make_filter", "make_odometer", "Decision", "Filter", "Odometer", "MultiOrderRenyiFilter", "RenyiOdometer",
     "IndividualFilter", "IndividualOdometer",

@@ -45,6 +45,7 @@ from __future__ import annotations
 import enum
 import json
 import math
+import sys
 from fractions import Fraction
 from pathlib import Path
 from typing import Any, Callable, Mapping
@@ -57,6 +58,8 @@ from dpbounds.spec.aggregates import AGGREGATES
 from dpbounds.spec.core import Exact, Kind, SpecEntry, fraction_to_decimal_str
 
 from dpbounds.evaluation.enclosure import Enclosure
+from dpbounds.accounting import batch as _batch
+from dpbounds.accounting.batch import halt_monotone, spend_many
 from dpbounds.evaluation.evaluate import Inputs, decide, enclose_inputs
 from dpbounds.evaluation.interp import POS_INF, ArbBackend, NotCertified, compile_expr, rational_poly
 from dpbounds.util import show
@@ -284,14 +287,22 @@ def _kov_up(r):
     return e * math.tanh(e * 0.5) * _LIBM + _TINY if e < 1e300 else _INF
 
 
-def _lift_arb(r):
+def _lifted_arb(r, ratio):
+    """A lifted per-round term delta_i * ratio(eps_i) in arb: 0 when delta_i = 0, +oo when eps_i = 0 < delta_i."""
     ev, dv = r["eps"], r["delta"]
     if dv[1] == 0 and dv[3] is None:  # delta_i = 0: the round contributes 0 (exactly, as the spec's Piecewise)
         return arb(0)
     if ev[1] == 0 and ev[3] is None:  # eps_i = 0 < delta_i: +oo
         return POS_INF
-    e = _arb_of(ev)
-    return 2 * _arb_of(dv) / (e * e.exp())
+    return _arb_of(dv) * ratio(_arb_of(ev))
+
+
+def _lift_arb(r):
+    return _lifted_arb(r, lambda e: 2 / (e * e.exp()))
+
+
+def _liftc_arb(r):
+    return _lifted_arb(r, lambda e: (1 + (-2 * e).exp()) / -(-e).expm1())  # 1 - e^-eps as -expm1: no cancellation
 
 
 def _eps_below(r) -> float:
@@ -301,40 +312,28 @@ def _eps_below(r) -> float:
     return e if r["eps"][4] else math.nextafter(e, 0.0)
 
 
-def _lift_up(r):
+def _lifted_up(r, den_of):
+    """A float upper bound of delta_i * 2 / den(eps_i) for a den increasing in eps (so eps is taken from below); 0 when delta_i = 0; +oo (go certified) when eps_i = 0, eps_i underflows or den is not a safe float."""
     e, d = _eps_below(r), r["delta"][0]
     if r["delta"][1] == 0 and r["delta"][3] is None:
         return 0.0
     if e == 0.0:  # eps_i = 0 < delta_i (+oo), or an eps below the smallest float: no float bound, go certified
         return _INF
-    if e > 700:
-        return 2.0 ** -900
-    den = e * math.exp(e)
-    if den < 2.0 ** -1000:
+    den = den_of(e)
+    if den is None or den < 2.0 ** -1000:
         return _INF
-    return 2.0 * d / den * _LIBM + _TINY
+    return 2.0 * d / den * _LIBM + _TINY  # the 2^-40 margin covers libm and e's rounding
 
 
-def _liftc_arb(r):
-    ev, dv = r["eps"], r["delta"]
-    if dv[1] == 0 and dv[3] is None:  # delta_i = 0: 0 (the spec's Piecewise)
-        return arb(0)
-    if ev[1] == 0 and ev[3] is None:  # eps_i = 0 < delta_i: +oo
-        return POS_INF
-    e = _arb_of(ev)
-    return _arb_of(dv) * (1 + (-2 * e).exp()) / -(-e).expm1()  # 1 - e^-eps as -expm1(-eps): no cancellation
+def _lift_up(r):
+    if r["eps"][0] > 700 and not (r["delta"][1] == 0 and r["delta"][3] is None):
+        return 2.0 ** -900  # 2 delta / (eps e^eps) < 2^-900 for eps > 700
+    return _lifted_up(r, lambda e: e * math.exp(e))
 
 
 def _liftc_up(r):
-    e, d = _eps_below(r), r["delta"][0]
-    if r["delta"][1] == 0 and r["delta"][3] is None:
-        return 0.0
-    if e == 0.0:  # eps_i = 0 < delta_i (+oo), or an eps below the smallest float: no float bound, go certified
-        return _INF
-    den = -math.expm1(-e)  # > 0 for every float e > 0 (about e for tiny e): no cancellation, no underflow to 0
-    if den <= 0.0:
-        return _INF
-    return 2.0 * d / den * _LIBM + _TINY  # (1 + e^{-2 eps}) <= 2; the 2^-40 margin covers libm and e's rounding
+    # (1 + e^{-2 eps}) <= 2; 1 - e^{-eps} = -expm1(-eps) > 0 for every float eps > 0: no cancellation, no underflow
+    return _lifted_up(r, lambda e: -math.expm1(-e))
 
 
 _TRANS_FAST = {"A": (_a_arb, _a_up), "A2": (_a2_arb, _a2_up), "KOV": (_kov_arb, _kov_up), "LIFT": (_lift_arb, _lift_up),
@@ -565,7 +564,7 @@ class Filter(_Accountant):
         self._lock = _lock if _lock is not None or self.save_path is None else StateLock(self.save_path)
         self.last_candidate: dict | None = None  # the aggregates of the round that HALTed
         # HALT non-decreasing in every aggregate (declared in the spec, tested) enables the safe-point fast path
-        self._monotone = bool(entry.aggregates) and all(entry.monotone.get(a) == 1 for a in entry.aggregates)
+        self._monotone = halt_monotone(entry)  # declared in the spec or proved by sympy (dpbounds.accounting.batch)
         self._head: list[float] | None = None   # float headroom above the committed sums, per aggregate
         self._used: list[float] = [0.0] * len(self.sums)
         self._wmax: list[float] = [0.0] * len(self.sums)
@@ -607,6 +606,11 @@ class Filter(_Accountant):
         self._record(rnd, used, ups)
         self._save()  # persisted before CONT is returned
         return Decision.CONT
+
+    def try_spend_many(self, eps: Any = None, delta: Any = None, rho: Any = None) -> int:
+        """k: rounds 0..k-1 of the stream are CONT (recorded), the rest HALT -- the decisions of try_spend on each
+        round in turn, vectorized away from the boundary (:func:`dpbounds.accounting.batch.spend_many`)."""
+        return spend_many(self, eps, delta, rho)
 
     def _fast(self, eps: float, delta) -> Decision | None:
         """The safe-point fast path for a float eps (and float or zero delta); None when it does not apply."""
@@ -1200,3 +1204,6 @@ def _bench_filter(quick: bool) -> list[dict]:
 
 
 BENCHMARKS = [("filter", _bench_filter)]
+
+
+_batch._ACC = sys.modules[__name__]  # the batched decisions use this module's sums and checks (see batch._ACC)

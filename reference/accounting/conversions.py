@@ -1,7 +1,9 @@
 """zCDP -> (eps, delta)-DP conversions and the B* solver, every formula evaluated from its spec entry.
 
-* :func:`eps_of` (rho, delta) -> Enclosure of the eps the conversion certifies for rho-zCDP at delta;
-* :func:`delta_of` (rho, eps) -> Enclosure of the delta it certifies at eps;
+* :func:`eps_upper` (rho, delta) -> float64 >= the eps the conversion certifies (the fast default: scalars or numpy
+  arrays, from :mod:`dpbounds.accounting.fast_conversions`); :func:`eps_of` -> its certified Enclosure when asked;
+* :func:`delta_upper` (rho, eps) -> float64 >= the CKS20 delta at eps; :func:`delta_of` -> its Enclosure;
+* :func:`b_star_lower` (eps_g, delta_g) -> float64 <= B* (never overstated; scalars or arrays);
 * :func:`b_star` (eps_g, delta_g) -> :class:`BStar`, B* = sup{rho >= 0 : the conversion turns rho-zCDP into
   (eps_g, delta_g)-DP}, with a certified bracket [lo, hi]: lo certified feasible, hi certified infeasible.
   ``BStar.b_star`` is lo, so B* is never overstated.
@@ -33,6 +35,8 @@ from dpbounds import spec
 from dpbounds.spec import DomainError, parse_exact
 from dpbounds.spec.core import Exact
 
+from dpbounds.accounting import fast_conversions as _fast
+from dpbounds.accounting.fast_conversions import b_star_lower, delta_upper, eps_interval, eps_upper  # noqa: F401
 from dpbounds.evaluation import optimize as _opt
 from dpbounds.evaluation.evaluate import CertificationError, Enclosure, Inputs, enclose_inputs
 from dpbounds.evaluation.interp import ArbBackend, MpBackend, NotCertified, compile_expr
@@ -130,12 +134,63 @@ def _clamp0(enc: Enclosure) -> Enclosure:
     return Enclosure(max(enc.lo, Fraction(0)), max(enc.hi, Fraction(0)), enc.bits)
 
 
+# ------------------------------------------------------------------------------------------ fast certificate
+
+def _float_alpha(entry_id: str, params: dict) -> float | None:
+    """A near-optimal alpha from the float solvers of dpbounds.accounting.fast_conversions (a heuristic)."""
+    from dpbounds.accounting import fast_conversions as fc
+    try:
+        r = float(params["rho"])
+        if not 1e-300 < r < 1e300:
+            return None
+        if entry_id == "conversions.cks20":
+            d = float(params["delta"])
+            if not 0 < d < 1:
+                return None
+            a = fc._alpha_eps(fc._MATH, r, -math.log(d))
+        else:
+            a = fc._alpha_delta(fc._MATH, r, float(params["eps_g"]))
+    except (ValueError, OverflowError, ZeroDivisionError):
+        return None
+    return a if math.isfinite(a) and a > 1 else None
+
+
+def _fast_certify(entry_id: str, params: dict, rel_tol: Fraction) -> Enclosure | None:
+    """The certified enclosure of the infimum from ONE window at a float-optimal alpha (None: use the full path).
+
+    The certificate is dpbounds.evaluation.optimize's (module docstring, step 3: arb proves S(c - w) < 0 < S(c + w),
+    then inf >= g(c) - sup|g'| w, and g(c) bounds it from above), at the precision the width needs; only the
+    near-optimal point c comes from floats (Halley's method), which the certificate does not trust.  The window's
+    loss is ~ g'' w^2 with w = 2^-k (c - 1), so one float alpha (relative error ~1e-13) certifies widths down to ~1e-24."""
+    if rel_tol <= Fraction(1, 10**22):
+        return None
+    a = _float_alpha(entry_id, params)
+    if a is None:
+        return None
+    an = _opt.quasiconvexity(entry_id)
+    c = Fraction(a)
+    k = 24 if rel_tol >= Fraction(1, 10**12) else 40
+    w = (c - 1) / 2**k
+    bits = max(64, int(-math.log2(float(rel_tol))) + 48) if rel_tol < 1 else 64
+    with arb_prec(bits):
+        r = _opt._lower_bound_at(an, {n: fraction_to_arb(q) for n, q in params.items()}, c, w)
+    if r is None:
+        return None
+    lo, hi = r
+    if hi - lo <= abs(hi) * rel_tol:
+        return Enclosure(lo, hi, bits)
+    return None
+
+
 # ------------------------------------------------------------------------------------------ eps_of
 
 def eps_of(rho: Exact, delta: Exact, conversion: str = "cks20", alpha: Exact | None = None,
            rel_tol: Exact = Fraction(1, 10**20)) -> Enclosure:
     """Enclosure of the eps that rho-zCDP gives at delta under the conversion (clamped at 0).
 
+    For the float64 upper bound alone use :func:`eps_upper` (same guarantee: never below the exact value; ~20x
+    faster, arrays too).  cks20 here: one arb window at a float-optimal alpha (:func:`_fast_certify`) when it meets
+    ``rel_tol``, else the full certified optimizer.
     bs16: rho + 2 sqrt(rho log(1/delta)); mironov: at the given alpha; cks20: inf over alpha (certified);
     gauss: the smallest eps >= 0 with delta_gauss(rho, eps) <= delta (the Gaussian limit, not a conversion).
     Domain: rho >= 0, 0 < delta < 1 (alpha > 1 for mironov)."""
@@ -149,8 +204,11 @@ def eps_of(rho: Exact, delta: Exact, conversion: str = "cks20", alpha: Exact | N
                               "conversions.mironov")
         return _enc("conversions.mironov", {"rho": rho, "delta": delta, "alpha": _parse("alpha", alpha)}, rel_tol)
     if conversion == "cks20":
-        lo, hi, bits = _opt.certify(spec.get("conversions.cks20"), {"rho": rho, "delta": delta},
-                                    rel_tol=Fraction(rel_tol))
+        params = {"rho": rho, "delta": delta}
+        fast = _fast_certify("conversions.cks20", params, Fraction(rel_tol))
+        if fast is not None:
+            return _clamp0(fast)
+        lo, hi, bits = _opt.certify(spec.get("conversions.cks20"), params, rel_tol=Fraction(rel_tol))
         return _clamp0(Enclosure(lo, hi, bits))
     return _gauss_eps(rho, delta)
 
@@ -215,7 +273,8 @@ def _bisect(test, lo: Fraction, hi: Fraction, feasible_below: bool, steps: int =
 # ------------------------------------------------------------------------------------------ delta_of
 
 def delta_of(rho: Exact, eps: Exact, conversion: str = "cks20", alpha: Exact | None = None) -> Enclosure:
-    """Enclosure of the delta that rho-zCDP gives at eps under the conversion.
+    """Enclosure of the delta that rho-zCDP gives at eps under the conversion (for cks20's float64 upper bound alone:
+    :func:`delta_upper`).
 
     gauss: the exact curve; cks20: inf over alpha of the delta form (certified); bs16 / mironov:
     inf{delta in (0, 1) : eps_conv(rho, delta) <= eps} (1 when no delta < 1 works: the vacuous guarantee).
@@ -232,7 +291,11 @@ def delta_of(rho: Exact, eps: Exact, conversion: str = "cks20", alpha: Exact | N
                     Fraction(1, 10**20))
     if conversion == "cks20":
         e = spec.get("conversions.cks20.delta")
-        lo, hi, bits = _opt.certify(e, {"rho": rho, _eps_name(e.id): eps}, rel_tol=Fraction(1, 10**20))
+        params = {"rho": rho, _eps_name(e.id): eps}
+        fast = _fast_certify(e.id, params, Fraction(1, 10**20))
+        if fast is not None:
+            return fast
+        lo, hi, bits = _opt.certify(e, params, rel_tol=Fraction(1, 10**20))
         return Enclosure(lo, hi, bits)
     entry_id = "conversions.bs16" if conversion == "bs16" else "conversions.mironov"
     extra = {}
@@ -575,3 +638,6 @@ def b_star_to_digits(eps_g, delta_g, conversion: str, digits: int):
         lo, hi = b.bracket
         tol = min(tol, (hi - lo) / hi) / 10**12
     return best
+
+
+_fast.CERTIFIED.update(eps_of=eps_of, delta_of=delta_of)  # the fast paths' arb fallback (see fast_conversions)

@@ -67,3 +67,8 @@ except dpbounds.DomainError as err:
 except dpbounds.CertificationError:
     pass
 warn_kind: type[Warning] = dpbounds.RefutedConstantWarning
+
+# fast conversions (float64 bounds, scalars or arrays)
+eu: float = dpbounds.eps_upper(0.1, 1e-6)
+du: float = dpbounds.delta_upper(0.1, 1.0)
+bl: float = dpbounds.b_star_lower(1.0, 1e-6)

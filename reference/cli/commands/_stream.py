@@ -15,18 +15,23 @@ ALLOWED = ("eps", "delta", "rho")
 
 
 def read_rounds(stream=None) -> Iterator[dict[str, str]]:
-    """Yield one dict per data row; malformed rows raise DomainError naming the row."""
-    stream = stream or sys.stdin
-    reader = csv.reader(line for line in stream if line.strip() and not line.lstrip().startswith("#"))
+    """Yield one dict per data row; malformed rows raise DomainError naming the row.  Lines are read through
+    :func:`dpbounds.util.io.bounded_lines` (a line at a time, each bounded: ``/dev/zero`` or a 128 KiB field is a
+    DomainError, not a memory exhaustion or a csv error)."""
+    from dpbounds.util.io import bounded_lines
+    lines = bounded_lines(stream or sys.stdin, "stdin")
+    reader = csv.reader(line for line in lines if line.strip() and not line.lstrip().startswith("#"))
     try:
         header = next(reader)
     except StopIteration:
         return
+    except csv.Error as e:
+        raise DomainError("header", "<line 1>", "a CSV header line", "stream input", str(e)) from None
     header = [h.strip() for h in header]
     if not header or any(h not in ALLOWED for h in header) or len(set(header)) != len(header):
         raise DomainError("header", ",".join(header), f"a CSV header with columns among {', '.join(ALLOWED)}",
                           "stream input")
-    for i, row in enumerate(reader, start=1):
+    for i, row in enumerate(_rows(reader), start=1):
         if len(row) != len(header):
             raise DomainError(f"row {i}", ",".join(row), f"{len(header)} comma-separated values ({','.join(header)})",
                               "stream input")
@@ -36,6 +41,20 @@ def read_rounds(stream=None) -> Iterator[dict[str, str]]:
             parse_exact(f"{h} (row {i})", v, "stream input")  # validate now: the message names the row
             rec[h] = v
         yield rec
+
+
+def _rows(reader) -> Iterator[list[str]]:
+    """The reader's rows, a csv.Error (a field over the csv module's limit, a stray quote) as a DomainError."""
+    i = 0
+    while True:
+        try:
+            row = next(reader)
+        except StopIteration:
+            return
+        except csv.Error as e:
+            raise DomainError(f"row {i + 1}", "<unreadable>", "comma-separated values", "stream input", str(e)) from None
+        i += 1
+        yield row
 
 
 class RowWriter:
