@@ -80,7 +80,10 @@ def test_wheel_in_a_fresh_venv_from_an_empty_directory_reproduces_verdicts_md(tm
     deps = [p for p in dict.fromkeys(site.getsitepackages() + [sysconfig.get_paths()["purelib"]] +
                                       [p for p in sys.path if p.endswith("site-packages")]) if Path(p).is_dir()]
     (purelib / "_dpbounds_test_deps.pth").write_text("\n".join(deps) + "\n")
-    _run([sys.executable, "-m", "pip", "--python", str(py), "install", "--no-deps", "--no-index", "-q", str(whl)])
+    # --ignore-installed: the dependency path above may hold an installed dpbounds (CI's non-editable install),
+    # which pip would otherwise take as "already satisfied" and the import would then find instead of the wheel
+    _run([sys.executable, "-m", "pip", "--python", str(py), "install", "--no-deps", "--no-index", "--ignore-installed",
+          "-q", str(whl)])
 
     empty = tmp_path / "empty"
     empty.mkdir()
