@@ -26,6 +26,21 @@ def _homogeneous_aggregates(entry: spec.SpecEntry, eps: Fraction, k: int) -> dic
     return out
 
 
+def largest_ok(ok: Callable[[int], bool], max_k: int) -> int:
+    """The largest k in [0, max_k] with ok(k), for an ok that holds up to some k and fails after it (ok(0) is taken
+    to hold): galloping from 1, then bisection -- O(log k) calls of ok."""
+    if max_k < 1 or not ok(1):
+        return 0
+    lo, hi = 1, 2  # invariant: ok(lo); hi is either beyond max_k or fails
+    while hi <= max_k and ok(hi):
+        lo, hi = hi, hi * 2
+    hi = min(hi, max_k + 1)  # max_k + 1 stands for "beyond the cap": never returned
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        lo, hi = (mid, hi) if ok(mid) else (lo, mid)
+    return lo
+
+
 def halts_after(entry_id: str, budget: dict, eps, k: int) -> bool:
     """Certified: does the filter HALT when asked for round k of a homogeneous eps stream (rounds 1..k)?"""
     entry = spec.get(entry_id)
@@ -36,20 +51,7 @@ def halts_after(entry_id: str, budget: dict, eps, k: int) -> bool:
 
 def rounds_allowed(entry_id: str, budget: dict, eps, max_rounds: int = 10**7) -> int:
     """The number of homogeneous rounds of ``eps`` the filter allows before it HALTs (capped at max_rounds)."""
-    if halts_after(entry_id, budget, eps, 1):
-        return 0
-    lo, hi = 1, 2
-    while hi <= max_rounds and not halts_after(entry_id, budget, eps, hi):
-        lo, hi = hi, hi * 2
-    if hi > max_rounds:
-        return max_rounds
-    while hi - lo > 1:  # invariant: CONT at lo, HALT at hi
-        mid = (lo + hi) // 2
-        if halts_after(entry_id, budget, eps, mid):
-            hi = mid
-        else:
-            lo = mid
-    return lo
+    return largest_ok(lambda k: not halts_after(entry_id, budget, eps, k), max_rounds)
 
 
 def rounds_allowed_optimal(eps, eps_g, delta_g, max_rounds: int = 100000) -> int:
@@ -62,20 +64,7 @@ def rounds_allowed_optimal(eps, eps_g, delta_g, max_rounds: int = 100000) -> int
         # the exact engine's convolution (tests/test_validity.py checks it against the spec's conversions.kov15.exact)
         return delta_rr([eps] * k, eps_g).hi <= dg  # certified: exact delta <= delta_g
 
-    if not ok(1):
-        return 0
-    lo, hi = 1, 2
-    while hi <= max_rounds and ok(hi):
-        lo, hi = hi, hi * 2
-    if hi > max_rounds:
-        return max_rounds
-    while hi - lo > 1:
-        mid = (lo + hi) // 2
-        if ok(mid):
-            lo = mid
-        else:
-            hi = mid
-    return lo
+    return largest_ok(ok, max_rounds)
 
 
 def filter_lineup(eps_g: str, delta_g: str) -> list[tuple[str, str, dict]]:
@@ -143,19 +132,9 @@ def rounds_allowed_charge(entry_id: str, params: dict, charge: Fraction, max_rou
         r = charge * k
         return decide(entry, Inputs(inp0.params, {"R": (r, r)}))
 
-    if halts(1):
-        return 0
     if charge == 0:
-        return max_rounds
-    lo, hi = 1, 2
-    while hi <= max_rounds and not halts(hi):
-        lo, hi = hi, hi * 2
-    if hi > max_rounds:
-        return max_rounds
-    while hi - lo > 1:
-        mid = (lo + hi) // 2
-        lo, hi = (mid, hi) if not halts(mid) else (lo, mid)
-    return lo
+        return 0 if halts(1) else max_rounds
+    return largest_ok(lambda k: not halts(k), max_rounds)
 
 
 #: the orders of the multi-order Renyi filter in the comparisons (fixed before any interaction)
@@ -189,13 +168,7 @@ def gdp_optimum_prefix(mus, eps_g: str, delta_g: str) -> int:
     pref = [Fraction(0)]
     for m in mus:
         pref.append(pref[-1] + m * m)
-    lo, hi = 0, len(mus)  # largest n with ok(pref[n]); ok is monotone in n
-    if _gauss_ok(pref[hi], eps_g, delta_g):
-        return hi
-    while hi - lo > 1:
-        mid = (lo + hi) // 2
-        lo, hi = (mid, hi) if _gauss_ok(pref[mid], eps_g, delta_g) else (lo, mid)
-    return lo
+    return largest_ok(lambda n: _gauss_ok(pref[n], eps_g, delta_g), len(mus))  # ok is monotone in n
 
 
 def _gaussian_lineup(eps_g: str, delta_g: str):
@@ -259,12 +232,5 @@ def compare_gaussian_table(quick: bool = False, eps_g: str = "1", delta_g: str =
 
 
 def _homogeneous_gdp_optimum(mu: Fraction, eps_g: str, delta_g: str, max_rounds: int = 10**8) -> int:
-    if not _gauss_ok(mu * mu, eps_g, delta_g):
-        return 0
-    lo, hi = 1, 2
-    while hi <= max_rounds and _gauss_ok(hi * mu * mu, eps_g, delta_g):
-        lo, hi = hi, hi * 2
-    while hi - lo > 1:
-        mid = (lo + hi) // 2
-        lo, hi = (mid, hi) if _gauss_ok(mid * mu * mu, eps_g, delta_g) else (lo, mid)
-    return lo
+    """The largest k (capped) with k rounds of mu-GDP, exactly sqrt(k) mu-GDP, being (eps_g, delta_g)-DP."""
+    return largest_ok(lambda k: _gauss_ok(k * mu * mu, eps_g, delta_g), max_rounds)
