@@ -296,13 +296,11 @@ def run_probe(python: str | None, source: str, calls: list[Any]) -> list[Any]:
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
-def probe_available(python: str | None, module: str) -> tuple[bool, str]:
-    """Whether ``module`` imports in ``python`` (None: this process), and its version (or the reason)."""
-    if python is None:
-        return (True, "") if available(module) else (False, "not installed")
+def probe_version(python: str, module: str, dist: str) -> tuple[bool, str]:
+    """(True, version of ``dist``) when ``module`` imports in the interpreter ``python``, else (False, the reason)."""
     src = ("import importlib, importlib.metadata as md\n"
            f"def probe(c):\n    importlib.import_module({module!r})\n    return md.version(c)\n")
     try:
-        return True, run_probe(python, src, [module.replace("snsql", "smartnoise-sql")])[0]
+        return True, run_probe(python, src, [dist])[0]
     except RuntimeError as e:
         return False, str(e)

@@ -4,8 +4,6 @@ scikit-build cmake ninja; pip install --no-build-isolation confseq."""
 
 from __future__ import annotations
 
-from fractions import Fraction
-
 from dpbounds.audit.common import Comparison, PeerResult, available, error_comparison, judge_upper
 
 PEER = "confseq"

@@ -17,7 +17,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from dpbounds.audit.common import (Comparison, PeerResult, available, error_comparison, judge_upper,
-                                   probe_available, run_probe)
+                                   probe_version, run_probe)
 
 PEER = "smartnoise_sql"
 DIST = "smartnoise-sql"
@@ -46,7 +46,7 @@ def probe(c):
 
 def audit(quick: bool = False, python: str | None = None) -> PeerResult:
     res = PeerResult(PEER, functions=[F_HOM, F_HET])
-    ok, version = probe_available(python, "snsql") if python else (available("snsql"), "not installed")
+    ok, version = probe_version(python, "snsql", DIST) if python else (available("snsql"), "not installed")
     if not ok:
         return res.skip(f"{version}; pip install smartnoise-sql (in its own venv, then --python "
                         "smartnoise_sql=PATH: it pins an older opendp)")
