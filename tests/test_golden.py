@@ -21,6 +21,7 @@ import mpmath
 import pytest
 
 from dpbounds.outputs import golden as G
+from dpbounds.spec.rruv16 import LIFT_CAVEAT
 from dpbounds.outputs.golden import KINDS, SCHEMA_DIR, check_golden, load_golden, schema_text, verify_manifest, \
     write_golden
 
@@ -198,6 +199,26 @@ def test_every_file_names_versions_and_source(golden_dir):
             assert re.match(r"\[(RRUV16|FZ21|WRRW23|KOV15|BS16|CKS20|BW18|Mir17|HRMS2[01]|Nikolov17|ST22|LEC21)\] ",
                             rec["source"]), rec["source"]
             assert "arXiv:" in rec["source"] or "not on arXiv" in rec["source"], rec["source"]
+
+
+def test_caveated_entries_carry_their_caveat_and_the_cli_warns_once_per_entry(tmp_path):
+    """An as-stated Lemma 3.3 lift rests on a refuted constant: its records say so (naming the corrected variant),
+    its corrected twin's records carry an empty caveat, and `dpbounds golden` warns once per entry (it printed each
+    warning twice: once from the evaluator, once from the grid builder)."""
+    ids = "rruv16.lemma3_3.filter.thm5_1,rruv16.lemma3_3.filter.thm5_1.corrected"
+    r = _run("golden", "--out", str(tmp_path / "g"), "--bounds", ids, "--grid", "sample", "--no-conversions")
+    assert r.returncode == 0, r.stderr
+    warned = [ln for ln in r.stderr.splitlines() if ln.startswith("dpbounds: warning:")]
+    assert warned == [f"dpbounds: warning: rruv16.lemma3_3.filter.thm5_1: {LIFT_CAVEAT}"], warned
+    seen = set()
+    for path in _jsonl(tmp_path / "g"):
+        for rec in load_golden(path):
+            seen.add(rec["id"])
+            if rec["id"].endswith(".corrected"):
+                assert rec["caveat"] == ""
+            else:
+                assert rec["caveat"] == LIFT_CAVEAT and "corrected" in rec["caveat"]
+    assert seen == set(ids.split(","))
 
 
 # ------------------------------------------------------------------ digits

@@ -6,6 +6,7 @@ import argparse
 import importlib
 import sys
 import warnings
+from collections.abc import Callable
 
 from dpbounds.spec import DomainError, RefutedConstantWarning
 
@@ -33,18 +34,27 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-def _warn_line(message, category, filename, lineno, file=None, line=None) -> None:
-    """A dpbounds warning as one stderr line (no source location); other warnings as Python prints them."""
-    if issubclass(category, RefutedConstantWarning):
-        sys.stderr.write(f"dpbounds: warning: {message}\n")
-    else:
-        sys.stderr.write(warnings.formatwarning(message, category, filename, lineno, line))
+def _warn_line_printer() -> Callable[..., None]:
+    """A ``warnings.showwarning`` that prints a dpbounds warning as one stderr line (no source location), each
+    message once per command (its own record: the interpreter's 'once' registry is not reliable across the
+    evaluators' call paths); other warnings as Python prints them."""
+    seen: set[str] = set()
+
+    def show(message, category, filename, lineno, file=None, line=None) -> None:
+        if issubclass(category, RefutedConstantWarning):
+            text = str(message)
+            if text not in seen:
+                seen.add(text)
+                sys.stderr.write(f"dpbounds: warning: {text}\n")
+        else:
+            sys.stderr.write(warnings.formatwarning(message, category, filename, lineno, line))
+    return show
 
 
 def main(argv: list[str] | None = None) -> int:
     with warnings.catch_warnings():
-        warnings.simplefilter("once", RefutedConstantWarning)  # one line per message
-        warnings.showwarning = _warn_line
+        warnings.simplefilter("always", RefutedConstantWarning)  # deduplicated by the printer
+        warnings.showwarning = _warn_line_printer()
         return _main(argv)
 
 

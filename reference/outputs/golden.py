@@ -136,6 +136,9 @@ _COMMON = {
     "id": {"type": "string", "description": "spec id, e.g. rruv16.thm5_1"},
     "source": {"type": "string", "description": "paper, theorem/equation and citation (arXiv id and version "
                "where known)"},
+    "caveat": {"type": "string", "description": "empty, or why the entry is not trustworthy as stated (a constant "
+               "that proofs_check refutes) and which corrected variant to use; dpbounds warns on every use of such "
+               "an entry (RefutedConstantWarning)"},
     "dpbounds_version": {"type": "string"},
     "spec_version": {"type": "string", "pattern": "^[0-9a-f]{64}$", "description": "SHA-256 of the spec registry"},
 }
@@ -264,8 +267,8 @@ def source_of(entry: spec.SpecEntry) -> str:
 
 
 def _common(entry: spec.SpecEntry, kind: str, version: str) -> dict:
-    return {"kind": kind, "id": entry.id, "source": source_of(entry), "dpbounds_version": DPBOUNDS_VERSION,
-            "spec_version": version}
+    return {"kind": kind, "id": entry.id, "source": source_of(entry), "caveat": entry.caveat,
+            "dpbounds_version": DPBOUNDS_VERSION, "spec_version": version}
 
 
 def _float_or_none(x: float) -> float | None:
