@@ -189,3 +189,30 @@ def test_python_option_is_refused_for_an_adapter_that_cannot_use_it():
     from dpbounds import spec
     with pytest.raises(spec.DomainError, match="SUPPORTS_PYTHON"):
         audit_peers(["opendp"], pythons={"opendp": sys.executable})
+
+
+def test_findings_name_each_failing_function_once_with_its_worst_witness_and_tell_a_from_b():
+    """The digest a maintainer reads first: one finding per failing peer function, the worst witness (largest gap
+    below the certified lower end) with its reproducer, and whether the claim itself is false (b) or only the
+    cited formula is departed from (a); a faithful peer has none."""
+    from dpbounds.audit.run import findings, render_html, render_markdown
+    from tests.fake_peers import faithful, one_ulp_under, wrong_constant
+
+    assert findings([faithful.audit()]) == []
+    results = [one_ulp_under.audit(), wrong_constant.audit()]
+    fs = findings(results)
+    assert [f["peer"] for f in fs] == ["fake_wrong_constant", "fake_one_ulp_under"]  # unsound before rounding
+    wrong, ulp = fs
+    assert wrong["verdict"] == "unsound" and ulp["verdict"] == "unsound-rounding"
+    rows = [c for c in results[1].comparisons if c.verdict in common.UNSOUND]
+    assert wrong["failing"] == len(rows) and wrong["of"] == len(results[1].comparisons)
+    gaps = [max(j.gap_rel for j in (c.formula, c.truth) if j is not None and j.gap_rel is not None) for c in rows]
+    worst = wrong["worst"]
+    assert max((worst["formula"]["gap"] or {}).get("relative") or 0, (worst["truth"]["gap"] or {}).get("relative")
+               or 0) == max(gaps)
+    assert worst["reproducer"]
+    # against the truth the wrong constant is sometimes safe: those rows count as formula-only departures
+    assert wrong["formula_only"] + wrong["claim_false"] == wrong["failing"] and wrong["formula_only"] > 0
+    md = render_markdown(results)
+    assert md.index("## Findings") < md.index("## fake_wrong_constant") and "1. fake_wrong_constant" in md
+    assert "<h2 id='findings'>Findings</h2>" in render_html(results)

@@ -169,8 +169,9 @@ def judge_upper(peer_value: float, lo: Fraction, hi: Fraction, *, role: str, ref
     j.gap_rel = _ratio(lo - pv, abs(lo)) if lo != 0 else math.inf
     j.ratio = _ratio(pv, lo) if lo > 0 else None
     j.verdict = "unsound-rounding" if j.gap_ulps <= ROUNDING_ULPS else "unsound"
-    j.detail = (f"below the certified lower end {float(lo):.17g} by {j.gap_ulps} ulp(s), relative "
-                f"{j.gap_rel:.3g}: claims more privacy than {reference} proves")
+    by = (f"{j.gap_ulps} ulp(s), relative {j.gap_rel:.3g}" if j.gap_rel < 1e-6 else  # ulps say nothing beyond
+          f"a relative {j.gap_rel:.3g}")
+    j.detail = f"below the certified lower end {float(lo):.17g} by {by}: claims more privacy than {reference} proves"
     return j
 
 

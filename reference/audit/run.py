@@ -123,13 +123,74 @@ def exit_status(results: list[PeerResult], fail_on: str = "unsound-rounding") ->
     return 1 if any(c.verdict in bad for r in results for c in r.comparisons) else 0
 
 
+#: the verdicts a maintainer must act on, each one a finding
+FINDING_VERDICTS = ("unsound", "unsound-rounding", "unproven", "error")
+
+
+def _gap(c: Comparison) -> float:
+    """How far below its references the peer's value lies (the largest relative gap; 0 without one)."""
+    return max((j.gap_rel for j in (c.formula, c.truth) if j is not None and j.gap_rel is not None), default=0.0)
+
+
+def findings(results: list[PeerResult]) -> list[dict[str, Any]]:
+    """One finding per peer function with a verdict to act on (unsound, unsound-rounding, unproven,
+    error), most severe first: how many of its comparisons fail and how; whether the privacy claim itself is
+    false -- (b) the true guarantee -- or only the formula the peer cites, (a); the worst witness (the largest
+    relative gap below the certified lower end) with its reproducer."""
+    groups: dict[tuple[str, str], list[Comparison]] = {}
+    versions = {r.peer: r.version for r in results}
+    for r in results:
+        for c in r.comparisons:
+            groups.setdefault((c.peer, c.function), []).append(c)
+    out = []
+    for (peer, function), cs in groups.items():
+        bad = [c for c in cs if c.verdict in FINDING_VERDICTS]
+        if not bad:
+            continue
+        verdict = min((c.verdict for c in bad), key=VERDICTS.index)
+        worst = max((c for c in bad if c.verdict == verdict), key=_gap)
+        counts: dict[str, int] = {}
+        for c in cs:
+            counts[c.verdict] = counts.get(c.verdict, 0) + 1
+        out.append({
+            "peer": peer, "version": versions.get(peer) or None, "function": function,
+            "checks": sorted({c.check for c in bad}),
+            "verdict": verdict, "failing": len(bad), "of": len(cs), "counts": counts,
+            # against (b): the claim is false; against (a) only: the code departs from its theorem, the claim holds
+            "claim_false": sum(1 for c in bad if c.truth is not None and c.truth.verdict in FINDING_VERDICTS),
+            "formula_only": sum(1 for c in bad if c.formula is not None and c.formula.verdict in FINDING_VERDICTS
+                                and (c.truth is None or c.truth.verdict not in FINDING_VERDICTS)),
+            "worst": worst.as_json()})
+    out.sort(key=lambda f: (VERDICTS.index(f["verdict"]), -f["failing"], f["peer"], f["function"]))
+    return out
+
+
+def finding_line(f: dict[str, Any]) -> str:
+    """A finding in one sentence: peer, function (and the worst witness's check), verdict, how many, (a) or (b),
+    the worst witness."""
+    w = f["worst"]
+    where = ", ".join(f"{k}={v}" for k, v in w["inputs"].items())
+    if f["claim_false"]:
+        what = f"the privacy claim is false (against the true guarantee) in {f['claim_false']}"
+    elif f["formula_only"]:
+        what = (f"departs from the formula it cites in {f['formula_only']} (the true guarantee still holds or "
+                "is not computed here)")
+    else:
+        what = f"{f['verdict']} in {f['failing']}"
+    worst = "; ".join(dict.fromkeys(j["detail"] for j in (w["formula"], w["truth"])
+                                    if j and j["verdict"] in FINDING_VERDICTS))
+    return (f"{f['peer']} {f['version'] or ''}".rstrip() + f" `{f['function']}` ({w['check']}): **{f['verdict']}** "
+            f"in {f['failing']} of {f['of']}; {what}. Worst witness {where}: peer "
+            f"{w['peer_output'] or w['error']}; {worst or w['error'] or ''}".rstrip("; ") + ".")
+
+
 def document(results: list[PeerResult], fail_on: str = "unsound-rounding") -> dict[str, Any]:
-    """The audit as one JSON-able document: versions, summary, every peer's comparisons."""
+    """The audit as one JSON-able document: versions, summary, the findings to act on, every peer's comparisons."""
     import dpbounds
     from dpbounds.spec.render import registry_hash
     return {"tool": "dpbounds audit", "dpbounds_version": dpbounds.__version__, "spec_version": registry_hash(),
             "fail_on": fail_on, "exit_status": exit_status(results, fail_on), "summary": summary_counts(results),
-            "peers": [r.as_json() for r in results]}
+            "findings": findings(results), "peers": [r.as_json() for r in results]}
 
 
 def to_json(results: list[PeerResult], fail_on: str = "unsound-rounding") -> str:
@@ -179,6 +240,14 @@ def render_markdown(results: list[PeerResult], fail_on: str = "unsound-rounding"
            f"(--fail-on {fail_on}).", "",
            "(a) is the formula the peer implements or cites; (b) is the true guarantee where it can be computed. "
            "A value below a certified lower end is unsound however small the gap.", ""]
+    if doc["findings"]:
+        out += ["## Findings", "", "One line per peer function and check to act on, most severe first; the worst "
+                "witness's reproducer follows each.", ""]
+        for i, f in enumerate(doc["findings"], 1):
+            out += [f"{i}. {_md_cell(finding_line(f))}", ""]
+            if f["worst"]["reproducer"]:
+                out += ["   ```python"] + [f"   {ln}" for ln in f["worst"]["reproducer"].rstrip().splitlines()] + \
+                       ["   ```", ""]
     for r in results:
         out += [f"## {r.peer} {r.version}".rstrip(), ""]
         if r.functions:
@@ -210,6 +279,13 @@ def render_html(results: list[PeerResult], fail_on: str = "unsound-rounding") ->
            "</head><body><h1>dpbounds audit</h1>",
            f"<p>dpbounds {e(doc['dpbounds_version'])}, spec {e(doc['spec_version'][:16])}; verdicts: "
            + e(", ".join(f"{k} {v}" for k, v in doc["summary"].items())) + f"; exit status {doc['exit_status']}.</p>"]
+    if doc["findings"]:
+        out.append("<h2 id='findings'>Findings</h2><ol>")
+        for f in doc["findings"]:
+            repro = (f"<details><summary>reproducer</summary><pre>{e(f['worst']['reproducer'])}</pre></details>"
+                     if f["worst"]["reproducer"] else "")
+            out.append(f"<li class='{e(f['verdict'])}'>{e(finding_line(f).replace('**', ''))}{repro}</li>")
+        out.append("</ol>")
     for r in results:
         out.append(f"<h2 id='{e(r.peer)}'>{e(r.peer)} {e(r.version)}</h2>")
         out += [f"<p>{e(n)}</p>" for n in r.notes]
