@@ -136,3 +136,15 @@ def test_bad_input_is_refused():
     with pytest.raises(spec.DomainError):
         f.step([0.1, float("nan"), 0.1])
     assert f.step(["1e-400", "0.1", "0"]).tolist() == [True, True, True]  # exact decimals, rounded up
+
+
+def test_report_table_individual_gdp_filter_reaches_each_individuals_optimum():
+    from dpbounds.outputs.compare import compare_individual_gdp_table
+    headers, rows, _ = compare_individual_gdp_table(quick=True)
+    ind = headers.index("individual GDP filter (Koskela-Tobaben-Honkela)")
+    for row in rows:
+        worst, opt = int(row[1]), int(row[-1])
+        assert int(row[ind]) == opt, row
+        assert worst <= opt and all(int(v) <= opt for v in row[1:-1]), row
+    # each row's optimum, independently: k rounds of c_i 0.05 (mpmath bisection)
+    assert [int(r[-1]) for r in rows] == [_gdp_fixed_optimum(Fraction(c) / 20, "1", "1e-6") for c in (1, "1/2", "1/5")]
