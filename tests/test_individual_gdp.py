@@ -148,3 +148,15 @@ def test_report_table_individual_gdp_filter_reaches_each_individuals_optimum():
         assert worst <= opt and all(int(v) <= opt for v in row[1:-1]), row
     # each row's optimum, independently: k rounds of c_i 0.05 (mpmath bisection)
     assert [int(r[-1]) for r in rows] == [_gdp_fixed_optimum(Fraction(c) / 20, "1", "1e-6") for c in (1, "1/2", "1/5")]
+
+
+@settings(max_examples=200)
+@given(x=st.floats(min_value=0, max_value=1e300, allow_nan=False, allow_infinity=False))
+def test_square_up_is_an_upper_bound_and_exact_when_representable(x):
+    from dpbounds.accounting.individual import _square_up
+    u = float(_square_up(np.array([x]))[0])
+    exact = Fraction(x) ** 2
+    assert Fraction(u) >= exact if u != float("inf") else exact > Fraction(1.7e308)
+    if 2.0 ** -450 <= x <= 2.0 ** 450 and Fraction(x * x) == exact:
+        assert u == x * x  # no needless ulp when the product was exact
+    assert u <= np.nextafter(x * x, np.inf)  # at most one ulp above the rounded product
