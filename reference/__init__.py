@@ -32,7 +32,7 @@ from dpbounds.accounting.conversions import BStar, b_star, delta_of, eps_of
 from dpbounds.accounting.fast_conversions import b_star_lower, delta_upper, eps_upper
 from dpbounds.accounting.accountants import (Decision, Filter, MultiOrderRenyiFilter, Odometer, RenyiOdometer,
                                              make_filter, make_odometer)
-from dpbounds.accounting.individual import IndividualFilter, IndividualOdometer
+from dpbounds.accounting.individual import IndividualFilter, IndividualGDPFilter, IndividualOdometer
 from dpbounds.accounting import later_filters as _later_filters  # noqa: F401  (registers the post-seed filters)
 from dpbounds.outputs.golden_load import load_golden
 
@@ -46,7 +46,7 @@ __all__ = [
     "eps_of", "delta_of", "b_star", "BStar", "eps_upper", "delta_upper", "b_star_lower",
     # accountants
     "make_filter", "make_odometer", "Decision", "Filter", "Odometer", "MultiOrderRenyiFilter", "RenyiOdometer",
-    "IndividualFilter", "IndividualOdometer",
+    "IndividualFilter", "IndividualOdometer", "IndividualGDPFilter",
     # golden vectors
     "load_golden",
     # errors

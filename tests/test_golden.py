@@ -196,7 +196,7 @@ def test_every_file_names_versions_and_source(golden_dir):
     for path in _jsonl(golden_dir):
         for rec in load_golden(path):
             assert rec["dpbounds_version"] == __version__ and re.fullmatch("[0-9a-f]{64}", rec["spec_version"])
-            assert re.match(r"\[(RRUV16|FZ21|WRRW23|KOV15|BS16|CKS20|BW18|Mir17|HRMS2[01]|Nikolov17|ST22|LEC21)\] ",
+            assert re.match(r"\[(RRUV16|FZ21|WRRW23|KOV15|BS16|CKS20|BW18|Mir17|HRMS2[01]|Nikolov17|ST22|LEC21|KTH23)\] ",
                             rec["source"]), rec["source"]
             assert "arXiv:" in rec["source"] or "not on arXiv" in rec["source"], rec["source"]
 

@@ -7,6 +7,10 @@
   would exceed B.
 * :class:`IndividualOdometer` -- Algorithm 6 / Corollary 5.3: per-individual restarted Delta-filters,
   O_t^(i) = (m_i + 1) Delta.
+* :class:`IndividualGDPFilter` -- Koskela, Tobaben, Honkela (ICLR 2023; spec ``kth23.individual_filter``): the same
+  per-individual rule for Gaussian DP: individual i takes part in round t iff its own sum of mu_{i,s}^2 (rounds it
+  took part in, plus this one) stays <= mu_g^2.  Sound in float64 the same way: each mu^2 and each running sum is
+  an upper bound, mu_g^2 a lower bound.
 """
 
 from __future__ import annotations
@@ -62,7 +66,7 @@ def _as_costs(rho: npt.ArrayLike, n: int, name: str = "rho") -> np.ndarray:
     bad = ~np.isfinite(r) | (r < 0)
     if np.any(bad):
         i = int(np.flatnonzero(bad)[0])
-        raise DomainError(f"{name}[{i}]", float(r[i]), "rho >= 0 (finite)", "dpbounds.accounting.individual")
+        raise DomainError(f"{name}[{i}]", float(r[i]), f"{name} >= 0 (finite)", "dpbounds.accounting.individual")
     return r
 
 
@@ -132,6 +136,65 @@ class IndividualOdometer:
         """Each individual's odometer value (m_i + 1) Delta, float64 rounded up."""
         out: np.ndarray = np.nextafter((self.m + 1) * float(self.Delta_exact), np.inf)
         return out
+
+
+_SPLIT = 134217729.0  # 2^27 + 1: Veltkamp's split, for the exact error of a float64 product (Dekker)
+_SAFE_LO, _SAFE_HI = 2.0 ** -450, 2.0 ** 450  # where the split's products neither underflow nor overflow
+
+
+def _square_up(a: np.ndarray) -> np.ndarray:
+    """Elementwise upper bound of a^2 (a >= 0): exact when the float product was exact, else one ulp up.
+
+    Dekker's TwoProduct gives the exact error e = a*a - fl(a*a) inside [2^-450, 2^450]; outside (or where it does not
+    apply) the product is moved one ulp up, which is an upper bound whatever the rounding of fl(a*a) was."""
+    p = a * a
+    with np.errstate(over="ignore", invalid="ignore"):
+        c = _SPLIT * a
+        hi = c - (c - a)
+        lo = a - hi
+        err = (((hi * hi - p) + hi * lo) + hi * lo) + lo * lo  # exact: a^2 - p (Dekker, each step exact)
+    reliable = (a >= _SAFE_LO) & (a <= _SAFE_HI)
+    out: np.ndarray = np.where((a == 0) | (reliable & (err <= 0)), p, np.nextafter(p, np.inf))
+    return out
+
+
+class IndividualGDPFilter:
+    """Koskela-Tobaben-Honkela: per-individual Gaussian-DP filters with a common budget mu_g (vectorized).
+
+    Source: spec ``kth23.individual_filter`` (ICLR 2023, arXiv:2209.15596; theorem number not verified).  Each round
+    ``step(mu)`` takes mu_{i,t} >= 0 per individual (its contribution is mu_{i,t}-GDP with respect to i, e.g. the
+    norm of i's clipped gradient over the noise scale) and returns the mask of individuals that take part: i is
+    active iff (sum of mu_{i,s}^2 over the rounds it took part in) + mu_{i,t}^2 <= mu_g^2; an inactive individual's
+    round counts 0 and it may rejoin later.  The run is then mu_g-GDP with respect to every individual (individual
+    GDP), so (eps_g, delta_g)-DP for each.  mu_g^2 = 2 B with B from ``dpbounds.accounting.later_filters.gdp_budget``
+    (the exact Gaussian curve, certified lower end) or a given B <= that.
+    Domain: n >= 1, eps_g > 0, 0 < delta_g < 1; mu_{i,t} >= 0 finite.
+    """
+
+    def __init__(self, n: int, eps_g: Exact, delta_g: Exact, B: Exact | None = None) -> None:
+        from dpbounds.accounting.later_filters import gdp_budget
+        from dpbounds.evaluation.numeric import float_down
+        if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+            raise DomainError("n", n, "a positive integer", "kth23.individual_filter")
+        self.B: Fraction = gdp_budget(eps_g, delta_g, B, "kth23.individual_filter")
+        self.mu_g2 = float_down(2 * self.B)  # a lower bound of mu_g^2: never keeps a point exact arithmetic drops
+        self.spent_hi = np.zeros(n)  # upper bounds of each individual's sum of mu^2 over the rounds it took part in
+        self.n = n
+        self.rounds = 0
+
+    def __repr__(self) -> str:
+        return (f"<IndividualGDPFilter kth23.individual_filter(n={self.n}, mu_g^2={show.number(2 * self.B)}): "
+                f"{show.rounds(self.rounds)}, max sum mu^2 <= "
+                f"{show.number(float(self.spent_hi.max()), rounding='ceiling')}>")
+
+    def step(self, mu: npt.ArrayLike) -> np.ndarray:
+        """Given this round's mu_{i,t} per individual, return the active mask and record the active ones' mu^2."""
+        m = _as_costs(mu, self.n, "mu")
+        cand = _add_up(self.spent_hi, _square_up(m))  # an upper bound of the exact candidate sum of squares
+        active = cand <= self.mu_g2
+        self.spent_hi = np.where(active, cand, self.spent_hi)
+        self.rounds += 1
+        return active
 
 
 def _bench(quick: bool) -> list[dict[str, Any]]:

@@ -4,6 +4,8 @@ Public API
 ----------
 * :class:`GDPFilter` (``make_filter("st22.filter", eps_g=..., delta_g=...)``) -- Smith-Thakurta's Gaussian-DP
   filter; ``try_spend_mu(mu)`` for a mu-GDP round (``try_spend(rho=mu^2/2)`` is the same decision).
+  ``make_filter("kth23.individual_filter", ...)`` is the same rule for one person of Koskela-Tobaben-Honkela's
+  individual GDP filter (the n-person accountant is :class:`dpbounds.accounting.individual.IndividualGDPFilter`).
 * :class:`RenyiRRFilter` (``make_filter("fz21.thm4_3.rr", alpha=..., eps_g=..., delta_g=...)``) -- FZ21's Renyi
   filter at one order with each pure eps-DP round charged its exact RR Renyi divergence; ``try_spend(eps)``.
 * :class:`MultiOrderUnionFilter` (``make_filter("lec21.multi_order", eps_g=..., delta_g=..., orders="2,4,8")``) --
@@ -23,22 +25,33 @@ from typing import Any, Callable
 
 from dpbounds import spec
 from dpbounds.spec import DomainError, parse_exact
+from dpbounds.spec.core import Exact
 
 from .accountants import Decision, Filter
 
 __all__ = ["BUILDERS", "GDPFilter", "MultiOrderUnionFilter", "RenyiRRFilter", "gdp_budget", "rr_rdp_upper"]
 
 
-def gdp_budget(eps_g, delta_g) -> Fraction:
-    """Return B = mu_g^2/2 for the largest mu_g with delta_gauss(eps_g; mu_g) <= delta_g (certified lower end).
+def gdp_budget(eps_g: Exact, delta_g: Exact, B: Exact | None = None, entry_id: str = "st22.filter") -> Fraction:
+    """Return B = mu_g^2/2 for the largest mu_g with delta_gauss(eps_g; mu_g) <= delta_g (certified lower end), or
+    the given ``B`` after checking that it does not exceed that.
 
     Source: spec ``st22.filter`` (Smith-Thakurta, arXiv:2210.17520; the budget through DRS19 Corollary 2.13, i.e.
-    ``conversions.gauss.delta`` at rho = mu_g^2/2).  The lower end of the certified bracket of B*_gauss: the exact
-    Gaussian curve at mu_g = sqrt(2 B) is <= delta_g (decided by arb), so B is never overstated.
-    Domain: eps_g > 0, 0 < delta_g < 1.
+    ``conversions.gauss.delta`` at rho = mu_g^2/2), used as well by ``kth23.individual_filter``.  The lower end of
+    the certified bracket of B*_gauss: the exact Gaussian curve at mu_g = sqrt(2 B) is <= delta_g (decided by arb),
+    so B is never overstated; a larger explicit B raises DomainError naming ``entry_id``.
+    Domain: eps_g > 0, 0 < delta_g < 1, 0 <= B <= B*_gauss(eps_g, delta_g).
     """
     from .conversions import b_star
-    return b_star(eps_g, delta_g, "gauss").b_star
+    spec.get(entry_id).check_values({"eps_g": eps_g, "delta_g": delta_g}, need=("eps_g", "delta_g"))
+    b: Fraction = b_star(eps_g, delta_g, "gauss").b_star
+    if B is not None:
+        given = parse_exact("B", B, entry_id)
+        if given < 0 or given > b:
+            raise DomainError("B", given, f"0 <= B <= B*_gauss(eps_g, delta_g) >= {float(b):.17g} (certified)",
+                              entry_id, "a larger B is not certified to give the stated (eps_g, delta_g)-DP guarantee")
+        b = given
+    return b
 
 
 class GDPFilter(Filter):
@@ -56,23 +69,23 @@ class GDPFilter(Filter):
         return self.try_spend(rho=m * m / 2)
 
 
-def _gdp_filter(*, save_path=None, conversion: str | None = None, _lock=None, **budget) -> GDPFilter:
-    entry_id = "st22.filter"
+def _gdp_filter(*, save_path=None, conversion: str | None = None, _lock=None, entry_id: str = "st22.filter",
+                **budget) -> GDPFilter:
     if conversion not in (None, "gauss"):
         raise DomainError("conversion", conversion, "none (the budget is the exact Gaussian curve)", entry_id)
     entry = spec.get(entry_id)
     entry.check_values({k: v for k, v in budget.items() if k != "B"}, need=("eps_g", "delta_g"))
-    b = gdp_budget(budget["eps_g"], budget["delta_g"])
     budget = dict(budget)
-    if "B" in budget:
-        given = parse_exact("B", budget["B"], entry_id)
-        if given > b:
-            raise DomainError("B", given, f"B <= B*_gauss(eps_g, delta_g) >= {float(b):.17g} (certified)", entry_id,
-                              "a larger B is not certified to give the stated (eps_g, delta_g)-DP guarantee")
-        b = given
-    budget["B"] = b
+    budget["B"] = gdp_budget(budget["eps_g"], budget["delta_g"], budget.get("B"), entry_id)
     return GDPFilter(entry_id, budget, save_path=save_path, _lock=_lock, _meta={"conversion": "gauss (exact: the interaction is "
                                                                               "GDP)"})
+
+
+def _individual_gdp_filter(**kw) -> GDPFilter:
+    """One person's filter of kth23.individual_filter (HALT final: stopping at the person's first exceedance is the
+    stream the spec and the golden vectors describe; dpbounds.accounting.individual.IndividualGDPFilter lets a person
+    rejoin when a smaller mu fits, as the theorem allows)."""
+    return _gdp_filter(entry_id="kth23.individual_filter", **kw)
 
 
 # ------------------------------------------------------------------------------------------------ Renyi, exact RR curve
@@ -232,11 +245,12 @@ def _multi_order(*, save_path=None, conversion: str | None = None, _lock=None, *
 
 #: spec id -> the Filter subclass a saved state of that filter is restored as (consulted by Filter.from_state)
 CLASSES: dict[str, type] = {"st22.filter": GDPFilter, "fz21.thm4_3.rr": RenyiRRFilter,
-                             "lec21.multi_order": RenyiRRFilter}
+                             "lec21.multi_order": RenyiRRFilter, "kth23.individual_filter": GDPFilter}
 
 #: spec id -> builder(save_path=..., conversion=..., **budget); consulted by accountants.make_filter
 BUILDERS: dict[str, Callable[..., Any]] = {"st22.filter": _gdp_filter, "fz21.thm4_3.rr": _rr_filter,
-                                           "lec21.multi_order": _multi_order}
+                                           "lec21.multi_order": _multi_order,
+                                           "kth23.individual_filter": _individual_gdp_filter}
 
 
 def _register() -> None:

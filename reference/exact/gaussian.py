@@ -53,15 +53,13 @@ def _H(e: acb, m: arb | None) -> acb:
     return phi_up - e.exp() * phi_dn
 
 
-def _piece(lo: arb, hi: arb, centre: arb, sign: int, mu1: arb, m: Fraction, eps: arb,
-           fixed2: Fraction = Fraction(0)) -> arb:
-    """int_lo^hi phi(y - centre) H(eps - sign (mu1 y - mu1^2/2); sqrt(m^2 + fixed2)) dy, certified (real part of
-    acb.integral).  ``fixed2``: the squared mu of rounds independent of y (non-adaptive), composed exactly (DRS19
-    Cor. 3.3: Gaussian losses add, mu's in quadrature)."""
+def _piece(lo: arb, hi: arb, centre: arb, sign: int, mu1: arb, m2: Fraction, eps: arb) -> arb:
+    """int_lo^hi phi(y - centre) H(eps - sign (mu1 y - mu1^2/2); sqrt(m2)) dy, certified (real part of acb.integral).
+    ``m2``: the squared mu of everything released after round 1 on this piece (Gaussian rounds whose mu's depend on
+    y only compose exactly, DRS19 Cor. 3.3: Gaussian losses add, mu's in quadrature)."""
     if not lo < hi:
         return arb(0)
     inv = 1 / (2 * arb.pi()).sqrt()
-    m2 = m * m + fixed2
     mm = fraction_to_arb(m2).sqrt() if m2 > 0 else None
 
     def f(y, analytic):
@@ -115,21 +113,35 @@ def two_round_delta(mu1, policy: Policy, eps, decide: Callable[[Fraction, Fracti
     mu2 chosen from the round-mu1 output; ``decide(mu1, mu2)`` must then account for mu0 too): given y, that round
     and the last compose to sqrt(mu0^2 + m^2)-GDP exactly, so the formula keeps its one-dimensional form.
     """
+    fixed2 = Fraction(mu0) ** 2
+    ms = [m if decide(Fraction(mu1), m) else Fraction(0) for m in policy.mu2]
+    return piecewise_delta(mu1, policy.cuts, [m * m + fixed2 for m in ms], eps, bits)
+
+
+def piecewise_delta(mu1, cuts: Sequence[Fraction], m2s: Sequence[Fraction], eps, bits: int = _BITS) -> arb:
+    """Return a certified enclosure of max(delta_{P||Q}(eps), delta_{Q||P}(eps)) of the interaction: round 1
+    releases N(mu1 b, 1); on the j-th piece of y1 (``cuts`` increasing, as in :class:`Policy`) everything released
+    afterwards is Gaussian with mu's fixed by y1, sqrt(m2s[j])-GDP in total (m2s[j] = 0: nothing more about b).
+
+    Rounds after round 1 whose mu's depend on y1 only (several of them, some left out by a filter) compose exactly
+    to one Gaussian round of squared mu the sum of theirs, so the formula stays one-dimensional.  Domain: mu1 >= 0,
+    eps >= 0, m2s[j] >= 0, len(m2s) == len(cuts) + 1.
+    """
     mu1 = Fraction(mu1)
     eps = Fraction(eps)
-    fixed2 = Fraction(mu0) ** 2
-    ms = [m if decide(mu1, m) else Fraction(0) for m in policy.mu2]
+    if len(m2s) != len(cuts) + 1:
+        raise ValueError("piecewise_delta needs one m2 per piece: len(m2s) == len(cuts) + 1")
     with arb_prec(bits):
         a_mu1, a_eps = fraction_to_arb(mu1), fraction_to_arb(eps)
-        cuts = [fraction_to_arb(c) for c in policy.cuts]
+        a_cuts = [fraction_to_arb(Fraction(c)) for c in cuts]
         out = []
         for sign, centre in ((1, a_mu1), (-1, arb(0))):
             T = arb(T_WINDOW)
             lo_end, hi_end = centre - T, centre + T
-            edges = [lo_end] + [min_arb(max_arb(c, lo_end), hi_end) for c in cuts] + [hi_end]
+            edges = [lo_end] + [min_arb(max_arb(c, lo_end), hi_end) for c in a_cuts] + [hi_end]
             total = arb(0)
-            for j, m in enumerate(ms):
-                total += _piece(edges[j], edges[j + 1], centre, sign, a_mu1, m, a_eps, fixed2)
+            for j, m2 in enumerate(m2s):
+                total += _piece(edges[j], edges[j + 1], centre, sign, a_mu1, Fraction(m2), a_eps)
             tail = (T / arb(2).sqrt()).erfc()  # mass outside the window; 0 <= H <= 1
             total = total.union(total + tail)
             out.append(total)

@@ -231,6 +231,40 @@ def compare_gaussian_table(quick: bool = False, eps_g: str = "1", delta_g: str =
     return headers, rows, note
 
 
+def compare_individual_gdp_table(quick: bool = False, eps_g: str = "1", delta_g: str = "1e-6"):
+    """Rounds each individual takes part in, on a DP-SGD-like workload, under the worst-case GDP filter and the
+    individual filters, against each individual's own optimum.
+
+    Individual i's clipped contribution is c_i C and the noise sigma, so its rounds are mu_i-GDP for i with mu_i =
+    c_i mu_worst (mu_worst = C/sigma = 0.05); the worst-case filter charges mu_worst every round and stops everyone."""
+    from dpbounds.accounting.individual import IndividualGDPFilter
+    from dpbounds.accounting.later_filters import gdp_budget
+    mu_worst = Fraction(1, 20)
+    cs = ["1", "0.5", "0.2"] if quick else ["1", "0.5", "0.2", "0.1"]
+    mus = [mu_worst * spec.parse_exact("c", c) for c in cs]
+    opts = [_homogeneous_gdp_optimum(m, eps_g, delta_g) for m in mus]
+    worst = rounds_allowed_charge("st22.filter", {"eps_g": eps_g, "delta_g": delta_g, "B": gdp_budget(eps_g, delta_g)},
+                                  mu_worst * mu_worst / 2)
+    f = IndividualGDPFilter(len(mus), eps_g, delta_g)
+    counts = [0] * len(mus)
+    row_mu = [spec.core.fraction_to_decimal_str(m) for m in mus]  # exact decimals (the accountant rounds them up)
+    for _ in range(max(opts) + 1):  # one round past the longest optimum: every individual is refused by then
+        for i, a in enumerate(f.step(row_mu)):
+            counts[i] += bool(a)
+    renyi = [max(rounds_allowed_charge("fz21.thm4_3.rr", {"alpha": a, "eps_g": eps_g, "delta_g": delta_g},
+                                       Fraction(a) * m * m / 2) for a in ORDERS) for m in mus]
+    headers = ["individual (mu_i = c_i C/sigma, C/sigma = 0.05)", "worst-case GDP filter (every round at C/sigma)",
+               "individual GDP filter (Koskela-Tobaben-Honkela)", "individual Renyi filter (FZ21 Alg. 3, best order "
+               "2..64, CKS20)", "optimum (i's own fixed sequence, exact GDP composition)"]
+    rows = [[f"c_i = {c}", str(worst), str(n), str(r), str(o)] for c, n, r, o in zip(cs, counts, renyi, opts)]
+    note = (f"Individual accounting at (eps_g, delta_g) = ({eps_g}, {delta_g}) per individual: rounds in which "
+            "individual i takes part when every round's contribution of i is mu_i-GDP for i.  The worst-case filter "
+            "charges everyone C/sigma and stops the whole run; the individual filters leave out only the individuals "
+            "whose own budget is spent (the run goes on for the others).  The last column is the largest number of "
+            "i's rounds whose composition is (eps_g, delta_g)-DP for i: the individual GDP filter reaches it.")
+    return headers, rows, note
+
+
 def _homogeneous_gdp_optimum(mu: Fraction, eps_g: str, delta_g: str, max_rounds: int = 10**8) -> int:
     """The largest k (capped) with k rounds of mu-GDP, exactly sqrt(k) mu-GDP, being (eps_g, delta_g)-DP."""
     return largest_ok(lambda k: _gauss_ok(k * mu * mu, eps_g, delta_g), max_rounds)

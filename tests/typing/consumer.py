@@ -55,6 +55,9 @@ inf_ = dpbounds.IndividualFilter(5, 2, 1)
 active: np.ndarray = inf_.step(np.full(5, 0.3))
 iod = dpbounds.IndividualOdometer(5, "0.5")
 values: np.ndarray = iod.step(np.full(5, 0.3))
+igdp = dpbounds.IndividualGDPFilter(5, "1", "1e-6")
+taking_part: np.ndarray = igdp.step(np.full(5, 0.01))
+budget_B: Fraction = igdp.B
 
 # golden vectors
 records: list[dict[str, Any]] = dpbounds.load_golden("vectors/bounds/rruv16.thm5_1.jsonl")
