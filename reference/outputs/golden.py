@@ -44,6 +44,7 @@ from dpbounds.spec.aggregates import AGGREGATES
 from dpbounds.spec.core import Kind, fraction_to_decimal_str
 from dpbounds.spec.render import registry_hash
 
+from dpbounds.accounting.accountants import make_filter
 from dpbounds.accounting.conversions import b_star_to_digits
 from dpbounds.evaluation.digits import backed_decimal, decimal_round, exact_value, round_nearest
 from dpbounds.evaluation.evaluate import CertificationError, Enclosure, Inputs, decide, enclose_inputs, \
@@ -177,7 +178,9 @@ SCHEMAS: dict[str, dict] = {
         "halt": {"type": ["boolean", "null"], "description": "filters: the certified HALT decision at this point "
                  "(the value exceeds the budget); null for an entry that is not a filter"}}),
     "filter_stream": _schema("filter_stream", "dpbounds golden: one round of a filter stream", {
-        **_COMMON, "budget": dict(_DEC_MAP, description="the filter's budget parameters"), **_STREAM,
+        **_COMMON, "budget": dict(_DEC_MAP, description="the filter's budget parameters, "
+                                                 "always one dpbounds' own filter accepts (a B never above the "
+                                                 "certified B* of the conversion the theorem needs)"), **_STREAM,
         "halt": {"type": "boolean", "description": "the certified decision after this round: true = HALT (the "
                  "round must not run; the stream ends here)"}}),
     "odometer_stream": _schema("odometer_stream", "dpbounds golden: one round of an odometer stream", {
@@ -670,6 +673,31 @@ def _variants(entry, values: dict[str, list[str]], limit: int) -> list[dict[str,
     return good[:limit]
 
 
+#: significant digits of a budget's B when it is replaced by the certified B* (rounded down: still valid)
+BUDGET_B_DIGITS = 6
+
+
+def _certified_budget(entry, budget: dict[str, str]) -> dict[str, str] | None:
+    """The budget as dpbounds' own filter accepts it, so that no stream certifies a budget the theorem does not.
+
+    Where B must not exceed B*(eps_g, delta) of a valid conversion (fz21.thm4_7, wrrw23.thm1.cks20, st22.filter,
+    kth23.individual_filter) and the grid's B does, B becomes the certified lower end of B* rounded down to
+    :data:`BUDGET_B_DIGITS` digits; a budget refused for any other reason is left out (None)."""
+    try:
+        make_filter(entry.id, **budget)
+        return budget
+    except spec.DomainError as e:
+        if e.param != "B":
+            return None
+    try:
+        b = make_filter(entry.id, **{k: v for k, v in budget.items() if k != "B"}).budget["B"]
+        fixed = {**budget, "B": decimal_round(Fraction(b), BUDGET_B_DIGITS, "floor")}
+        make_filter(entry.id, **fixed)
+    except spec.DomainError:
+        return None
+    return fixed
+
+
 # ------------------------------------------------------------------------------------------------
 # Conversions and B*
 # ------------------------------------------------------------------------------------------------
@@ -794,8 +822,10 @@ def golden_files(bounds: list[str] | None = None, grid: str = "default", digits:
             n += _add(files, kinds, f"bounds/{e.id}", "bound", recs)
             if streams and e.aggregates and e.kind is Kind.FILTER and e.halt is not None:
                 seed = int(hashlib.sha256(e.id.encode()).hexdigest()[:8], 16)
-                srecs = [r for b in _variants(e, BUDGET_VALUES, limit)
-                         for r in _filter_stream_records(e, b, version, seed)]
+                budgets = [b for b in map(functools.partial(_certified_budget, e), _variants(e, BUDGET_VALUES, limit))
+                           if b is not None]
+                srecs = [r for b in dict.fromkeys(map(_dumps, budgets)) for r in
+                         _filter_stream_records(e, json.loads(b), version, seed)]
                 n += _add(files, kinds, f"streams/{e.id}", "filter_stream", srecs)
             elif streams and e.aggregates and e.kind is Kind.ODOMETER:
                 seed = int(hashlib.sha256(e.id.encode()).hexdigest()[:8], 16)
