@@ -189,3 +189,52 @@ def test_python_option_is_refused_for_an_adapter_that_cannot_use_it():
     from dpbounds import spec
     with pytest.raises(spec.DomainError, match="SUPPORTS_PYTHON"):
         audit_peers(["opendp"], pythons={"opendp": sys.executable})
+
+
+def test_judge_lower_mirrors_judge_upper_for_larger_is_more_privacy_claims():
+    lo, hi = Fraction(1, 3), Fraction(1, 3) + Fraction(1, 10**30)
+    down = float(Fraction(1, 3))
+    down = down if Fraction(down) <= lo else math.nextafter(down, -math.inf)
+    assert common.judge_lower(down, lo, hi, **J).verdict == "exact"  # the sound float answer
+    assert common.judge_lower(math.nextafter(down, -math.inf), lo, hi, **J).verdict == "conservative"
+    j = common.judge_lower(math.nextafter(down, math.inf), lo, hi, **J)  # admits one float too much
+    assert j.verdict == "unsound-rounding" and j.gap_ulps == 1
+    j = common.judge_lower(0.5, lo, hi, **J)
+    assert j.verdict == "unsound" and abs(j.ratio - 1.5) < 1e-12
+    assert common.judge_lower(0.25, lo, hi, **J).verdict == "conservative"
+
+
+def test_tmlt_core_judging_of_recorded_answers():
+    """Recorded from tmlt.core 0.20.0 (no tmlt needed): RhoZCDPToApproxDP at (1, 1e-6) accepts rho up to the float
+    0.017468904769123376 and refuses the next one; BS16 Prop 1.3 inverted is 0.01746890476912337(7...) -- exact --
+    and the Gaussian mechanism is (1, 1e-6)-DP up to rho = 0.02801...: conservative.  One float more would admit
+    more than the cited proposition; an exact 1/201 for 0.1-DP -> zCDP is below eps^2/2 = 1/200; a queryable that
+    continues past the budget breaks the filter rule it implements."""
+    from dpbounds.audit import tmlt_core_adapter as t
+    (c,) = t.judge_conversion("1", "1e-6", 0.017468904769123376, 0.01746890476912338)
+    assert c.formula.verdict == "exact" and c.truth.verdict == "conservative" and 0.6 < c.truth.ratio < 0.65
+    (c,) = t.judge_conversion("1", "1e-6", 0.01746890476912338, math.nextafter(0.01746890476912338, 1))
+    assert c.formula.verdict in common.UNSOUND and c.truth.verdict == "conservative"
+    assert [r.verdict for r in t.judge_pure_to_zcdp("0.1", "1/200")] == ["exact"]
+    assert t.judge_pure_to_zcdp("0.1", "1/201")[0].verdict == "unsound"
+    assert t.judge_composition("pure", ["0.1"] * 10, "1")[0].truth.verdict == "exact"
+    rows = t.judge_filter("pure", "1", ["1/3"] * 4, [["CONT", "1/3"]] * 3 + [["HALT", "1/3"]])
+    assert [r.verdict for r in rows] == ["exact"] * 4  # the exact tie 3 x 1/3 = 1 continues
+    rows = t.judge_filter("zcdp", "0.5", ["0.1"] * 6, [["CONT", "1/10"]] * 6)
+    assert rows[-1].verdict == "unsound" and {r.verdict for r in rows[:5]} == {"exact"}
+    calls, judges = t.plan(quick=True)
+    assert len(calls) == len(judges) and {c[0] for c in calls} == {"zcdp_to_approx", "pure_to_zcdp", "compose",
+                                                                   "filter"}
+
+
+def test_tmlt_core_runs_in_its_own_interpreter():
+    """Set DPBOUNDS_TMLT_PYTHON to the interpreter of a venv with tmlt.core (it pins numpy 1.26, sympy 1.12)."""
+    import os
+    python = os.environ.get("DPBOUNDS_TMLT_PYTHON")
+    if not python:
+        pytest.skip("DPBOUNDS_TMLT_PYTHON is not set (the interpreter of a venv with tmlt.core)")
+    (res,) = audit_peers(["tmlt_core"], quick=True, pythons={"tmlt_core": python})
+    assert res.status == "ran" and res.version and len(res.comparisons) >= 10, (res.reason, res.notes)
+    assert not [c for c in res.comparisons if c.verdict == "error"]
+    by_fn = {c.function for c in res.comparisons}
+    assert len(by_fn) == 4
