@@ -112,8 +112,8 @@ def test_unknown_peer_is_a_domain_error():
 
 
 @pytest.mark.parametrize("peer,module,at_least", [("opendp", "opendp", 10), ("dp_accounting", "dp_accounting", 10),
-                                                  ("prv_accountant", "prv_accountant", 7),
-                                                  ("pipeline_dp", "pipeline_dp", 8)])
+                                                  ("prv_accountant", "prv_accountant", 10),
+                                                  ("pipeline_dp", "pipeline_dp", 10)])
 def test_installed_peer_runs_without_errors(peer, module, at_least):
     pytest.importorskip(module)
     (res,) = audit_peers([peer], quick=True)
@@ -147,6 +147,21 @@ def test_pipeline_dp_gaussian_epsilon_midpoint_is_found():
     from dpbounds.audit.pipeline_dp_adapter import _eps
     (c,) = _eps(dc, [(1.0, "1e-5")])
     assert c.verdict == "unsound" and c.truth.gap_ulps > 1000 and c.truth.gap_rel < 1e-10
+
+
+def test_pipeline_dp_equal_split_exceeds_the_budget_by_one_ulp():
+    """equally_split_budget(1.0, 1e-6, 10) returns nine float 0.1 and a last share 1.0 - fl(9 x 0.1) =
+    1 - 0.8999999999999999: the exact sum of the eps shares is 9 x 0.1000000000000000055511151231257827 +
+    0.1000000000000000888178419700125232 = 1 + 1.3878e-16, above the total 1.0 that basic composition must meet."""
+    pytest.importorskip("pipeline_dp")
+    from pipeline_dp import dp_computations as dc
+
+    from dpbounds.audit.pipeline_dp_adapter import _split
+    shares = [e for e, _ in dc.equally_split_budget(1.0, 1e-6, 10)]
+    assert shares[:9] == [0.1] * 9 and shares[9] == 1.0 - 0.8999999999999999
+    eps_row, delta_row = _split(dc, [(1.0, 1e-6, 10)])
+    assert eps_row.verdict == "unsound-rounding" and eps_row.formula.gap_ulps == 1
+    assert delta_row.verdict == "exact"
 
 
 def test_peers_pinned_test_values_are_judged_strictly():
