@@ -135,7 +135,8 @@ def audit(quick: bool = False, python: str | None = None) -> PeerResult:
         try:
             res.comparisons += judge(answer)
         except Exception as e:  # noqa: BLE001 - a reference that fails is an error row, not a crash
-            res.comparisons.append(error_comparison(PEER, call[0], str(call), {"call": str(call)}, e))
+            fn = {"zcdp_to_approx": F_CONV, "pure_to_zcdp": F_PURE, "compose": F_COMP}.get(call[0], F_FILTER)
+            res.comparisons.append(error_comparison(PEER, fn, call[0], {"call": str(call)}, e))
     return res
 
 
