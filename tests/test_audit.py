@@ -112,8 +112,8 @@ def test_unknown_peer_is_a_domain_error():
 
 
 @pytest.mark.parametrize("peer,module,at_least", [("opendp", "opendp", 10), ("dp_accounting", "dp_accounting", 10),
-                                                  ("prv_accountant", "prv_accountant", 7),
-                                                  ("pipeline_dp", "pipeline_dp", 8)])
+                                                  ("prv_accountant", "prv_accountant", 10),
+                                                  ("pipeline_dp", "pipeline_dp", 10)])
 def test_installed_peer_runs_without_errors(peer, module, at_least):
     pytest.importorskip(module)
     (res,) = audit_peers([peer], quick=True)
@@ -147,6 +147,21 @@ def test_pipeline_dp_gaussian_epsilon_midpoint_is_found():
     from dpbounds.audit.pipeline_dp_adapter import _eps
     (c,) = _eps(dc, [(1.0, "1e-5")])
     assert c.verdict == "unsound" and c.truth.gap_ulps > 1000 and c.truth.gap_rel < 1e-10
+
+
+def test_pipeline_dp_equal_split_exceeds_the_budget_by_one_ulp():
+    """equally_split_budget(1.0, 1e-6, 10) returns nine float 0.1 and a last share 1.0 - fl(9 x 0.1) =
+    1 - 0.8999999999999999: the exact sum of the eps shares is 9 x 0.1000000000000000055511151231257827 +
+    0.1000000000000000888178419700125232 = 1 + 1.3878e-16, above the total 1.0 that basic composition must meet."""
+    pytest.importorskip("pipeline_dp")
+    from pipeline_dp import dp_computations as dc
+
+    from dpbounds.audit.pipeline_dp_adapter import _split
+    shares = [e for e, _ in dc.equally_split_budget(1.0, 1e-6, 10)]
+    assert shares[:9] == [0.1] * 9 and shares[9] == 1.0 - 0.8999999999999999
+    eps_row, delta_row = _split(dc, [(1.0, 1e-6, 10)])
+    assert eps_row.verdict == "unsound-rounding" and eps_row.formula.gap_ulps == 1
+    assert delta_row.verdict == "exact"
 
 
 def test_peers_pinned_test_values_are_judged_strictly():
@@ -216,3 +231,52 @@ def test_findings_name_each_failing_function_once_with_its_worst_witness_and_tel
     md = render_markdown(results)
     assert md.index("## Findings") < md.index("## fake_wrong_constant") and "1. fake_wrong_constant" in md
     assert "<h2 id='findings'>Findings</h2>" in render_html(results)
+
+
+def test_judge_lower_mirrors_judge_upper_for_larger_is_more_privacy_claims():
+    lo, hi = Fraction(1, 3), Fraction(1, 3) + Fraction(1, 10**30)
+    down = float(Fraction(1, 3))
+    down = down if Fraction(down) <= lo else math.nextafter(down, -math.inf)
+    assert common.judge_lower(down, lo, hi, **J).verdict == "exact"  # the sound float answer
+    assert common.judge_lower(math.nextafter(down, -math.inf), lo, hi, **J).verdict == "conservative"
+    j = common.judge_lower(math.nextafter(down, math.inf), lo, hi, **J)  # admits one float too much
+    assert j.verdict == "unsound-rounding" and j.gap_ulps == 1
+    j = common.judge_lower(0.5, lo, hi, **J)
+    assert j.verdict == "unsound" and abs(j.ratio - 1.5) < 1e-12
+    assert common.judge_lower(0.25, lo, hi, **J).verdict == "conservative"
+
+
+def test_tmlt_core_judging_of_recorded_answers():
+    """Recorded from tmlt.core 0.20.0 (no tmlt needed): RhoZCDPToApproxDP at (1, 1e-6) accepts rho up to the float
+    0.017468904769123376 and refuses the next one; BS16 Prop 1.3 inverted is 0.01746890476912337(7...) -- exact --
+    and the Gaussian mechanism is (1, 1e-6)-DP up to rho = 0.02801...: conservative.  One float more would admit
+    more than the cited proposition; an exact 1/201 for 0.1-DP -> zCDP is below eps^2/2 = 1/200; a queryable that
+    continues past the budget breaks the filter rule it implements."""
+    from dpbounds.audit import tmlt_core_adapter as t
+    (c,) = t.judge_conversion("1", "1e-6", 0.017468904769123376, 0.01746890476912338)
+    assert c.formula.verdict == "exact" and c.truth.verdict == "conservative" and 0.6 < c.truth.ratio < 0.65
+    (c,) = t.judge_conversion("1", "1e-6", 0.01746890476912338, math.nextafter(0.01746890476912338, 1))
+    assert c.formula.verdict in common.UNSOUND and c.truth.verdict == "conservative"
+    assert [r.verdict for r in t.judge_pure_to_zcdp("0.1", "1/200")] == ["exact"]
+    assert t.judge_pure_to_zcdp("0.1", "1/201")[0].verdict == "unsound"
+    assert t.judge_composition("pure", ["0.1"] * 10, "1")[0].truth.verdict == "exact"
+    rows = t.judge_filter("pure", "1", ["1/3"] * 4, [["CONT", "1/3"]] * 3 + [["HALT", "1/3"]])
+    assert [r.verdict for r in rows] == ["exact"] * 4  # the exact tie 3 x 1/3 = 1 continues
+    rows = t.judge_filter("zcdp", "0.5", ["0.1"] * 6, [["CONT", "1/10"]] * 6)
+    assert rows[-1].verdict == "unsound" and {r.verdict for r in rows[:5]} == {"exact"}
+    calls, judges = t.plan(quick=True)
+    assert len(calls) == len(judges) and {c[0] for c in calls} == {"zcdp_to_approx", "pure_to_zcdp", "compose",
+                                                                   "filter"}
+
+
+def test_tmlt_core_runs_in_its_own_interpreter():
+    """Set DPBOUNDS_TMLT_PYTHON to the interpreter of a venv with tmlt.core (it pins numpy 1.26, sympy 1.12)."""
+    import os
+    python = os.environ.get("DPBOUNDS_TMLT_PYTHON")
+    if not python:
+        pytest.skip("DPBOUNDS_TMLT_PYTHON is not set (the interpreter of a venv with tmlt.core)")
+    (res,) = audit_peers(["tmlt_core"], quick=True, pythons={"tmlt_core": python})
+    assert res.status == "ran" and res.version and len(res.comparisons) >= 10, (res.reason, res.notes)
+    assert not [c for c in res.comparisons if c.verdict == "error"]
+    by_fn = {c.function for c in res.comparisons}
+    assert len(by_fn) == 4

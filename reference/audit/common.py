@@ -23,6 +23,8 @@ more privacy), against a certified enclosure [lo, hi] of the reference value:
 * ``conservative``     -- above that: sound, looser by the reported ratio;
 * ``unsound-rounding`` -- below lo by at most 4 ulps: an under-report within float rounding -- still unsound;
 * ``unsound``          -- below lo by more: it claims more privacy than the reference proves;
+  (for a larger-is-more-privacy claim, such as the largest budget a conversion admits, :func:`judge_lower`
+  mirrors these: exact from the float64 below lo up to hi, conservative below, unsound above hi);
 * ``unproven``         -- (decisions) the peer continues where a *different* theorem's rule halts: not a
                           violation of the peer's own theorem, but nothing in this project proves the round valid;
 * ``error``            -- the peer raised on valid input; ``skipped`` -- the peer is not installed.
@@ -134,6 +136,12 @@ def _finite_or_none(x: float | None) -> float | None:
     return x if x is not None and math.isfinite(x) else None
 
 
+def _gap_text(j: Judgement) -> str:
+    """'3 ulp(s), relative 4.1e-16'; only the relative gap beyond 1e-6 (a count of ulps says nothing there)."""
+    rel = j.gap_rel if j.gap_rel is not None else math.inf
+    return f"{j.gap_ulps} ulp(s), relative {rel:.3g}" if rel < 1e-6 else f"a relative {rel:.3g}"
+
+
 def judge_upper(peer_value: float, lo: Fraction, hi: Fraction, *, role: str, reference: str,
                 description: str) -> Judgement:
     """Strictly classify a peer's claimed upper bound (smaller = more privacy) against the certified [lo, hi].
@@ -169,9 +177,39 @@ def judge_upper(peer_value: float, lo: Fraction, hi: Fraction, *, role: str, ref
     j.gap_rel = _ratio(lo - pv, abs(lo)) if lo != 0 else math.inf
     j.ratio = _ratio(pv, lo) if lo > 0 else None
     j.verdict = "unsound-rounding" if j.gap_ulps <= ROUNDING_ULPS else "unsound"
-    by = (f"{j.gap_ulps} ulp(s), relative {j.gap_rel:.3g}" if j.gap_rel < 1e-6 else  # ulps say nothing beyond
-          f"a relative {j.gap_rel:.3g}")
-    j.detail = f"below the certified lower end {float(lo):.17g} by {by}: claims more privacy than {reference} proves"
+    j.detail = (f"below the certified lower end {float(lo):.17g} by {_gap_text(j)}: claims more privacy than "
+                f"{reference} proves")
+    return j
+
+
+def judge_lower(peer_value: float, lo: Fraction, hi: Fraction, *, role: str, reference: str,
+                description: str) -> Judgement:
+    """Strictly classify a peer's claimed lower bound of a larger-is-more-privacy quantity (e.g. the largest budget
+    rho it admits for a target (eps, delta)) against the certified [lo, hi]: the mirror of :func:`judge_upper`.
+
+    ``exact`` from the largest float64 <= lo up to hi; ``conservative`` below; above hi ``unsound`` (or
+    ``unsound-rounding`` within :data:`ROUNDING_ULPS` float64 steps): it admits more than the reference proves."""
+    j = Judgement(role, reference, description, "exact", lo, hi)
+    if not isinstance(peer_value, float) or math.isnan(peer_value) or peer_value == math.inf:
+        j.verdict, j.detail = "error", f"the peer returned {peer_value!r}, not a finite number"
+        return j
+    pv = Fraction(peer_value)
+    down = _float_down(lo)
+    if Fraction(down) <= pv <= hi:
+        j.detail = ("inside the certified enclosure" if pv >= lo else
+                    "the certified lower end rounded down to float64 (the sound float answer)")
+        return j
+    if pv < Fraction(down):
+        j.verdict = "conservative"
+        j.ratio = _ratio(pv, lo) if lo > 0 else None
+        j.detail = (f"sound, smaller by a factor {j.ratio:.6g}" if j.ratio is not None else "sound")
+        return j
+    ulps = _ordered(peer_value) - _ordered(_float_down(hi))
+    j.gap_ulps = max(ulps, 1)
+    j.gap_rel = _ratio(pv - hi, abs(hi)) if hi != 0 else math.inf
+    j.ratio = _ratio(pv, hi) if hi > 0 else None
+    j.verdict = "unsound-rounding" if j.gap_ulps <= ROUNDING_ULPS else "unsound"
+    j.detail = f"above the certified upper end {float(hi):.17g} by {_gap_text(j)}: admits more than {reference} proves"
     return j
 
 

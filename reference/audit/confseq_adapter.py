@@ -1,6 +1,6 @@
-"""confseq (Howard et al.'s own implementation): normal_mixture_bound and poly_stitching_bound against the
-howard.* spec entries.  confseq needs a C++ build: apt-get install libboost-dev; pip install pybind11
-scikit-build cmake ninja; pip install --no-build-isolation confseq."""
+"""confseq (Howard et al.'s own implementation): ``boundaries.poly_stitching_bound`` against ``howard.stitching``
+(HRMS21 Theorem 1, polynomial stitching), certified.  PyPI has no wheel: confseq builds a C++ extension against the
+Boost headers (see :data:`NOT_INSTALLED`)."""
 
 from __future__ import annotations
 
@@ -9,13 +9,18 @@ from dpbounds.audit.common import Comparison, PeerResult, available, error_compa
 PEER = "confseq"
 DIST = "confseq"
 F_STITCH = "confseq.boundaries.poly_stitching_bound"
+#: checked 2026-11-23 with pip download: PyPI has only the sdist confseq-0.0.11.tar.gz, whose
+#: src/confseq/uniform_boundaries.h includes boost/math/... and whose CMakeLists.txt needs find_package(Boost 1.70)
+NOT_INSTALLED = ("not installed; PyPI has no wheel for confseq (0.0.11 is a source distribution: a C++ extension that "
+                 "needs the Boost C++ headers >= 1.70, pybind11, cmake and scikit-build): apt-get install "
+                 "libboost-dev && pip install pybind11 scikit-build cmake ninja && pip install "
+                 "--no-build-isolation confseq")
 
 
 def audit(quick: bool = False) -> PeerResult:
     res = PeerResult(PEER, functions=[F_STITCH])
     if not available("confseq"):
-        return res.skip("not installed; it builds from source: apt-get install libboost-dev && pip install "
-                        "pybind11 && pip install --no-build-isolation confseq")
+        return res.skip(NOT_INSTALLED)
     from confseq import boundaries
 
     from dpbounds.evaluation.evaluate import enclose

@@ -9,7 +9,11 @@ L2-sensitivity-s query is the Gaussian curve of rho = s^2 / (2 sigma^2), registr
   the exact delta at eps <= delta; the audited claim is delta;
 * ``budget_accounting.PLDBudgetAccountant`` with k Gaussian mechanisms of budget (eps, delta): the k-fold
   composition of the returned noise is exactly sqrt(k) s / sigma-GDP; the claimed delta must be >= its exact delta
-  at eps."""
+  at eps;
+* ``dp_computations.equally_split_budget(eps, delta, n)`` and ``budget_accounting.NaiveBudgetAccountant`` (budget
+  weights): the pipeline claims the total (eps, delta); under basic composition (RRUV16 Thm 2.9, the rule both
+  implement) the returned per-mechanism budgets give the exact sums of the returned floats, which the claimed
+  total must not be below."""
 
 from __future__ import annotations
 
@@ -23,6 +27,10 @@ F_DELTA = "pipeline_dp.dp_computations.gaussian_delta"
 F_EPS = "pipeline_dp.dp_computations.gaussian_epsilon"
 F_SIGMA = "pipeline_dp.dp_computations.compute_sigma"
 F_PLD = "pipeline_dp.budget_accounting.PLDBudgetAccountant(GAUSSIAN x k).compute_budgets"
+F_SPLIT = "pipeline_dp.dp_computations.equally_split_budget"
+F_NAIVE = "pipeline_dp.budget_accounting.NaiveBudgetAccountant(weights).compute_budgets"
+SPLIT = [(1.0, 1e-6, 10), (0.3, 1e-5, 7), (1.0, 1e-6, 3), (0.1, 1e-9, 6), (2.0, 1e-7, 49)]
+NAIVE = [(1.0, 1e-6, [1, 1, 1]), (0.3, 1e-5, [1] * 7), (0.7, 1e-6, [1, 2, 3])]
 SIGMA_EPS = [(1.0, "1"), (0.5, "2"), (3.0, "0.1"), (10.0, "0.01"), (0.8, "3"), (2.0, "0.5")]
 SIGMA_DELTA = [(1.0, "1e-5"), (0.5, "1e-6"), (3.0, "1e-3"), (10.0, "1e-8"), (2.0, "1e-10"), (5.0, "1e-6")]
 EPS_DELTA_S = [("1", "1e-5", 1.0), ("0.1", "1e-6", 1.0), ("3", "1e-10", 2.0), ("0.5", "1e-3", 1.0)]
@@ -31,7 +39,7 @@ _DELTA = "the exact delta(eps) of the Gaussian mechanism (BW18 Thm 8), certified
 
 
 def audit(quick: bool = False) -> PeerResult:
-    res = PeerResult(PEER, functions=[F_DELTA, F_EPS, F_SIGMA, F_PLD])
+    res = PeerResult(PEER, functions=[F_DELTA, F_EPS, F_SIGMA, F_PLD, F_SPLIT, F_NAIVE])
     if not available("pipeline_dp"):
         return res.skip("not installed; pip install pipeline-dp")
     res.notes.append("Every reference is the exact Gaussian curve (BW18), so (a) and (b) coincide. gaussian_epsilon "
@@ -43,7 +51,66 @@ def audit(quick: bool = False) -> PeerResult:
     res.comparisons += _eps(dc, SIGMA_DELTA[:3] if quick else SIGMA_DELTA)
     res.comparisons += _sigma(dc, EPS_DELTA_S[:2] if quick else EPS_DELTA_S)
     res.comparisons += _pld(PLD[:1] if quick else PLD)
+    res.comparisons += _split(dc, SPLIT[:1] if quick else SPLIT)
+    res.comparisons += _naive(NAIVE[1:2] if quick else NAIVE)
     return res
+
+
+def _basic(function: str, what: str, inputs: dict[str, str], eps: float, delta: float, budgets, repro: str):
+    """The claimed total (eps, delta) against the exact sums of the returned per-mechanism budgets."""
+    rows = []
+    for name, claimed, parts in (("eps", eps, [b[0] for b in budgets]), ("delta", delta, [b[1] for b in budgets])):
+        total = sum((Fraction(x) for x in parts), Fraction(0))
+        rows.append(Comparison(
+            PEER, function, f"{what}: claimed total {name} vs the sum of the returned budgets", dict(inputs),
+            peer_value=claimed,
+            formula=judge_upper(claimed, total, total, role="formula", reference="rruv16.thm2_9",
+                                description=f"basic composition (RRUV16 Thm 2.9): the exact sum of the returned "
+                                f"per-mechanism {name}s"), reproducer=repro))
+    return rows
+
+
+def _split(dc, cases) -> list[Comparison]:
+    out = []
+    for eps, delta, n in cases:
+        inputs = {"eps": repr(eps), "delta": repr(delta), "no_mechanisms": str(n)}
+        repro = ("from fractions import Fraction\nfrom pipeline_dp import dp_computations as dc\n"
+                 f"b = dc.equally_split_budget({eps!r}, {delta!r}, {n})\n"
+                 "print(sum(Fraction(e) for e, _ in b) - Fraction("
+                 f"{eps!r}), sum(Fraction(d) for _, d in b) - Fraction({delta!r}))  # > 0: more than the budget\n")
+        try:
+            budgets = [(float(e), float(d)) for e, d in dc.equally_split_budget(eps, delta, n)]
+        except Exception as e:  # noqa: BLE001
+            out.append(error_comparison(PEER, F_SPLIT, "budget split", inputs, e, repro))
+            continue
+        out += _basic(F_SPLIT, f"(eps, delta) split into {n}", inputs, eps, delta, budgets, repro)
+    return out
+
+
+def _naive(cases) -> list[Comparison]:
+    out = []
+    for eps, delta, weights in cases:
+        inputs = {"total_epsilon": repr(eps), "total_delta": repr(delta), "weights": ",".join(map(str, weights))}
+        repro = ("from fractions import Fraction\nfrom pipeline_dp.budget_accounting import NaiveBudgetAccountant\n"
+                 "from pipeline_dp.aggregate_params import MechanismType\n"
+                 f"acc = NaiveBudgetAccountant(total_epsilon={eps!r}, total_delta={delta!r})\n"
+                 f"specs = [acc.request_budget(MechanismType.GAUSSIAN, weight=w) for w in {weights!r}]\n"
+                 "acc.compute_budgets()\n"
+                 f"print(sum(Fraction(s.eps) for s in specs) - Fraction({eps!r}), "
+                 f"sum(Fraction(s.delta) for s in specs) - Fraction({delta!r}))  # > 0: more than the budget\n")
+        try:
+            from pipeline_dp.aggregate_params import MechanismType
+            from pipeline_dp.budget_accounting import NaiveBudgetAccountant
+            acc = NaiveBudgetAccountant(total_epsilon=eps, total_delta=delta)
+            specs = [acc.request_budget(MechanismType.GAUSSIAN, weight=w) for w in weights]
+            acc.compute_budgets()
+            budgets = [(float(sp.eps), float(sp.delta)) for sp in specs]
+        except Exception as e:  # noqa: BLE001
+            out.append(error_comparison(PEER, F_NAIVE, "weighted budget split", inputs, e, repro))
+            continue
+        out += _basic(F_NAIVE, f"{len(weights)} Gaussian mechanisms, weights {inputs['weights']}", inputs, eps,
+                      delta, budgets, repro)
+    return out
 
 
 def _rho(sigma: float, s: float = 1.0, k: int = 1) -> Fraction:

@@ -4,6 +4,10 @@ error-bounded estimate against the true guarantee of the composition it accounts
 * k-fold Gaussian mechanism with noise multiplier sigma (sensitivity 1) is exactly mu-GDP with mu = sqrt(k)/sigma,
   i.e. its privacy curve is the Gaussian curve of rho = k / (2 sigma^2) (Balle-Wang 2018): the claimed
   ``eps_upper`` of ``compute_epsilon`` must be >= the certified exact eps(delta) (``conversions.gauss``).
+* the same curve read the other way: the claimed ``delta_upper`` of ``compute_delta(eps)`` must be >= the exact
+  delta(eps) (``conversions.gauss.delta``); and heterogeneous composition (two Gaussian mechanisms, k1 and k2 times)
+  is exactly the Gaussian curve of rho = k1 / (2 sigma1^2) + k2 / (2 sigma2^2) (the privacy losses are independent
+  Gaussians, so their sum is Gaussian);
 * k-fold pure eps-DP (``PureDPMechanism``, the randomized-response worst case) has the exact delta(eps_g) of KOV15
   Thm 3.3 (``conversions.kov15.exact``): the claimed ``delta_upper`` of ``compute_delta`` must be >= it.
 
@@ -20,6 +24,10 @@ PEER = "prv_accountant"
 DIST = "prv-accountant"
 F_EPS = "prv_accountant.PRVAccountant(GaussianMechanism).compute_epsilon [upper]"
 F_DELTA = "prv_accountant.PRVAccountant(PureDPMechanism).compute_delta [upper]"
+F_GDELTA = "prv_accountant.PRVAccountant(GaussianMechanism).compute_delta [upper]"
+F_HET = "prv_accountant.PRVAccountant(GaussianMechanism x 2).compute_epsilon [upper]"
+GAUSS_DELTA = [(2.0, 1, "1"), (5.0, 10, "0.5"), (10.0, 100, "2"), (20.0, 1000, "1"), (3.0, 4, "3")]
+HETERO = [((2.0, 3), (5.0, 10), "1e-6"), ((1.0, 1), (10.0, 100), "1e-5"), ((4.0, 20), (8.0, 50), "1e-8")]
 EPS_ERROR, DELTA_ERROR = 0.01, 1e-10
 GAUSS = [(2.0, 1, "1e-6"), (5.0, 10, "1e-6"), (10.0, 100, "1e-5"), (20.0, 1000, "1e-8"), (1.0, 1, "1e-3"),
          (50.0, 1000, "1e-6"), (3.0, 4, "1e-7"), (8.0, 50, "1e-6")]
@@ -28,15 +36,86 @@ PURE = [("0.1", 10, "0.5"), ("0.5", 20, "3"), ("1", 5, "2"), ("0.01", 1000, "0.5
 
 
 def audit(quick: bool = False) -> PeerResult:
-    res = PeerResult(PEER, functions=[F_EPS, F_DELTA])
+    res = PeerResult(PEER, functions=[F_EPS, F_GDELTA, F_HET, F_DELTA])
     if not available("prv_accountant"):
         return res.skip("not installed; pip install prv-accountant")
     res.notes.append(f"PRVAccountant(eps_error={EPS_ERROR}, delta_error={DELTA_ERROR}); the audited value is the "
                      "upper end of the returned (lower, estimate, upper); references: the exact Gaussian curve "
                      "(k-fold Gaussian = sqrt(k)/sigma-GDP) and KOV15's exact k-fold pure-DP delta")
     res.comparisons += _gaussian(GAUSS[:4] if quick else GAUSS)
+    res.comparisons += _gaussian_delta(GAUSS_DELTA[:2] if quick else GAUSS_DELTA)
+    res.comparisons += _heterogeneous(HETERO[:1] if quick else HETERO)
     res.comparisons += _pure(PURE[:3] if quick else PURE)
     return res
+
+
+def _gaussian_delta(cases) -> list[Comparison]:
+    from prv_accountant import PRVAccountant
+    from prv_accountant.privacy_random_variables import GaussianMechanism
+
+    from dpbounds.accounting.conversions import delta_of
+    out = []
+    for sigma, k, eps in cases:
+        inputs = {"noise_multiplier": repr(sigma), "k": str(k), "eps": eps}
+        repro = ("from prv_accountant import PRVAccountant\n"
+                 "from prv_accountant.privacy_random_variables import GaussianMechanism\n"
+                 f"acc = PRVAccountant(prvs=[GaussianMechanism({sigma!r})], max_self_compositions=[{k}], "
+                 f"eps_error={EPS_ERROR!r}, delta_error={DELTA_ERROR!r})\n"
+                 f"print(acc.compute_delta({float(eps)!r}, [{k}]))  # (lower, estimate, upper)\n"
+                 "from fractions import Fraction; import dpbounds\n"
+                 f"e = dpbounds.delta_of(Fraction({k}) / (2 * Fraction({sigma!r}) ** 2), '{eps}', 'gauss')\n"
+                 "print(float(e.lo), float(e.hi))\n")
+        try:
+            acc = PRVAccountant(prvs=[GaussianMechanism(sigma)], max_self_compositions=[k], eps_error=EPS_ERROR,
+                                delta_error=DELTA_ERROR)
+            lo_p, est, up = (float(x) for x in acc.compute_delta(float(eps), [k]))
+        except Exception as e:  # noqa: BLE001
+            out.append(error_comparison(PEER, F_GDELTA, "k-fold Gaussian: delta(eps)", inputs, e, repro))
+            continue
+        ex = delta_of(Fraction(k) / (2 * Fraction(sigma) ** 2), Fraction(eps), "gauss")
+        lo, hi = max(ex.lo, Fraction(0)), max(ex.hi, Fraction(0))
+        j = dict(reference="conversions.gauss.delta",
+                 description="the exact delta(eps) of k-fold Gaussian noise (sqrt(k)/sigma-GDP, BW18 Thm 8)")
+        inputs["returned (lower, estimate)"] = f"({lo_p!r}, {est!r})"
+        out.append(Comparison(PEER, F_GDELTA, "k-fold Gaussian mechanism: delta(eps), upper end", inputs,
+                              peer_value=up, formula=judge_upper(up, lo, hi, role="formula", **j),
+                              truth=judge_upper(up, lo, hi, role="truth", **j), reproducer=repro))
+    return out
+
+
+def _heterogeneous(cases) -> list[Comparison]:
+    from prv_accountant import PRVAccountant
+    from prv_accountant.privacy_random_variables import GaussianMechanism
+
+    from dpbounds.accounting.conversions import eps_of
+    out = []
+    for (s1, k1), (s2, k2), d in cases:
+        inputs = {"noise_multipliers": f"{s1!r}, {s2!r}", "k": f"{k1}, {k2}", "delta": d}
+        rho_txt = f"Fraction({k1}) / (2 * Fraction({s1!r}) ** 2) + Fraction({k2}) / (2 * Fraction({s2!r}) ** 2)"
+        repro = ("from prv_accountant import PRVAccountant\n"
+                 "from prv_accountant.privacy_random_variables import GaussianMechanism\n"
+                 f"acc = PRVAccountant(prvs=[GaussianMechanism({s1!r}), GaussianMechanism({s2!r})], "
+                 f"max_self_compositions=[{k1}, {k2}], eps_error={EPS_ERROR!r}, delta_error={DELTA_ERROR!r})\n"
+                 f"print(acc.compute_epsilon({float(d)!r}, [{k1}, {k2}]))  # (lower, estimate, upper)\n"
+                 "from fractions import Fraction; import dpbounds\n"
+                 f"e = dpbounds.eps_of({rho_txt}, '{d}', 'gauss'); print(float(e.lo), float(e.hi))\n")
+        try:
+            acc = PRVAccountant(prvs=[GaussianMechanism(s1), GaussianMechanism(s2)], max_self_compositions=[k1, k2],
+                                eps_error=EPS_ERROR, delta_error=DELTA_ERROR)
+            lo_p, est, up = (float(x) for x in acc.compute_epsilon(float(d), [k1, k2]))
+        except Exception as e:  # noqa: BLE001
+            out.append(error_comparison(PEER, F_HET, "two Gaussian mechanisms: epsilon(delta)", inputs, e, repro))
+            continue
+        rho = Fraction(k1) / (2 * Fraction(s1) ** 2) + Fraction(k2) / (2 * Fraction(s2) ** 2)
+        ex = eps_of(rho, Fraction(d), "gauss")
+        j = dict(reference="conversions.gauss",
+                 description="the exact eps(delta) of the composed Gaussian mechanisms (a Gaussian curve, rho = "
+                 "sum k_i / (2 sigma_i^2), BW18)")
+        inputs["returned (lower, estimate)"] = f"({lo_p!r}, {est!r})"
+        out.append(Comparison(PEER, F_HET, "k1 + k2 Gaussian mechanisms: epsilon(delta), upper end", inputs,
+                              peer_value=up, formula=judge_upper(up, ex.lo, ex.hi, role="formula", **j),
+                              truth=judge_upper(up, ex.lo, ex.hi, role="truth", **j), reproducer=repro))
+    return out
 
 
 def _gaussian(cases) -> list[Comparison]:

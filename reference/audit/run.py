@@ -23,6 +23,7 @@ ADAPTERS = {
     "pipeline_dp": "dpbounds.audit.pipeline_dp_adapter",
     "peer_tests": "dpbounds.audit.peer_tests",
     "smartnoise_sql": "dpbounds.audit.smartnoise_sql_adapter",
+    "tmlt_core": "dpbounds.audit.tmlt_core_adapter",
 }
 
 #: --fail-on levels: the verdicts that make `dpbounds audit` exit 1

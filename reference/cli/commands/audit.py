@@ -27,6 +27,7 @@ examples:
   dpbounds audit --adapter mylib.dpbounds_adapter   # your own library (see dpbounds.audit.common)
   dpbounds audit --fail-on never --format html --out audit.html
   dpbounds audit --peers smartnoise_sql --python smartnoise_sql=/opt/snsql/bin/python   # its own venv
+  dpbounds audit --peers tmlt_core --python tmlt_core=/opt/tmlt/bin/python            # its own venv
 """
 
 
@@ -42,7 +43,8 @@ def add_parser(sub) -> None:
                    "defines PEER and audit(quick) -> PeerResult); repeatable")
     p.add_argument("--python", action="append", metavar="PEER=PATH",
                    help="run PEER's calls in the interpreter PATH of its own environment (for peers whose pins "
-                   "conflict with the others, e.g. smartnoise_sql=/opt/snsql/bin/python); repeatable")
+                   "conflict with the others, e.g. smartnoise_sql=/opt/snsql/bin/python or "
+                   "tmlt_core=/opt/tmlt/bin/python); repeatable")
     p.add_argument("--format", choices=("md", "json", "html"), default="md",
                    help="md (default), json (numbers as numbers, exact ends as decimal strings) or html")
     p.add_argument("--fail-on", choices=tuple(FAIL_ON), default="unsound-rounding",
