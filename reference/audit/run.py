@@ -134,6 +134,11 @@ def _gap(c: Comparison) -> float:
 
 
 def findings(results: list[PeerResult]) -> list[dict[str, Any]]:
+    """The findings as JSON-able dicts (see :func:`findings_with_witness`)."""
+    return [f for f, _ in findings_with_witness(results)]
+
+
+def findings_with_witness(results: list[PeerResult]) -> list[tuple[dict[str, Any], Comparison]]:
     """One finding per peer function with a verdict to act on (unsound, unsound-rounding, unproven,
     error), most severe first: how many of its comparisons fail and how; whether the privacy claim itself is
     false -- (b) the true guarantee -- or only the formula the peer cites, (a); the worst witness (the largest
@@ -143,7 +148,7 @@ def findings(results: list[PeerResult]) -> list[dict[str, Any]]:
     for r in results:
         for c in r.comparisons:
             groups.setdefault((c.peer, c.function), []).append(c)
-    out = []
+    out: list[tuple[dict[str, Any], Comparison]] = []
     for (peer, function), cs in groups.items():
         bad = [c for c in cs if c.verdict in FINDING_VERDICTS]
         if not bad:
@@ -153,7 +158,7 @@ def findings(results: list[PeerResult]) -> list[dict[str, Any]]:
         counts: dict[str, int] = {}
         for c in cs:
             counts[c.verdict] = counts.get(c.verdict, 0) + 1
-        out.append({
+        out.append(({
             "peer": peer, "version": versions.get(peer) or None, "function": function,
             "checks": sorted({c.check for c in bad}),
             "verdict": verdict, "failing": len(bad), "of": len(cs), "counts": counts,
@@ -161,8 +166,8 @@ def findings(results: list[PeerResult]) -> list[dict[str, Any]]:
             "claim_false": sum(1 for c in bad if c.truth is not None and c.truth.verdict in FINDING_VERDICTS),
             "formula_only": sum(1 for c in bad if c.formula is not None and c.formula.verdict in FINDING_VERDICTS
                                 and (c.truth is None or c.truth.verdict not in FINDING_VERDICTS)),
-            "worst": worst.as_json()})
-    out.sort(key=lambda f: (VERDICTS.index(f["verdict"]), -f["failing"], f["peer"], f["function"]))
+            "worst": worst.as_json()}, worst))
+    out.sort(key=lambda fw: (VERDICTS.index(fw[0]["verdict"]), -fw[0]["failing"], fw[0]["peer"], fw[0]["function"]))
     return out
 
 

@@ -242,12 +242,10 @@ def section_golden(sec: Section, out: Path, quick: bool) -> None:
           "`dpbounds golden --out DIR`.")
 
 
-_FINDING = ("unsound", "unsound-rounding", "unproven", "error")
-
-
 def section_audit(sec: Section, out: Path, quick: bool) -> None:
     from dpbounds.audit.common import version_of
-    from dpbounds.audit.run import ADAPTERS, audit_peers, entry_point_adapters, summary_counts
+    from dpbounds.audit.run import ADAPTERS, audit_peers, entry_point_adapters, finding_line, findings_with_witness, \
+        summary_counts
     from dpbounds.audit.run import _detail as audit_detail  # the audit's own wording of a judgement
     results = []
     for peer in {**ADAPTERS, **entry_point_adapters()}:  # one at a time, for progress
@@ -270,11 +268,12 @@ def section_audit(sec: Section, out: Path, quick: bool) -> None:
             sec.p(n)
     comps = [(r, c) for r in results for c in r.comparisons]
     ids = [anchor("audit", str(i + 1)) for i in range(len(comps))]
-    findings = [(i, r, c) for i, (r, c) in enumerate(comps) if c.verdict in _FINDING]
-    if findings:
-        sec.p("Findings (unsound, unproven or raising), each linked to its full row:")
-        sec.items([f"[row {i + 1}](#{ids[i]}) **{c.verdict}**: `{c.function}` {c.check} "
-                   f"({', '.join(f'{k}={v}' for k, v in c.inputs.items())})" for i, r, c in findings])
+    row_of = {id(c): i for i, (_, c) in enumerate(comps)}
+    found = findings_with_witness(results)
+    if found:
+        sec.p("Findings: one per failing peer function (unsound, unsound-rounding, unproven or raising), most severe "
+              "first, each linked to the row of its worst witness:")
+        sec.items([f"[row {row_of[id(w)] + 1}](#{ids[row_of[id(w)]]}) {finding_line(f)}" for f, w in found])
     rows = []
     for i, (r, c) in enumerate(comps):
         refs = []
