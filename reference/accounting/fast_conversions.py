@@ -54,6 +54,10 @@ _M = 2.0 ** -44           # one libm call, relative
 _T = 2.0 ** -1070         # absolute: subnormal results
 _INFL = 1.0 + 2.0 ** -20  # inflation of an error bound (covers the roundings of the bound itself)
 _HALLEY = 3               # iterations of the alpha solvers (relative error ~1e-13 from the starting points below)
+_NEWTON_DELTA = 4         # Newton steps of the delta form's solver on every element (monotone convergence)
+_NEWTON_MORE = 60         # at most this many more on the elements still moving
+_SQRT8 = math.sqrt(8.0)
+_LOSS_TOL = 2.0 ** -40    # a convexity loss above this (relative) sends the element to the window certificate
 _WIN = 2.0 ** -24         # half-width of the certification window, relative to alpha - 1
 _WHERE = "dpbounds.accounting.fast_conversions"
 CHUNK = 32768
@@ -62,7 +66,7 @@ CHUNK = 32768
 class _NP:
     """numpy as the arithmetic namespace of the kernels (arrays)."""
 
-    log, log1p, exp, expm1, sqrt, abs = np.log, np.log1p, np.exp, np.expm1, np.sqrt, np.abs
+    log, log1p, exp, expm1, sqrt, abs, hypot = np.log, np.log1p, np.exp, np.expm1, np.sqrt, np.abs, np.hypot
     where, minimum, maximum = np.where, np.minimum, np.maximum
 
 
@@ -87,6 +91,7 @@ class _MATH:
 
     log, log1p, exp, expm1, sqrt, abs = staticmethod(_mlog), staticmethod(_mlog1p), staticmethod(_mexp), \
         staticmethod(_mexpm1), staticmethod(math.sqrt), staticmethod(abs)
+    hypot = staticmethod(math.hypot)
     minimum, maximum = staticmethod(min), staticmethod(max)
 
     @staticmethod
@@ -199,16 +204,6 @@ def _down(xp, v, e):
 
 # ------------------------------------------------------------------------------------------ alpha solvers (heuristic)
 
-def _safe_step(xp, y, step, s, lo, hi):
-    """One safeguarded root-finding step: [lo, hi] keeps the sign change of the increasing S (s = S(y)); a step
-    that leaves it is replaced by bisection."""
-    pos = s > 0
-    hi = xp.where(pos, y, hi)
-    lo = xp.where(pos, lo, y)
-    yn = y - step
-    return xp.where((yn >= lo) & (yn <= hi), yn, 0.5 * (lo + hi)), lo, hi
-
-
 def _alpha_eps(xp, rho, l, y=None, iters: int = _HALLEY):
     """Near-optimal alpha of the eps form: the root of S = rho x^2 + log1p(x) - l, x = alpha - 1, by Halley's method
     in y = log1p(x) (S is convex and increasing in y) from y0 = min(l, log1p(sqrt(l/rho))) (BS16's optimum), where
@@ -229,22 +224,37 @@ def _alpha_eps(xp, rho, l, y=None, iters: int = _HALLEY):
 
 
 def _alpha_delta(xp, rho, eps):
-    """Near-optimal alpha of the delta form: the root of S = (2x + 1) rho - eps + log(x/(1 + x)), x = alpha - 1, by
-    safeguarded Halley steps in y = log x.  Start: x0, the root of 2 rho x^2 + (rho - eps) x - 1; since
-    log(x/(1+x)) >= -1/x, S(x0) >= 0.  Bracket below: y = min(y0, eps - rho - 2 rho x0) - 1, where S <= -1."""
-    b = rho - eps
-    r = xp.sqrt(b * b + 8.0 * rho)                 # (b * b overflows only where 8 rho is negligible next to it)
-    r = xp.where(r < math.inf, r, xp.abs(b))
-    x0 = xp.where(b > 0, 2.0 / (b + r), (r - b) / (4.0 * rho))
-    y = xp.log(x0)
-    lo, hi = xp.minimum(y, -b - 2.0 * rho * x0) - 1.0, y + 1.0
-    for _ in range(_HALLEY):
-        ey = xp.exp(y)
-        s = (2.0 * ey + 1.0) * rho - eps + y - xp.log1p(ey)
-        ds = 2.0 * rho * ey + 1.0 / (1.0 + ey)
-        d2 = 2.0 * rho * ey - ey / ((1.0 + ey) * (1.0 + ey))
-        y, lo, hi = _safe_step(xp, y, 2.0 * s * ds / (2.0 * ds * ds - s * d2), s, lo, hi)
-    return xp.maximum(1.0 + xp.exp(y), 1.0 + 2.0 ** -40)
+    """Near-optimal alpha of the delta form.  In u = -log(1 - 1/alpha) > 0 its derivative's sign factor is
+    F(u) = rho coth(u/2) - u - eps (= S_delta), convex and decreasing, so Newton's method from a point where F >= 0
+    increases monotonically to the root.  Start: coth z >= max(1/z, 1) gives F >= 0 at the larger of the positive
+    root of u^2 + eps u - 2 rho and rho - eps.  With r = alpha = 1/(1 - e^-u): coth(u/2) = 2r - 1 and
+    F'(u) = -(2 rho r (r - 1) + 1).  Elements still moving after _NEWTON_DELTA steps (far starts: rho ~ eps >> 1)
+    take further steps, on those elements only."""
+    u = xp.maximum(xp.maximum(4.0 * rho / (eps + xp.hypot(eps, _SQRT8 * xp.sqrt(rho))), rho - eps), 2.0 ** -1000)
+    r2 = rho + rho
+    c = rho + eps
+
+    def step(u, r2, c):
+        r = -1.0 / xp.expm1(-u)
+        rr = r2 * r
+        du = (rr - c - u) / (rr * (r - 1.0) + 1.0)
+        return u + du, du
+
+    for _ in range(_NEWTON_DELTA):
+        u, du = step(u, r2, c)
+    if xp is _NP:
+        idx = np.flatnonzero(~(np.abs(du) <= 2.0 ** -45 * u))
+        if idx.size:
+            uu, r2, c = u[idx], r2[idx], c[idx]
+            for _ in range(_NEWTON_MORE):
+                uu, du = step(uu, r2, c)
+            u[idx] = uu
+    else:
+        for _ in range(_NEWTON_MORE):
+            if abs(du) <= 2.0 ** -45 * u:
+                break
+            u, du = step(u, r2, c)
+    return xp.maximum(-1.0 / xp.expm1(-u), 1.0 + 2.0 ** -40)
 
 
 def _alpha_b_star(xp, eps_g, l):
@@ -303,6 +313,17 @@ def _delta_cks20(xp, rho, eps, want_lo: bool):
     hi = xp.exp(_up(xp, v, e)) * (1.0 + _M) + _T
     if not want_lo:
         return None, hi
+    # h'' = 2 rho + 1/(a (a - 1)) >= 2 rho: h(a*) >= h(a) - h'(a)^2 / (4 rho), h' = S_delta (module docstring, 2a)
+    s, es = _s_delta(xp, rho, eps, a)
+    smax = (xp.abs(s) + es * _INFL) * (1.0 + _U2)
+    loss = smax * smax / (4.0 * rho) * (1.0 + 4 * _U2)
+    lo = xp.exp(_down(xp, v, e) - loss * _INFL) * (1.0 - _M) - _T
+    return _then_window(xp, ~(loss <= _LOSS_TOL * (1.0 + xp.abs(v))), lo, _delta_window_lo, rho, eps, a), hi
+
+
+def _delta_window_lo(xp, rho, eps, a):
+    """The lower end from the window certificate (module docstring, 2b); NaN where it does not hold."""
+    v, e = _h_delta(xp, rho, eps, a)
     d = a - 1.0
     w = d * _WIN
     am, ap = a - w, a + w
@@ -312,7 +333,18 @@ def _delta_cks20(xp, rho, eps, want_lo: bool):
     smax = xp.maximum(-_down(xp, sm, esm), _up(xp, sp_, esp))
     loss = smax * xp.maximum(a - am, ap - a) * _INFL
     lo = xp.exp(_down(xp, v, e) - loss * _INFL) * (1.0 - _M) - _T
-    return (xp.where(ok, lo, np.nan) if xp is _NP else (lo if ok else math.nan)), hi
+    return xp.where(ok, lo, np.nan) if xp is _NP else (lo if ok else math.nan)
+
+
+def _then_window(xp, need, lo, window_lo, *args):
+    """``lo`` with the elements in ``need`` replaced by ``window_lo(xp, *args)`` on those elements only (NaN where
+    the window does not certify either: the caller then asks arb)."""
+    if xp is _MATH:
+        return window_lo(xp, *args) if need else lo
+    idx = np.flatnonzero(need)
+    if idx.size:
+        lo[idx] = window_lo(_NP, *[x[idx] if isinstance(x, np.ndarray) and x.ndim else x for x in args])
+    return lo
 
 
 def _b_star_cks20(xp, eps_g, delta_g):
