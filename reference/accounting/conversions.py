@@ -147,7 +147,7 @@ def _float_alpha(entry_id: str, params: dict) -> float | None:
             d = float(params["delta"])
             if not 0 < d < 1:
                 return None
-            a = fc._alpha_eps(fc._MATH, r, -math.log(d))
+            a = fc._alpha_eps(fc._MATH, r, -math.log(d), None, 3)  # (3 steps: the window below is 2^-40 wide)
         else:
             a = fc._alpha_delta(fc._MATH, r, float(params["eps_g"]))
     except (ValueError, OverflowError, ZeroDivisionError):

@@ -53,9 +53,10 @@ _U2 = 2.0 ** -52          # one correctly rounded operation, relative (twice the
 _M = 2.0 ** -44           # one libm call, relative
 _T = 2.0 ** -1070         # absolute: subnormal results
 _INFL = 1.0 + 2.0 ** -20  # inflation of an error bound (covers the roundings of the bound itself)
-_HALLEY = 3               # iterations of the alpha solvers (relative error ~1e-13 from the starting points below)
+_HALLEY = 2               # Halley steps of the eps form's solver on every element, then more on the elements whose
+_HALLEY_TOL = 2.0 ** -12  # last step exceeded this (relative; the error after it is ~ its cube)
 _NEWTON_DELTA = 4         # Newton steps of the delta form's solver on every element (monotone convergence)
-_NEWTON_MORE = 60         # at most this many more on the elements still moving
+_MORE = 60                # at most this many more steps on the elements still moving
 _SQRT8 = math.sqrt(8.0)
 _LOSS_TOL = 2.0 ** -40    # a convexity loss above this (relative) sends the element to the window certificate
 _WIN = 2.0 ** -24         # half-width of the certification window, relative to alpha - 1
@@ -204,22 +205,48 @@ def _down(xp, v, e):
 
 # ------------------------------------------------------------------------------------------ alpha solvers (heuristic)
 
-def _alpha_eps(xp, rho, l, y=None, iters: int = _HALLEY):
+def _iterate(xp, step, y, params, base: int, tol: float):
+    """y after ``base`` applications of ``step(y, *params) -> (y, dy)`` to every element, then up to _MORE more on
+    the elements whose last step exceeded tol |y| (only those are computed: the rare far starts)."""
+    dy = y
+    for _ in range(base):
+        y, dy = step(y, *params)
+    if xp is _NP:
+        idx = np.flatnonzero(~(np.abs(dy) <= tol * np.abs(y)))
+        for _ in range(_MORE):
+            if not idx.size:
+                break
+            yy, dy = step(y[idx], *[p[idx] for p in params])
+            y[idx] = yy
+            idx = idx[~(np.abs(dy) <= tol * np.abs(yy))]
+        return y
+    for _ in range(_MORE):
+        if abs(dy) <= tol * abs(y):
+            break
+        y, dy = step(y, *params)
+    return y
+
+
+def _alpha_eps(xp, rho, l, y=None, iters: int = _HALLEY, tol: float = _HALLEY_TOL):
     """Near-optimal alpha of the eps form: the root of S = rho x^2 + log1p(x) - l, x = alpha - 1, by Halley's method
     in y = log1p(x) (S is convex and increasing in y) from y0 = min(l, log1p(sqrt(l/rho))) (BS16's optimum), where
-    S(y0) >= 0.  The Halley denominator is kept >= S'^2 / 2 (each step at most twice Newton's) and y >= 0.  Any
-    result is safe: the certificates trust nothing but the evaluation at the alpha returned.  (``y``: a warm start.)"""
+    S(y0) >= 0.  The Halley denominator is kept >= S'^2 / 2 (each step at most twice Newton's) and y >= 0; after
+    ``iters`` steps, elements whose last step exceeded ``tol`` (relative) take more.  Any result is safe: the
+    certificates trust nothing but the evaluation at the alpha returned.  (``y``: a warm start.)"""
     if y is None:
         y = xp.minimum(l, xp.log1p(xp.sqrt(l / rho)))
-    r2 = 2.0 * rho
-    for _ in range(iters):
+
+    def step(y, rho, l):
         em = xp.expm1(y)
         ey = em + 1.0
         s = rho * (em * em) + (y - l)
-        ds = r2 * (em * ey) + 1.0
+        ds = (rho + rho) * (em * ey) + 1.0
         dd = ds * ds
         hd2 = rho * (ey * (ey + ey - 1.0))          # half of S''
-        y = xp.maximum(y - s * ds / xp.maximum(dd - s * hd2, 0.5 * dd), 0.0)
+        yn = xp.maximum(y - s * ds / xp.maximum(dd - s * hd2, 0.5 * dd), 0.0)
+        return yn, yn - y
+
+    y = _iterate(xp, step, y, (rho, l), iters, tol)
     return xp.maximum(xp.exp(y), 1.0 + 2.0 ** -40)  # alpha = 1 + x = e^y
 
 
@@ -229,10 +256,8 @@ def _alpha_delta(xp, rho, eps):
     increases monotonically to the root.  Start: coth z >= max(1/z, 1) gives F >= 0 at the larger of the positive
     root of u^2 + eps u - 2 rho and rho - eps.  With r = alpha = 1/(1 - e^-u): coth(u/2) = 2r - 1 and
     F'(u) = -(2 rho r (r - 1) + 1).  Elements still moving after _NEWTON_DELTA steps (far starts: rho ~ eps >> 1)
-    take further steps, on those elements only."""
+    take further steps."""
     u = xp.maximum(xp.maximum(4.0 * rho / (eps + xp.hypot(eps, _SQRT8 * xp.sqrt(rho))), rho - eps), 2.0 ** -1000)
-    r2 = rho + rho
-    c = rho + eps
 
     def step(u, r2, c):
         r = -1.0 / xp.expm1(-u)
@@ -240,20 +265,7 @@ def _alpha_delta(xp, rho, eps):
         du = (rr - c - u) / (rr * (r - 1.0) + 1.0)
         return u + du, du
 
-    for _ in range(_NEWTON_DELTA):
-        u, du = step(u, r2, c)
-    if xp is _NP:
-        idx = np.flatnonzero(~(np.abs(du) <= 2.0 ** -45 * u))
-        if idx.size:
-            uu, r2, c = u[idx], r2[idx], c[idx]
-            for _ in range(_NEWTON_MORE):
-                uu, du = step(uu, r2, c)
-            u[idx] = uu
-    else:
-        for _ in range(_NEWTON_MORE):
-            if abs(du) <= 2.0 ** -45 * u:
-                break
-            u, du = step(u, r2, c)
+    u = _iterate(xp, step, u, (rho + rho, rho + eps), _NEWTON_DELTA, 2.0 ** -45)
     return xp.maximum(-1.0 / xp.expm1(-u), 1.0 + 2.0 ** -40)
 
 
@@ -263,9 +275,9 @@ def _alpha_b_star(xp, eps_g, l):
     E(x) = (l - log1p x)(2x + 1)/x^2 + log(x/(1 + x)) - eps_g, the condition that rho(alpha) = (l - log alpha)/
     (alpha - 1)^2 (where S = 0) meets eps_g; y is kept below log(e^l - 1), where rho(alpha) > 0."""
     rho = eps_g * eps_g / ((xp.sqrt(l + eps_g) + xp.sqrt(l)) ** 2)
-    a = _alpha_eps(xp, rho, l)
+    a = _alpha_eps(xp, rho, l, None, 3, math.inf)
     c, _ = _g_eps(xp, rho, l, 0.0 * l, a)
-    a = _alpha_eps(xp, rho + (eps_g - c) / a, l, xp.log(a), 1)   # warm start: one Halley step
+    a = _alpha_eps(xp, rho + (eps_g - c) / a, l, xp.log(a), 1, math.inf)   # warm start: one Halley step
     y = xp.log(a - 1.0)
     yhi = xp.log(xp.expm1(l))
     for _ in range(3):
@@ -293,6 +305,23 @@ def _eps_cks20(xp, rho, delta, want_lo: bool):
     hi = _up(xp, v, e)
     if not want_lo:
         return None, hi
+    # g is convex in t = 1/(a - 1) with dg/dt = -S_eps and g''(t) = 2 rho x^3 + x^2/(1 + x) (x = 1/t), increasing
+    # in x; between t and t* it is >= its value at x_m = min(x, x_lo), x_lo = 2l/(1 + sqrt(1 + 4 rho l)) <= x*
+    # (log(1 + x) <= x in S_eps(x*) = 0), so g(t*) >= g(t) - S^2 / (2 g''(x_m))  (module docstring, 2a)
+    s, es = _s_eps(xp, rho, l, el, a)
+    ld = l - (el * _INFL + l * _U2)                   # x_lo increases in l: l rounded down
+    xm = xp.minimum((a - 1.0) * (1.0 - 2.0 ** -50),
+                    (ld + ld) / (1.0 + xp.sqrt(1.0 + 4.0 * rho * ld)) * (1.0 - 2.0 ** -46))
+    mu = xm * xm * (2.0 * rho * xm + 1.0 / (1.0 + xm)) * (1.0 - 2.0 ** -48)
+    smax = (xp.abs(s) + es * _INFL) * (1.0 + _U2)
+    loss = smax * smax / (mu + mu) * (1.0 + 2.0 ** -48)
+    lo = _down(xp, v, e) - loss * _INFL
+    return _then_window(xp, ~(loss <= _LOSS_TOL * xp.abs(v)), lo, _eps_window_lo, rho, l, el, a), hi
+
+
+def _eps_window_lo(xp, rho, l, el, a):
+    """The lower end from the window certificate (module docstring, 2b); NaN where it does not hold."""
+    v, e = _g_eps(xp, rho, l, el, a)
     d = a - 1.0
     w = d * _WIN
     am, ap = a - w, a + w                       # a - am, ap - a exact (Sterbenz); am > 1 since w < d/2
@@ -304,7 +333,7 @@ def _eps_cks20(xp, rho, delta, want_lo: bool):
     wmax = xp.maximum(a - am, ap - a)
     loss = smax * wmax / (dm * dm * (1.0 - 4 * _U2)) * _INFL
     lo = _down(xp, v, e) - loss * _INFL
-    return (xp.where(ok, lo, np.nan) if xp is _NP else (lo if ok else math.nan)), hi
+    return xp.where(ok, lo, np.nan) if xp is _NP else (lo if ok else math.nan)
 
 
 def _delta_cks20(xp, rho, eps, want_lo: bool):
