@@ -56,6 +56,7 @@ _INFL = 1.0 + 2.0 ** -20  # inflation of an error bound (covers the roundings of
 _HALLEY = 2               # Halley steps of the eps form's solver on every element, then more on the elements whose
 _HALLEY_TOL = 2.0 ** -12  # last step exceeded this (relative; the error after it is ~ its cube)
 _NEWTON_DELTA = 4         # Newton steps of the delta form's solver on every element (monotone convergence)
+_NEWTON_B_STAR = 3        # Newton steps of the B* solver on every element (then more where still moving)
 _MORE = 60                # at most this many more steps on the elements still moving
 _SQRT8 = math.sqrt(8.0)
 _LOSS_TOL = 2.0 ** -40    # a convexity loss above this (relative) sends the element to the window certificate
@@ -270,30 +271,22 @@ def _alpha_delta(xp, rho, eps):
 
 
 def _alpha_b_star(xp, eps_g, l):
-    """Near-optimal alpha at B*_cks20.  One Newton step on the concave F(rho) = min_alpha eps(rho) (slope alpha*)
-    from BS16's B* (feasible: CKS20 <= BS16), then Newton in y = log(alpha - 1) on
-    E(x) = (l - log1p x)(2x + 1)/x^2 + log(x/(1 + x)) - eps_g, the condition that rho(alpha) = (l - log alpha)/
-    (alpha - 1)^2 (where S = 0) meets eps_g; y is kept below log(e^l - 1), where rho(alpha) > 0."""
-    rho = eps_g * eps_g / ((xp.sqrt(l + eps_g) + xp.sqrt(l)) ** 2)
-    a = _alpha_eps(xp, rho, l, None, 3, math.inf)
-    c, _ = _g_eps(xp, rho, l, 0.0 * l, a)
-    a = _alpha_eps(xp, rho + (eps_g - c) / a, l, xp.log(a), 1, math.inf)   # warm start: one Halley step
-    y = xp.log(a - 1.0)
-    yhi = xp.log(xp.expm1(l))
-    for _ in range(3):
-        x = xp.exp(y)
-        lp = xp.log1p(x)
-        n = l - lp
-        ix = 1.0 / x
-        ip = 1.0 / (1.0 + x)
-        t = x + x + 1.0
-        nix2 = n * (ix * ix)
-        E = t * nix2 + (y - lp) - eps_g
-        # dE/dy = x dE/dx = -(2x + 1)/(x (1 + x)) - 2 n (1 + x)/x^2 + 1/(1 + x)
-        dE = ip - t * (ix * ip) - 2.0 * (nix2 * (1.0 + x))
-        yn = y - E / dE
-        y = xp.where(yn < yhi, yn, (y + yhi) * 0.5)
-    return xp.maximum(1.0 + xp.exp(y), 1.0 + 2.0 ** -40)
+    """Near-optimal alpha at B*_cks20 = sup over t = 1/(alpha - 1) > 0 of (eps_g - c(t)) t/(1 + t), c(t) = t l -
+    (1 + t) log(1 + t) + t log t (the objective at rho = 0).  That function is log-concave; its maximum is the root
+    of E(t) = s t (2 + t) - log(1 + t) - eps_g, s = c'(t) = l - log alpha, and E' = 1 + 2 (1 + t) s,
+    E'' = 2 s + 2/t: E is convex and increasing where s >= 0, which holds at the root and to its right.  Newton's
+    method from a point with s > 0 lands right of the root after one step and then decreases to it monotonically.
+    Start: BS16's optimal alpha - 1 at BS16's B*, capped at 0.6 (e^l - 1) (alpha* < e^l; s > 0 there)."""
+    x0 = xp.minimum(xp.sqrt(l) * (xp.sqrt(l + eps_g) + xp.sqrt(l)) / eps_g, 0.6 * xp.expm1(l))
+
+    def step(t, l, eps_g):
+        lt = xp.log1p(t)
+        s = l - xp.log1p(1.0 / t)                  # log alpha = log1p(1/t): accurate for large t (delta ~ 1)
+        dt = (s * (t * (2.0 + t)) - lt - eps_g) / (1.0 + 2.0 * ((1.0 + t) * s))
+        return t - dt, dt
+
+    t = _iterate(xp, step, 1.0 / x0, (l, eps_g), _NEWTON_B_STAR, 2.0 ** -13)
+    return xp.maximum(1.0 + 1.0 / t, 1.0 + 2.0 ** -40)
 
 
 # ------------------------------------------------------------------------------------------ per-chunk bodies
