@@ -55,7 +55,7 @@ _T = 2.0 ** -1070         # absolute: subnormal results
 _INFL = 1.0 + 2.0 ** -20  # inflation of an error bound (covers the roundings of the bound itself)
 _HALLEY = 2               # Halley steps of the eps form's solver on every element, then more on the elements whose
 _HALLEY_TOL = 2.0 ** -12  # last step exceeded this (relative; the error after it is ~ its cube)
-_NEWTON_DELTA = 4         # Newton steps of the delta form's solver on every element (monotone convergence)
+_NEWTON_DELTA = 3         # Newton steps of the delta form's solver on every element (monotone convergence)
 _NEWTON_B_STAR = 3        # Newton steps of the B* solver on every element (then more where still moving)
 _MORE = 60                # at most this many more steps on the elements still moving
 _SQRT8 = math.sqrt(8.0)
@@ -68,7 +68,7 @@ CHUNK = 32768
 class _NP:
     """numpy as the arithmetic namespace of the kernels (arrays)."""
 
-    log, log1p, exp, expm1, sqrt, abs, hypot = np.log, np.log1p, np.exp, np.expm1, np.sqrt, np.abs, np.hypot
+    log, log1p, exp, expm1, sqrt, abs = np.log, np.log1p, np.exp, np.expm1, np.sqrt, np.abs
     where, minimum, maximum = np.where, np.minimum, np.maximum
 
 
@@ -93,7 +93,6 @@ class _MATH:
 
     log, log1p, exp, expm1, sqrt, abs = staticmethod(_mlog), staticmethod(_mlog1p), staticmethod(_mexp), \
         staticmethod(_mexpm1), staticmethod(math.sqrt), staticmethod(abs)
-    hypot = staticmethod(math.hypot)
     minimum, maximum = staticmethod(min), staticmethod(max)
 
     @staticmethod
@@ -251,14 +250,20 @@ def _alpha_eps(xp, rho, l, y=None, iters: int = _HALLEY, tol: float = _HALLEY_TO
     return xp.maximum(xp.exp(y), 1.0 + 2.0 ** -40)  # alpha = 1 + x = e^y
 
 
-def _alpha_delta(xp, rho, eps):
+def _alpha_delta(xp, rho, eps, tol: float = 2.0 ** -20):
     """Near-optimal alpha of the delta form.  In u = -log(1 - 1/alpha) > 0 its derivative's sign factor is
     F(u) = rho coth(u/2) - u - eps (= S_delta), convex and decreasing, so Newton's method from a point where F >= 0
     increases monotonically to the root.  Start: coth z >= max(1/z, 1) gives F >= 0 at the larger of the positive
     root of u^2 + eps u - 2 rho and rho - eps.  With r = alpha = 1/(1 - e^-u): coth(u/2) = 2r - 1 and
-    F'(u) = -(2 rho r (r - 1) + 1).  Elements still moving after _NEWTON_DELTA steps (far starts: rho ~ eps >> 1)
-    take further steps."""
-    u = xp.maximum(xp.maximum(4.0 * rho / (eps + xp.hypot(eps, _SQRT8 * xp.sqrt(rho))), rho - eps), 2.0 ** -1000)
+    F'(u) = -(2 rho r (r - 1) + 1).  After _NEWTON_DELTA steps, elements whose last step exceeded ``tol``
+    (relative; the error after it is ~ its square) take more (far starts: rho ~ eps >> 1)."""
+    q = xp.sqrt(eps * eps + 8.0 * rho)
+    if xp is _NP:
+        if not np.all(q < math.inf):                # eps^2 or 8 rho overflowed: the rare elements in hypot
+            q = np.where(q < math.inf, q, np.hypot(eps, _SQRT8 * np.sqrt(rho)))
+    elif not q < math.inf:
+        q = math.hypot(eps, _SQRT8 * math.sqrt(rho))
+    u = xp.maximum(xp.maximum(4.0 * rho / (eps + q), rho - eps), 2.0 ** -1000)
 
     def step(u, r2, c):
         r = -1.0 / xp.expm1(-u)
@@ -266,7 +271,7 @@ def _alpha_delta(xp, rho, eps):
         du = (rr - c - u) / (rr * (r - 1.0) + 1.0)
         return u + du, du
 
-    u = _iterate(xp, step, u, (rho + rho, rho + eps), _NEWTON_DELTA, 2.0 ** -45)
+    u = _iterate(xp, step, u, (rho + rho, rho + eps), _NEWTON_DELTA, tol)
     return xp.maximum(-1.0 / xp.expm1(-u), 1.0 + 2.0 ** -40)
 
 
