@@ -15,18 +15,26 @@ be computed is +inf for an upper bound and 0 for a lower one (every quantity her
 
 Why (the same argument as :mod:`dpbounds.evaluation.optimize`, in float64 with error bounds):
 
-1. **Any alpha bounds an infimum from above.**  A near-optimal alpha is found in floats (Halley's method on the
-   sign factor S of the objective's derivative; a heuristic, never trusted), then the objective is evaluated
+1. **Any alpha bounds an infimum from above.**  A near-optimal alpha is found in floats (Newton or Halley steps on
+   the sign factor S of the objective's derivative; a heuristic, never trusted), then the objective is evaluated
    *once* at that alpha with an absolute error bound carried through every operation, and the bound is added
    outward.  B*: at any alpha, rho = (eps_g - c(alpha)) / alpha with c's *upper* end, rounded down, satisfies
    alpha rho + c(alpha) <= eps_g, so the infimum over alpha is <= eps_g at that rho: it is feasible, hence <= B*.
-2. **The lower end of an infimum** (``*_interval`` only): sympy proves (optimize.quasiconvexity) that the
-   objective's derivative is S(alpha) times a positive factor with S nondecreasing; here g'(alpha) =
-   S_eps(alpha) / (alpha - 1)^2 for the eps form and (log g)'(alpha) = S_delta(alpha) for the delta form (identities
-   checked symbolically in tests/test_fast_conversions.py).  If float bounds certify S(c - w) < 0 < S(c + w), the
-   infimum over all alpha > 1 is the minimum over [c - w, c + w], which is >= g(c) - sup|g'| w with
-   sup|g'| <= max(|S(c - w)|, |S(c + w)|) / (c - w - 1)^2 (S is monotone): the lower end.  Elements where the signs
-   cannot be certified get the certified arb enclosure (:func:`dpbounds.accounting.conversions.eps_of`), else 0.
+2. **The lower end of an infimum** (``*_interval`` only).
+   a. *Convexity, one point* (every element): for f convex on an interval holding the evaluation point p and the
+      minimizer, with f'' >= mu > 0 there, inf f >= f(p) - f'(p)^2 / (2 mu).  Eps form: the objective is convex in
+      t = 1/(alpha - 1) with df/dt = -S_eps and f''(t) = 2 rho x^3 + x^2/(1 + x) (x = 1/t), increasing in x, so
+      mu = f''(min(x, x_lo)) with x_lo = 2l/(1 + sqrt(1 + 4 rho l)) <= x* (S_eps(x*) = 0 and log(1 + x) <= x).
+      Delta form: h = log of the objective has h' = S_delta and h'' = 2 rho + 1/(alpha (alpha - 1)) >= 2 rho.
+      (Identities checked symbolically in tests/test_fast_conversions.py.)  Elements where this loss is not
+      negligible (> 2^-40 relative) take b.
+   b. *Window, two points*: sympy proves (optimize.quasiconvexity) that the objective's derivative is S(alpha)
+      times a positive factor with S nondecreasing; here g'(alpha) = S_eps(alpha) / (alpha - 1)^2 for the eps form
+      and (log g)'(alpha) = S_delta(alpha) for the delta form.  If float bounds certify S(c - w) < 0 < S(c + w),
+      the infimum over all alpha > 1 is the minimum over [c - w, c + w], which is >= g(c) - sup|g'| w with
+      sup|g'| <= max(|S(c - w)|, |S(c + w)|) / (c - w - 1)^2 (S is monotone): the lower end.  Elements where the
+      signs cannot be certified get the certified arb enclosure (:func:`dpbounds.accounting.conversions.eps_of`),
+      else 0.
 
 Error model (the same as :mod:`dpbounds.evaluation.npfast`): ``+ - * /`` and ``sqrt`` are correctly rounded
 (relative error <= 2^-53, bounded here by ``_U2`` = 2^-52); ``log``, ``log1p``, ``exp``, ``expm1`` err by a few ulps,
