@@ -426,7 +426,11 @@ def _scalar_in(name, v, rnd, where):
 
 
 def _check(name, x, ok, domain, where):
-    """Arrays: DomainError naming the first element outside the domain."""
+    """Arrays: DomainError naming the first element outside the domain, an interval tested by ``ok`` (elementwise);
+    its ends are tested first (min and max, NaN-propagating), the elements only when they fail."""
+    if x.size == 0 or np.all(ok(np.array([x.min(), x.max()]))):
+        return
+    ok = ok(x)
     if not np.all(ok):
         i = int(np.flatnonzero(~np.asarray(ok).ravel())[0])
         raise DomainError(name, float(np.ravel(x)[i]), domain, where, f"first violation at index {i}")
@@ -512,8 +516,8 @@ def _check_inputs(second: str, ok2, dom2: str, r, y) -> None:
         if not ok2(y):
             raise DomainError(second, y, dom2, _WHERE)
         return
-    _check("rho", r, (r >= 0) & (r < np.inf), "rho >= 0 (finite)", _WHERE)
-    _check(second, y, ok2(y), dom2, _WHERE)
+    _check("rho", r, lambda v: (v >= 0) & (v < np.inf), "rho >= 0 (finite)", _WHERE)
+    _check(second, y, ok2, dom2, _WHERE)
 
 
 def _interval(kind: str, conversion: str, rho, y):
@@ -607,8 +611,8 @@ def b_star_lower(eps_g: Any, delta_g: Any, conversion: str = "cks20") -> Any:
         v = body(_MATH, e, d)[0]
         return v if v == v else 0.0
     (e, d), shape = _arrays(eps_g, delta_g)
-    _check("eps_g", e, (e > 0) & (e < np.inf), "eps_g > 0 (finite)", where)
-    _check("delta_g", d, (d > 0) & (d < 1), "0 < delta_g < 1", where)
+    _check("eps_g", e, lambda v: (v > 0) & (v < np.inf), "eps_g > 0 (finite)", where)
+    _check("delta_g", d, lambda v: (v > 0) & (v < 1), "0 < delta_g < 1", where)
     out = _chunked(body, [e, d], shape, 1)[0]
     np.copyto(out, 0.0, where=np.isnan(out))
     return out
