@@ -115,7 +115,9 @@ class _MATH:
 def _neg_log(xp, delta):
     """(l, e): l = log(1/delta) = -log(delta) >= 0."""
     l = -xp.log(delta)
-    return l, l * _M + _T
+    e = l * _M
+    e += _T
+    return l, e
 
 
 def _log_one_minus_inv(xp, a, d):
@@ -130,7 +132,10 @@ def _log_one_minus_inv(xp, a, d):
         if n_small == 0:
             r = 1.0 / a
             t = np.log1p(-r)
-            return t, 1.01 * _U2 * r - t * _M + _T
+            r *= 1.01 * _U2
+            r -= t * _M
+            r += _T
+            return t, r
         if n_small == small.size:
             t = np.log(d / a)
             return t, _U2 - t * _M + _T
@@ -154,10 +159,23 @@ def _g_eps(xp, rho, l, el, a):
     n = l - la
     q = n / d
     t3, e3 = _log_one_minus_inv(xp, a, d)
-    v = (t1 + q) + t3
-    aq = xp.abs(q)
-    e = (t1 + aq) * (2.01 * _U2) + (el + la * _M + xp.abs(n) * (2.0 * _U2)) / d * _INFL + e3 \
-        - t3 * (1.01 * _U2) + 2.0 ** -1000
+    v = t1 + q
+    v += t3
+    # (in-place arithmetic on fresh temporaries only, here and below: on floats it is the same expression)
+    e = xp.abs(q)
+    e += t1
+    e *= 2.01 * _U2
+    f = la * _M
+    f += el
+    n = xp.abs(n)
+    n *= 2.0 * _U2
+    f += n
+    f /= d
+    f *= _INFL
+    e += f
+    e += e3
+    e -= t3 * (1.01 * _U2)
+    e += 2.0 ** -1000
     return v, e
 
 
@@ -166,8 +184,17 @@ def _s_eps(xp, rho, l, el, a):
     d = a - 1.0
     t = rho * (d * d)                  # d: <= 1 rounding, d*d and rho*: 2 more -> <= 4 x 2^-53
     la = xp.log(a)
-    v = (t + la) - l
-    e = t * (2.01 * _U2) + _T + la * _M + _T + el + (t + la + l) * (1.01 * _U2)
+    v = t + la
+    v -= l
+    e = t * (2.01 * _U2)
+    e += _T
+    e += la * _M
+    e += _T
+    e += el
+    f = t + la
+    f += l
+    f *= 1.01 * _U2
+    e += f
     return v, e
 
 
@@ -177,17 +204,37 @@ def _h_delta(xp, rho, eps, a):
     d = a - 1.0
     p = a * rho
     m = p - eps
-    em = p * _U2 + _T + xp.abs(m) * _U2
+    am = xp.abs(m)
+    em = p * _U2
+    em += _T
+    em += am * _U2
     t1 = d * m
     # |D M - d m| <= D |M - m| + |m| |D - d|, D <= d (1 + 2^-53); plus the product's rounding
-    e1 = d * em * _INFL + xp.abs(m) * d * _U2 + xp.abs(t1) * _U2
+    e1 = d * em
+    e1 *= _INFL
+    am *= d
+    am *= _U2
+    e1 += am
+    at1 = xp.abs(t1)
+    e1 += at1 * _U2
     t2 = -xp.log(d)                    # d = D (1 + theta): |log D - log d| <= _U2
-    e2 = _U2 + xp.abs(t2) * _M + _T
+    at2 = xp.abs(t2)
+    e2 = at2 * _M
+    e2 += _U2
+    e2 += _T
     t3, e3 = _log_one_minus_inv(xp, a, d)
     t4 = a * t3
-    e4 = a * e3 + xp.abs(t4) * _U2
-    v = (t1 + t2) + t4
-    e = e1 + e2 + e4 + (xp.abs(t1) + xp.abs(t2) + xp.abs(t4)) * (1.01 * _U2)
+    e4 = a * e3
+    at4 = xp.abs(t4)
+    e4 += at4 * _U2
+    v = t1 + t2
+    v += t4
+    e = e1 + e2
+    e += e4
+    at1 += at2
+    at1 += at4
+    at1 *= 1.01 * _U2
+    e += at1
     return v, e
 
 
@@ -197,18 +244,37 @@ def _s_delta(xp, rho, eps, a):
     p = a * rho
     pd = d * rho                       # d: <= 1 rounding, times rho: 1 more
     t3, e3 = _log_one_minus_inv(xp, a, d)
-    v = ((p + pd) - eps) + t3
-    e = p * _U2 + pd * (1.01 * _U2) + 2 * _T + e3 + (p + pd + eps + xp.abs(t3)) * (1.51 * _U2)  # three additions
+    v = p + pd
+    v -= eps
+    v += t3
+    e = p * _U2
+    e += pd * (1.01 * _U2)
+    e += 2 * _T
+    e += e3
+    f = p + pd
+    f += eps
+    f += xp.abs(t3)
+    f *= 1.51 * _U2                    # three additions
+    e += f
     return v, e
 
 
 def _up(xp, v, e):
     """The float upper end of [v - e, v + e] (the final addition's rounding covered by |v| _U2)."""
-    return v + (e * _INFL + xp.abs(v) * _U2 + _T)
+    return v + _margin(xp, v, e)
 
 
 def _down(xp, v, e):
-    return v - (e * _INFL + xp.abs(v) * _U2 + _T)
+    return v - _margin(xp, v, e)
+
+
+def _margin(xp, v, e):
+    m = e * _INFL
+    av = xp.abs(v)
+    av *= _U2
+    m += av
+    m += _T
+    return m
 
 
 # ------------------------------------------------------------------------------------------ alpha solvers (heuristic)
