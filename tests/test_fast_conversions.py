@@ -104,6 +104,8 @@ def test_eps_interval_contains_the_certified_enclosure(pairs):
         assert float(hi[i] - lo[i]) <= 1e-10 * float(hi[i])  # tight
         s = fc.eps_upper(float(rho[i]), float(delta[i]))  # the scalar path: the same formulas on math's libm
         assert enc.hi <= Fraction(s) and abs(s - hi[i]) <= 1e-12 * hi[i]
+        s_lo, s_hi = fc.eps_interval(float(rho[i]), float(delta[i]))
+        assert Fraction(s_lo) <= enc.lo and enc.hi <= Fraction(s_hi) and abs(s_lo - lo[i]) <= 1e-12 * hi[i]
 
 
 EXTREME_RHO = [0.0, 5e-324, 1e-300, 1e-14, 1e-3, 1.0, 1e6, 1e12, 1e300]
@@ -163,6 +165,8 @@ def test_delta_interval_contains_the_certified_enclosure(pairs):
         assert Fraction(float(lo[i])) <= enc.lo and enc.hi <= Fraction(float(hi[i]))
         if hi[i] > 1e-300:
             assert float(hi[i] - lo[i]) <= 1e-9 * float(hi[i])
+        s_lo, s_hi = fc.delta_interval(float(rho[i]), float(eps[i]))  # the scalar path
+        assert Fraction(s_lo) <= enc.lo and enc.hi <= Fraction(s_hi)
 
 
 def test_delta_extremes_never_nan():

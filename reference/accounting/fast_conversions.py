@@ -310,17 +310,29 @@ def _alpha_eps(xp, rho, l, y=None, iters: int = _HALLEY, tol: float = _HALLEY_TO
     if y is None:
         y = xp.minimum(l, xp.log1p(xp.sqrt(l / rho)))
 
-    def step(y, rho, l):
+    def step(y, rho, r2, l):
         em = xp.expm1(y)
         ey = em + 1.0
-        s = rho * (em * em) + (y - l)
-        ds = (rho + rho) * (em * ey) + 1.0
+        s = em * em
+        s *= rho
+        s += y - l                                  # s = S
+        ds = em * ey
+        ds *= r2
+        ds += 1.0                                   # S'
         dd = ds * ds
-        hd2 = rho * (ey * (ey + ey - 1.0))          # half of S''
-        yn = xp.maximum(y - s * ds / xp.maximum(dd - s * hd2, 0.5 * dd), 0.0)
+        hd2 = ey + ey
+        hd2 -= 1.0
+        hd2 *= ey
+        hd2 *= rho                                  # half of S''
+        hd2 *= s
+        half = dd * 0.5
+        dd -= hd2
+        s *= ds
+        s /= xp.maximum(dd, half)
+        yn = xp.maximum(y - s, 0.0)
         return yn, yn - y
 
-    y = _iterate(xp, step, y, (rho, l), iters, tol)
+    y = _iterate(xp, step, y, (rho, rho + rho, l), iters, tol)
     return xp.maximum(xp.exp(y), 1.0 + 2.0 ** -40)  # alpha = 1 + x = e^y
 
 
@@ -342,7 +354,12 @@ def _alpha_delta(xp, rho, eps, tol: float = 2.0 ** -20):
     def step(u, r2, c):
         r = -1.0 / xp.expm1(-u)
         rr = r2 * r
-        du = (rr - c - u) / (rr * (r - 1.0) + 1.0)
+        du = rr - c
+        du -= u
+        r -= 1.0
+        r *= rr
+        r += 1.0
+        du /= r
         return u + du, du
 
     u = _iterate(xp, step, u, (rho + rho, rho + eps), _NEWTON_DELTA, tol)
@@ -361,7 +378,16 @@ def _alpha_b_star(xp, eps_g, l):
     def step(t, l, eps_g):
         lt = xp.log1p(t)
         s = l - xp.log1p(1.0 / t)                  # log alpha = log1p(1/t): accurate for large t (delta ~ 1)
-        dt = (s * (t * (2.0 + t)) - lt - eps_g) / (1.0 + 2.0 * ((1.0 + t) * s))
+        dt = t + 2.0
+        dt *= t
+        dt *= s
+        dt -= lt
+        dt -= eps_g                                 # E(t)
+        den = t + 1.0
+        den *= s
+        den *= 2.0
+        den += 1.0                                  # E'(t)
+        dt /= den
         return t - dt, dt
 
     t = _iterate(xp, step, 1.0 / x0, (l, eps_g), _NEWTON_B_STAR, 2.0 ** -13)
@@ -381,14 +407,41 @@ def _eps_cks20(xp, rho, delta, want_lo: bool):
     # in x; between t and t* it is >= its value at x_m = min(x, x_lo), x_lo = 2l/(1 + sqrt(1 + 4 rho l)) <= x*
     # (log(1 + x) <= x in S_eps(x*) = 0), so g(t*) >= g(t) - S^2 / (2 g''(x_m))  (module docstring, 2a)
     s, es = _s_eps(xp, rho, l, el, a)
-    ld = l - (el * _INFL + l * _U2)                   # x_lo increases in l: l rounded down
-    xm = xp.minimum((a - 1.0) * (1.0 - 2.0 ** -50),
-                    (ld + ld) / (1.0 + xp.sqrt(1.0 + 4.0 * rho * ld)) * (1.0 - 2.0 ** -46))
-    mu = xm * xm * (2.0 * rho * xm + 1.0 / (1.0 + xm)) * (1.0 - 2.0 ** -48)
-    smax = (xp.abs(s) + es * _INFL) * (1.0 + _U2)
-    loss = smax * smax / (mu + mu) * (1.0 + 2.0 ** -48)
-    lo = _down(xp, v, e) - loss * _INFL
-    return _then_window(xp, ~(loss <= _LOSS_TOL * xp.abs(v)), lo, _eps_window_lo, rho, l, el, a), hi
+    ld = el * _INFL
+    ld += l * _U2
+    ld = l - ld                                       # x_lo increases in l: l rounded down
+    x1 = a - 1.0
+    x1 *= 1.0 - 2.0 ** -50
+    w = 4.0 * rho
+    w *= ld
+    w += 1.0
+    w = xp.sqrt(w)
+    w += 1.0
+    x2 = ld + ld
+    x2 /= w
+    x2 *= 1.0 - 2.0 ** -46                            # x_lo, rounded down
+    xm = xp.minimum(x1, x2)
+    w = 2.0 * rho
+    w *= xm
+    w += 1.0 / (xm + 1.0)
+    mu = xm * xm
+    mu *= w
+    mu *= 1.0 - 2.0 ** -48                            # g''(x_m), rounded down
+    loss = _sq_over(xp, s, es, mu + mu)
+    lo = _down(xp, v, e)
+    lo -= loss * _INFL
+    return _then_window(xp, loss <= _LOSS_TOL * xp.abs(v), lo, _eps_window_lo, rho, l, el, a), hi
+
+
+def _sq_over(xp, s, es, den):
+    """An upper bound of S^2 / den for S in [s - es, s + es] (den > 0, rounded down by the caller)."""
+    m = xp.abs(s)
+    m += es * _INFL
+    m *= 1.0 + _U2
+    m *= m
+    m /= den
+    m *= 1.0 + 2.0 ** -48
+    return m
 
 
 def _eps_window_lo(xp, rho, l, el, a):
@@ -416,10 +469,13 @@ def _delta_cks20(xp, rho, eps, want_lo: bool):
         return None, hi
     # h'' = 2 rho + 1/(a (a - 1)) >= 2 rho: h(a*) >= h(a) - h'(a)^2 / (4 rho), h' = S_delta (module docstring, 2a)
     s, es = _s_delta(xp, rho, eps, a)
-    smax = (xp.abs(s) + es * _INFL) * (1.0 + _U2)
-    loss = smax * smax / (4.0 * rho) * (1.0 + 4 * _U2)
-    lo = xp.exp(_down(xp, v, e) - loss * _INFL) * (1.0 - _M) - _T
-    return _then_window(xp, ~(loss <= _LOSS_TOL * (1.0 + xp.abs(v))), lo, _delta_window_lo, rho, eps, a), hi
+    loss = _sq_over(xp, s, es, 4.0 * rho)
+    lo = _down(xp, v, e)
+    lo -= loss * _INFL
+    lo = xp.exp(lo)
+    lo *= 1.0 - _M
+    lo -= _T
+    return _then_window(xp, loss <= _LOSS_TOL * (1.0 + xp.abs(v)), lo, _delta_window_lo, rho, eps, a), hi
 
 
 def _delta_window_lo(xp, rho, eps, a):
@@ -437,12 +493,12 @@ def _delta_window_lo(xp, rho, eps, a):
     return xp.where(ok, lo, np.nan) if xp is _NP else (lo if ok else math.nan)
 
 
-def _then_window(xp, need, lo, window_lo, *args):
-    """``lo`` with the elements in ``need`` replaced by ``window_lo(xp, *args)`` on those elements only (NaN where
-    the window does not certify either: the caller then asks arb)."""
+def _then_window(xp, ok, lo, window_lo, *args):
+    """``lo`` with the elements not ``ok`` (NaN included) replaced by ``window_lo(xp, *args)`` on those elements
+    only (NaN where the window does not certify either: the caller then asks arb)."""
     if xp is _MATH:
-        return window_lo(xp, *args) if need else lo
-    idx = np.flatnonzero(need)
+        return lo if ok else window_lo(xp, *args)
+    idx = np.flatnonzero(~ok)
     if idx.size:
         lo[idx] = window_lo(_NP, *[x[idx] if isinstance(x, np.ndarray) and x.ndim else x for x in args])
     return lo
