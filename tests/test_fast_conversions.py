@@ -242,6 +242,29 @@ def test_b_star_extremes_never_nan():
             assert eps_of(Fraction(float(b)), Fraction(float(dg)), "cks20", rel_tol=REL).hi <= Fraction(float(eg))
 
 
+def test_scalar_extremes_never_raise_and_match_arrays():
+    """The scalar path (math's floats raise on 1/0 where numpy gives inf) on the extreme grids: no exception, no NaN,
+    lo <= hi, and the same upper ends as the arrays (regressions: Newton's u collapsing to 0 at rho = eps = 1e300,
+    B*'s t = 1/inf at eps_g = 5e-324)."""
+    big = EXTREME_RHO[1:] + [1.7e308]
+    for r in big:
+        for d in EXTREME_DELTA:
+            lo, hi = fc.eps_interval(r, d)
+            assert lo == lo and hi == hi and 0 <= lo <= hi
+            assert hi == fc.eps_upper(r, d)
+        for e in [0.0, 5e-324, 1e-8, 1.0, 700.0, 1e6, 1e300, 1.7e308]:
+            lo, hi = fc.delta_interval(r, e)
+            assert lo == lo and hi == hi and 0 <= lo <= hi
+            ha = float(fc.delta_upper(np.array([r]), np.array([e]))[0])
+            assert hi == ha or abs(hi - ha) <= 1e-9 * hi
+    for g in [5e-324, 1e-200, 1e-3, 1.0, 1e3, 1e300, 1.7e308]:
+        for d in EXTREME_DELTA:
+            b = fc.b_star_lower(g, d)
+            assert b == b and b >= 0
+            ba = float(fc.b_star_lower(np.array([g]), np.array([d]))[0])
+            assert abs(b - ba) <= 1e-9 * max(b, 1e-300)
+
+
 # ---- bad input ---------------------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("call", [

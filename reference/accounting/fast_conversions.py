@@ -147,15 +147,16 @@ def _log_one_minus_inv(xp, a, d):
     return t, e
 
 
-def _g_eps(xp, rho, l, el, a):
+def _g_eps(xp, rho, l, el, a, d=None, la=None):
     """(v, e) of g(a) = a rho + (l - log a)/(a - 1) + log(1 - 1/a): the conversions.cks20 objective.
 
     Error terms: a rho one rounding; n = l - log a: el + la _M + one rounding; q = n/d with d = a - 1 within one
     rounding (exact for a <= 2): |N/D - n/d| <= (|N - n| + |n| 2^-53)/d (1 + 2^-52), plus the division's rounding;
-    the two additions; an absolute 2^-1000 covers every underflow term (each <= 2^-1070 / d, d >= 2^-40)."""
-    d = a - 1.0
+    the two additions; an absolute 2^-1000 covers every underflow term (each <= 2^-1070 / d, d >= 2^-40).
+    (``d``, ``la``: a - 1 and log a when the caller has them.)"""
+    if d is None:
+        d, la = a - 1.0, xp.log(a)
     t1 = a * rho
-    la = xp.log(a)
     n = l - la
     q = n / d
     t3, e3 = _log_one_minus_inv(xp, a, d)
@@ -179,11 +180,11 @@ def _g_eps(xp, rho, l, el, a):
     return v, e
 
 
-def _s_eps(xp, rho, l, el, a):
+def _s_eps(xp, rho, l, el, a, d=None, la=None):
     """(v, e) of S(a) = rho (a - 1)^2 + log a - l (sign of g'; g' = S / (a - 1)^2)."""
-    d = a - 1.0
+    if d is None:
+        d, la = a - 1.0, xp.log(a)
     t = rho * (d * d)                  # d: <= 1 rounding, d*d and rho*: 2 more -> <= 4 x 2^-53
-    la = xp.log(a)
     v = t + la
     v -= l
     e = t * (2.01 * _U2)
@@ -286,16 +287,16 @@ def _iterate(xp, step, y, params, base: int, tol: float):
     for _ in range(base):
         y, dy = step(y, *params)
     if xp is _NP:
-        idx = np.flatnonzero(~(np.abs(dy) <= tol * np.abs(y)))
+        idx = np.flatnonzero(~(np.abs(dy) <= tol * y))   # (y > 0 in every solver here)
         for _ in range(_MORE):
             if not idx.size:
                 break
             yy, dy = step(y[idx], *[p[idx] for p in params])
             y[idx] = yy
-            idx = idx[~(np.abs(dy) <= tol * np.abs(yy))]
+            idx = idx[~(np.abs(dy) <= tol * yy)]
         return y
     for _ in range(_MORE):
-        if abs(dy) <= tol * abs(y):
+        if abs(dy) <= tol * y:
             break
         y, dy = step(y, *params)
     return y
@@ -360,7 +361,8 @@ def _alpha_delta(xp, rho, eps, tol: float = 2.0 ** -20):
         r *= rr
         r += 1.0
         du /= r
-        return u + du, du
+        un = xp.maximum(u + du, u)                  # the iterates increase; a step back is rounding (cancellation
+        return un, un - u                           # in rr - c once e^-u < 2^-53), it would collapse u to 0
 
     u = _iterate(xp, step, u, (rho + rho, rho + eps), _NEWTON_DELTA, tol)
     return xp.maximum(-1.0 / xp.expm1(-u), 1.0 + 2.0 ** -40)
@@ -388,9 +390,9 @@ def _alpha_b_star(xp, eps_g, l):
         den *= 2.0
         den += 1.0                                  # E'(t)
         dt /= den
-        return t - dt, dt
+        return xp.maximum(t - dt, 2.0 ** -1000), dt   # (t > 0: a rounding step below 0 is kept out)
 
-    t = _iterate(xp, step, 1.0 / x0, (l, eps_g), _NEWTON_B_STAR, 2.0 ** -13)
+    t = _iterate(xp, step, xp.maximum(1.0 / x0, 2.0 ** -1000), (l, eps_g), _NEWTON_B_STAR, 2.0 ** -13)
     return xp.maximum(1.0 + 1.0 / t, 1.0 + 2.0 ** -40)
 
 
@@ -399,19 +401,19 @@ def _alpha_b_star(xp, eps_g, l):
 def _eps_cks20(xp, rho, delta, want_lo: bool):
     l, el = _neg_log(xp, delta)
     a = _alpha_eps(xp, rho, l)
-    v, e = _g_eps(xp, rho, l, el, a)
+    d, la = a - 1.0, xp.log(a)
+    v, e = _g_eps(xp, rho, l, el, a, d, la)
     hi = _up(xp, v, e)
     if not want_lo:
         return None, hi
     # g is convex in t = 1/(a - 1) with dg/dt = -S_eps and g''(t) = 2 rho x^3 + x^2/(1 + x) (x = 1/t), increasing
     # in x; between t and t* it is >= its value at x_m = min(x, x_lo), x_lo = 2l/(1 + sqrt(1 + 4 rho l)) <= x*
     # (log(1 + x) <= x in S_eps(x*) = 0), so g(t*) >= g(t) - S^2 / (2 g''(x_m))  (module docstring, 2a)
-    s, es = _s_eps(xp, rho, l, el, a)
+    s, es = _s_eps(xp, rho, l, el, a, d, la)
     ld = el * _INFL
     ld += l * _U2
     ld = l - ld                                       # x_lo increases in l: l rounded down
-    x1 = a - 1.0
-    x1 *= 1.0 - 2.0 ** -50
+    x1 = d * (1.0 - 2.0 ** -50)
     w = 4.0 * rho
     w *= ld
     w += 1.0
