@@ -281,24 +281,27 @@ def _margin(xp, v, e):
 # ------------------------------------------------------------------------------------------ alpha solvers (heuristic)
 
 def _iterate(xp, step, y, params, base: int, tol: float):
-    """y after ``base`` applications of ``step(y, *params) -> (y, dy)`` to every element, then up to _MORE more on
-    the elements whose last step exceeded tol |y| (only those are computed: the rare far starts)."""
-    dy = y
-    for _ in range(base):
-        y, dy = step(y, *params)
+    """y after ``base`` (>= 1) applications of ``step(y, *params) -> (y, dy)`` to every element, then up to _MORE
+    more on the elements whose last step exceeded tol |y| (only those are computed: the rare far starts)."""
+    dy = math.inf
     if xp is _NP:
+        for _ in range(base):
+            y, dy = step(y, *params)
         idx = np.flatnonzero(~(np.abs(dy) <= tol * y))   # (y > 0 in every solver here)
         for _ in range(_MORE):
             if not idx.size:
                 break
-            yy, dy = step(y[idx], *[p[idx] for p in params])
+            yy, dy = step(y[idx], *[p[idx] if np.ndim(p) else p for p in params])
             y[idx] = yy
             idx = idx[~(np.abs(dy) <= tol * yy)]
         return y
-    for _ in range(_MORE):
-        if abs(dy) <= tol * y:
-            break
-        y, dy = step(y, *params)
+    try:  # (floats raise where numpy gives inf or NaN: the last iterate is still a valid alpha, any alpha is)
+        for k in range(base + _MORE):
+            if k >= base and abs(dy) <= tol * y:
+                break
+            y, dy = step(y, *params)
+    except ZeroDivisionError:
+        pass
     return y
 
 
@@ -441,6 +444,8 @@ def _sq_over(xp, s, es, den):
     m += es * _INFL
     m *= 1.0 + _U2
     m *= m
+    if xp is _MATH and den == 0:
+        return math.inf                 # (den underflowed; numpy's x/0 is inf too)
     m /= den
     m *= 1.0 + 2.0 ** -48
     return m
