@@ -147,9 +147,9 @@ def _float_alpha(entry_id: str, params: dict) -> float | None:
             d = float(params["delta"])
             if not 0 < d < 1:
                 return None
-            a = fc._alpha_eps(fc._MATH, r, -math.log(d))
+            a = fc._alpha_eps(fc._MATH, r, -math.log(d), None, 3)  # (3 steps: the window below is 2^-40 wide)
         else:
-            a = fc._alpha_delta(fc._MATH, r, float(params["eps_g"]))
+            a = fc._alpha_delta(fc._MATH, r, float(params["eps_g"]), 2.0 ** -45)  # (the 2^-40 window below)
     except (ValueError, OverflowError, ZeroDivisionError):
         return None
     return a if math.isfinite(a) and a > 1 else None

@@ -15,18 +15,26 @@ be computed is +inf for an upper bound and 0 for a lower one (every quantity her
 
 Why (the same argument as :mod:`dpbounds.evaluation.optimize`, in float64 with error bounds):
 
-1. **Any alpha bounds an infimum from above.**  A near-optimal alpha is found in floats (Halley's method on the
-   sign factor S of the objective's derivative; a heuristic, never trusted), then the objective is evaluated
+1. **Any alpha bounds an infimum from above.**  A near-optimal alpha is found in floats (Newton or Halley steps on
+   the sign factor S of the objective's derivative; a heuristic, never trusted), then the objective is evaluated
    *once* at that alpha with an absolute error bound carried through every operation, and the bound is added
    outward.  B*: at any alpha, rho = (eps_g - c(alpha)) / alpha with c's *upper* end, rounded down, satisfies
    alpha rho + c(alpha) <= eps_g, so the infimum over alpha is <= eps_g at that rho: it is feasible, hence <= B*.
-2. **The lower end of an infimum** (``*_interval`` only): sympy proves (optimize.quasiconvexity) that the
-   objective's derivative is S(alpha) times a positive factor with S nondecreasing; here g'(alpha) =
-   S_eps(alpha) / (alpha - 1)^2 for the eps form and (log g)'(alpha) = S_delta(alpha) for the delta form (identities
-   checked symbolically in tests/test_fast_conversions.py).  If float bounds certify S(c - w) < 0 < S(c + w), the
-   infimum over all alpha > 1 is the minimum over [c - w, c + w], which is >= g(c) - sup|g'| w with
-   sup|g'| <= max(|S(c - w)|, |S(c + w)|) / (c - w - 1)^2 (S is monotone): the lower end.  Elements where the signs
-   cannot be certified get the certified arb enclosure (:func:`dpbounds.accounting.conversions.eps_of`), else 0.
+2. **The lower end of an infimum** (``*_interval`` only).
+   a. *Convexity, one point* (every element): for f convex on an interval holding the evaluation point p and the
+      minimizer, with f'' >= mu > 0 there, inf f >= f(p) - f'(p)^2 / (2 mu).  Eps form: the objective is convex in
+      t = 1/(alpha - 1) with df/dt = -S_eps and f''(t) = 2 rho x^3 + x^2/(1 + x) (x = 1/t), increasing in x, so
+      mu = f''(min(x, x_lo)) with x_lo = 2l/(1 + sqrt(1 + 4 rho l)) <= x* (S_eps(x*) = 0 and log(1 + x) <= x).
+      Delta form: h = log of the objective has h' = S_delta and h'' = 2 rho + 1/(alpha (alpha - 1)) >= 2 rho.
+      (Identities checked symbolically in tests/test_fast_conversions.py.)  Elements where this loss is not
+      negligible (> 2^-40 relative) take b.
+   b. *Window, two points*: sympy proves (optimize.quasiconvexity) that the objective's derivative is S(alpha)
+      times a positive factor with S nondecreasing; here g'(alpha) = S_eps(alpha) / (alpha - 1)^2 for the eps form
+      and (log g)'(alpha) = S_delta(alpha) for the delta form.  If float bounds certify S(c - w) < 0 < S(c + w),
+      the infimum over all alpha > 1 is the minimum over [c - w, c + w], which is >= g(c) - sup|g'| w with
+      sup|g'| <= max(|S(c - w)|, |S(c + w)|) / (c - w - 1)^2 (S is monotone): the lower end.  Elements where the
+      signs cannot be certified get the certified arb enclosure (:func:`dpbounds.accounting.conversions.eps_of`),
+      else 0.
 
 Error model (the same as :mod:`dpbounds.evaluation.npfast`): ``+ - * /`` and ``sqrt`` are correctly rounded
 (relative error <= 2^-53, bounded here by ``_U2`` = 2^-52); ``log``, ``log1p``, ``exp``, ``expm1`` err by a few ulps,
@@ -53,7 +61,13 @@ _U2 = 2.0 ** -52          # one correctly rounded operation, relative (twice the
 _M = 2.0 ** -44           # one libm call, relative
 _T = 2.0 ** -1070         # absolute: subnormal results
 _INFL = 1.0 + 2.0 ** -20  # inflation of an error bound (covers the roundings of the bound itself)
-_HALLEY = 3               # iterations of the alpha solvers (relative error ~1e-13 from the starting points below)
+_HALLEY = 2               # Halley steps of the eps form's solver on every element, then more on the elements whose
+_HALLEY_TOL = 2.0 ** -12  # last step exceeded this (relative; the error after it is ~ its cube)
+_NEWTON_DELTA = 3         # Newton steps of the delta form's solver on every element (monotone convergence)
+_NEWTON_B_STAR = 3        # Newton steps of the B* solver on every element (then more where still moving)
+_MORE = 60                # at most this many more steps on the elements still moving
+_SQRT8 = math.sqrt(8.0)
+_LOSS_TOL = 2.0 ** -40    # a convexity loss above this (relative) sends the element to the window certificate
 _WIN = 2.0 ** -24         # half-width of the certification window, relative to alpha - 1
 _WHERE = "dpbounds.accounting.fast_conversions"
 CHUNK = 32768
@@ -101,7 +115,9 @@ class _MATH:
 def _neg_log(xp, delta):
     """(l, e): l = log(1/delta) = -log(delta) >= 0."""
     l = -xp.log(delta)
-    return l, l * _M + _T
+    e = l * _M
+    e += _T
+    return l, e
 
 
 def _log_one_minus_inv(xp, a, d):
@@ -116,7 +132,10 @@ def _log_one_minus_inv(xp, a, d):
         if n_small == 0:
             r = 1.0 / a
             t = np.log1p(-r)
-            return t, 1.01 * _U2 * r - t * _M + _T
+            r *= 1.01 * _U2
+            r -= t * _M
+            r += _T
+            return t, r
         if n_small == small.size:
             t = np.log(d / a)
             return t, _U2 - t * _M + _T
@@ -128,32 +147,55 @@ def _log_one_minus_inv(xp, a, d):
     return t, e
 
 
-def _g_eps(xp, rho, l, el, a):
+def _g_eps(xp, rho, l, el, a, d=None, la=None):
     """(v, e) of g(a) = a rho + (l - log a)/(a - 1) + log(1 - 1/a): the conversions.cks20 objective.
 
     Error terms: a rho one rounding; n = l - log a: el + la _M + one rounding; q = n/d with d = a - 1 within one
     rounding (exact for a <= 2): |N/D - n/d| <= (|N - n| + |n| 2^-53)/d (1 + 2^-52), plus the division's rounding;
-    the two additions; an absolute 2^-1000 covers every underflow term (each <= 2^-1070 / d, d >= 2^-40)."""
-    d = a - 1.0
+    the two additions; an absolute 2^-1000 covers every underflow term (each <= 2^-1070 / d, d >= 2^-40).
+    (``d``, ``la``: a - 1 and log a when the caller has them.)"""
+    if d is None:
+        d, la = a - 1.0, xp.log(a)
     t1 = a * rho
-    la = xp.log(a)
     n = l - la
     q = n / d
     t3, e3 = _log_one_minus_inv(xp, a, d)
-    v = (t1 + q) + t3
-    aq = xp.abs(q)
-    e = (t1 + aq) * (2.01 * _U2) + (el + la * _M + xp.abs(n) * (2.0 * _U2)) / d * _INFL + e3 \
-        - t3 * (1.01 * _U2) + 2.0 ** -1000
+    v = t1 + q
+    v += t3
+    # (in-place arithmetic on fresh temporaries only, here and below: on floats it is the same expression)
+    e = xp.abs(q)
+    e += t1
+    e *= 2.01 * _U2
+    f = la * _M
+    f += el
+    n = xp.abs(n)
+    n *= 2.0 * _U2
+    f += n
+    f /= d
+    f *= _INFL
+    e += f
+    e += e3
+    e -= t3 * (1.01 * _U2)
+    e += 2.0 ** -1000
     return v, e
 
 
-def _s_eps(xp, rho, l, el, a):
+def _s_eps(xp, rho, l, el, a, d=None, la=None):
     """(v, e) of S(a) = rho (a - 1)^2 + log a - l (sign of g'; g' = S / (a - 1)^2)."""
-    d = a - 1.0
+    if d is None:
+        d, la = a - 1.0, xp.log(a)
     t = rho * (d * d)                  # d: <= 1 rounding, d*d and rho*: 2 more -> <= 4 x 2^-53
-    la = xp.log(a)
-    v = (t + la) - l
-    e = t * (2.01 * _U2) + _T + la * _M + _T + el + (t + la + l) * (1.01 * _U2)
+    v = t + la
+    v -= l
+    e = t * (2.01 * _U2)
+    e += _T
+    e += la * _M
+    e += _T
+    e += el
+    f = t + la
+    f += l
+    f *= 1.01 * _U2
+    e += f
     return v, e
 
 
@@ -163,17 +205,37 @@ def _h_delta(xp, rho, eps, a):
     d = a - 1.0
     p = a * rho
     m = p - eps
-    em = p * _U2 + _T + xp.abs(m) * _U2
+    am = xp.abs(m)
+    em = p * _U2
+    em += _T
+    em += am * _U2
     t1 = d * m
     # |D M - d m| <= D |M - m| + |m| |D - d|, D <= d (1 + 2^-53); plus the product's rounding
-    e1 = d * em * _INFL + xp.abs(m) * d * _U2 + xp.abs(t1) * _U2
+    e1 = d * em
+    e1 *= _INFL
+    am *= d
+    am *= _U2
+    e1 += am
+    at1 = xp.abs(t1)
+    e1 += at1 * _U2
     t2 = -xp.log(d)                    # d = D (1 + theta): |log D - log d| <= _U2
-    e2 = _U2 + xp.abs(t2) * _M + _T
+    at2 = xp.abs(t2)
+    e2 = at2 * _M
+    e2 += _U2
+    e2 += _T
     t3, e3 = _log_one_minus_inv(xp, a, d)
     t4 = a * t3
-    e4 = a * e3 + xp.abs(t4) * _U2
-    v = (t1 + t2) + t4
-    e = e1 + e2 + e4 + (xp.abs(t1) + xp.abs(t2) + xp.abs(t4)) * (1.01 * _U2)
+    e4 = a * e3
+    at4 = xp.abs(t4)
+    e4 += at4 * _U2
+    v = t1 + t2
+    v += t4
+    e = e1 + e2
+    e += e4
+    at1 += at2
+    at1 += at4
+    at1 *= 1.01 * _U2
+    e += at1
     return v, e
 
 
@@ -183,95 +245,158 @@ def _s_delta(xp, rho, eps, a):
     p = a * rho
     pd = d * rho                       # d: <= 1 rounding, times rho: 1 more
     t3, e3 = _log_one_minus_inv(xp, a, d)
-    v = ((p + pd) - eps) + t3
-    e = p * _U2 + pd * (1.01 * _U2) + 2 * _T + e3 + (p + pd + eps + xp.abs(t3)) * (1.51 * _U2)  # three additions
+    v = p + pd
+    v -= eps
+    v += t3
+    e = p * _U2
+    e += pd * (1.01 * _U2)
+    e += 2 * _T
+    e += e3
+    f = p + pd
+    f += eps
+    f += xp.abs(t3)
+    f *= 1.51 * _U2                    # three additions
+    e += f
     return v, e
 
 
 def _up(xp, v, e):
     """The float upper end of [v - e, v + e] (the final addition's rounding covered by |v| _U2)."""
-    return v + (e * _INFL + xp.abs(v) * _U2 + _T)
+    return v + _margin(xp, v, e)
 
 
 def _down(xp, v, e):
-    return v - (e * _INFL + xp.abs(v) * _U2 + _T)
+    return v - _margin(xp, v, e)
+
+
+def _margin(xp, v, e):
+    m = e * _INFL
+    av = xp.abs(v)
+    av *= _U2
+    m += av
+    m += _T
+    return m
 
 
 # ------------------------------------------------------------------------------------------ alpha solvers (heuristic)
 
-def _safe_step(xp, y, step, s, lo, hi):
-    """One safeguarded root-finding step: [lo, hi] keeps the sign change of the increasing S (s = S(y)); a step
-    that leaves it is replaced by bisection."""
-    pos = s > 0
-    hi = xp.where(pos, y, hi)
-    lo = xp.where(pos, lo, y)
-    yn = y - step
-    return xp.where((yn >= lo) & (yn <= hi), yn, 0.5 * (lo + hi)), lo, hi
+def _iterate(xp, step, y, params, base: int, tol: float):
+    """y after ``base`` (>= 1) applications of ``step(y, *params) -> (y, dy)`` to every element, then up to _MORE
+    more on the elements whose last step exceeded tol |y| (only those are computed: the rare far starts)."""
+    dy = math.inf
+    if xp is _NP:
+        for _ in range(base):
+            y, dy = step(y, *params)
+        idx = np.flatnonzero(~(np.abs(dy) <= tol * y))   # (y > 0 in every solver here)
+        for _ in range(_MORE):
+            if not idx.size:
+                break
+            yy, dy = step(y[idx], *[p[idx] if np.ndim(p) else p for p in params])
+            y[idx] = yy
+            idx = idx[~(np.abs(dy) <= tol * yy)]
+        return y
+    try:  # (floats raise where numpy gives inf or NaN: the last iterate is still a valid alpha, any alpha is)
+        for k in range(base + _MORE):
+            if k >= base and abs(dy) <= tol * y:
+                break
+            y, dy = step(y, *params)
+    except ZeroDivisionError:
+        pass
+    return y
 
 
-def _alpha_eps(xp, rho, l, y=None, iters: int = _HALLEY):
+def _alpha_eps(xp, rho, l, y=None, iters: int = _HALLEY, tol: float = _HALLEY_TOL):
     """Near-optimal alpha of the eps form: the root of S = rho x^2 + log1p(x) - l, x = alpha - 1, by Halley's method
     in y = log1p(x) (S is convex and increasing in y) from y0 = min(l, log1p(sqrt(l/rho))) (BS16's optimum), where
-    S(y0) >= 0.  The Halley denominator is kept >= S'^2 / 2 (each step at most twice Newton's) and y >= 0.  Any
-    result is safe: the certificates trust nothing but the evaluation at the alpha returned.  (``y``: a warm start.)"""
+    S(y0) >= 0.  The Halley denominator is kept >= S'^2 / 2 (each step at most twice Newton's) and y >= 0; after
+    ``iters`` steps, elements whose last step exceeded ``tol`` (relative) take more.  Any result is safe: the
+    certificates trust nothing but the evaluation at the alpha returned.  (``y``: a warm start.)"""
     if y is None:
         y = xp.minimum(l, xp.log1p(xp.sqrt(l / rho)))
-    r2 = 2.0 * rho
-    for _ in range(iters):
+
+    def step(y, rho, r2, l):
         em = xp.expm1(y)
         ey = em + 1.0
-        s = rho * (em * em) + (y - l)
-        ds = r2 * (em * ey) + 1.0
+        s = em * em
+        s *= rho
+        s += y - l                                  # s = S
+        ds = em * ey
+        ds *= r2
+        ds += 1.0                                   # S'
         dd = ds * ds
-        hd2 = rho * (ey * (ey + ey - 1.0))          # half of S''
-        y = xp.maximum(y - s * ds / xp.maximum(dd - s * hd2, 0.5 * dd), 0.0)
+        hd2 = ey + ey
+        hd2 -= 1.0
+        hd2 *= ey
+        hd2 *= rho                                  # half of S''
+        hd2 *= s
+        half = dd * 0.5
+        dd -= hd2
+        s *= ds
+        s /= xp.maximum(dd, half)
+        yn = xp.maximum(y - s, 0.0)
+        return yn, yn - y
+
+    y = _iterate(xp, step, y, (rho, rho + rho, l), iters, tol)
     return xp.maximum(xp.exp(y), 1.0 + 2.0 ** -40)  # alpha = 1 + x = e^y
 
 
-def _alpha_delta(xp, rho, eps):
-    """Near-optimal alpha of the delta form: the root of S = (2x + 1) rho - eps + log(x/(1 + x)), x = alpha - 1, by
-    safeguarded Halley steps in y = log x.  Start: x0, the root of 2 rho x^2 + (rho - eps) x - 1; since
-    log(x/(1+x)) >= -1/x, S(x0) >= 0.  Bracket below: y = min(y0, eps - rho - 2 rho x0) - 1, where S <= -1."""
-    b = rho - eps
-    r = xp.sqrt(b * b + 8.0 * rho)                 # (b * b overflows only where 8 rho is negligible next to it)
-    r = xp.where(r < math.inf, r, xp.abs(b))
-    x0 = xp.where(b > 0, 2.0 / (b + r), (r - b) / (4.0 * rho))
-    y = xp.log(x0)
-    lo, hi = xp.minimum(y, -b - 2.0 * rho * x0) - 1.0, y + 1.0
-    for _ in range(_HALLEY):
-        ey = xp.exp(y)
-        s = (2.0 * ey + 1.0) * rho - eps + y - xp.log1p(ey)
-        ds = 2.0 * rho * ey + 1.0 / (1.0 + ey)
-        d2 = 2.0 * rho * ey - ey / ((1.0 + ey) * (1.0 + ey))
-        y, lo, hi = _safe_step(xp, y, 2.0 * s * ds / (2.0 * ds * ds - s * d2), s, lo, hi)
-    return xp.maximum(1.0 + xp.exp(y), 1.0 + 2.0 ** -40)
+def _alpha_delta(xp, rho, eps, tol: float = 2.0 ** -20):
+    """Near-optimal alpha of the delta form.  In u = -log(1 - 1/alpha) > 0 its derivative's sign factor is
+    F(u) = rho coth(u/2) - u - eps (= S_delta), convex and decreasing, so Newton's method from a point where F >= 0
+    increases monotonically to the root.  Start: coth z >= max(1/z, 1) gives F >= 0 at the larger of the positive
+    root of u^2 + eps u - 2 rho and rho - eps.  With r = alpha = 1/(1 - e^-u): coth(u/2) = 2r - 1 and
+    F'(u) = -(2 rho r (r - 1) + 1).  After _NEWTON_DELTA steps, elements whose last step exceeded ``tol``
+    (relative; the error after it is ~ its square) take more (far starts: rho ~ eps >> 1)."""
+    q = xp.sqrt(eps * eps + 8.0 * rho)
+    if xp is _NP:
+        if not np.all(q < math.inf):                # eps^2 or 8 rho overflowed: the rare elements in hypot
+            q = np.where(q < math.inf, q, np.hypot(eps, _SQRT8 * np.sqrt(rho)))
+    elif not q < math.inf:
+        q = math.hypot(eps, _SQRT8 * math.sqrt(rho))
+    u = xp.maximum(xp.maximum(4.0 * rho / (eps + q), rho - eps), 2.0 ** -1000)
+
+    def step(u, r2, c):
+        r = -1.0 / xp.expm1(-u)
+        rr = r2 * r
+        du = rr - c
+        du -= u
+        r -= 1.0
+        r *= rr
+        r += 1.0
+        du /= r
+        un = xp.maximum(u + du, u)                  # the iterates increase; a step back is rounding (cancellation
+        return un, un - u                           # in rr - c once e^-u < 2^-53), it would collapse u to 0
+
+    u = _iterate(xp, step, u, (rho + rho, rho + eps), _NEWTON_DELTA, tol)
+    return xp.maximum(-1.0 / xp.expm1(-u), 1.0 + 2.0 ** -40)
 
 
 def _alpha_b_star(xp, eps_g, l):
-    """Near-optimal alpha at B*_cks20.  One Newton step on the concave F(rho) = min_alpha eps(rho) (slope alpha*)
-    from BS16's B* (feasible: CKS20 <= BS16), then Newton in y = log(alpha - 1) on
-    E(x) = (l - log1p x)(2x + 1)/x^2 + log(x/(1 + x)) - eps_g, the condition that rho(alpha) = (l - log alpha)/
-    (alpha - 1)^2 (where S = 0) meets eps_g; y is kept below log(e^l - 1), where rho(alpha) > 0."""
-    rho = eps_g * eps_g / ((xp.sqrt(l + eps_g) + xp.sqrt(l)) ** 2)
-    a = _alpha_eps(xp, rho, l)
-    c, _ = _g_eps(xp, rho, l, 0.0 * l, a)
-    a = _alpha_eps(xp, rho + (eps_g - c) / a, l, xp.log(a), 1)   # warm start: one Halley step
-    y = xp.log(a - 1.0)
-    yhi = xp.log(xp.expm1(l))
-    for _ in range(3):
-        x = xp.exp(y)
-        lp = xp.log1p(x)
-        n = l - lp
-        ix = 1.0 / x
-        ip = 1.0 / (1.0 + x)
-        t = x + x + 1.0
-        nix2 = n * (ix * ix)
-        E = t * nix2 + (y - lp) - eps_g
-        # dE/dy = x dE/dx = -(2x + 1)/(x (1 + x)) - 2 n (1 + x)/x^2 + 1/(1 + x)
-        dE = ip - t * (ix * ip) - 2.0 * (nix2 * (1.0 + x))
-        yn = y - E / dE
-        y = xp.where(yn < yhi, yn, (y + yhi) * 0.5)
-    return xp.maximum(1.0 + xp.exp(y), 1.0 + 2.0 ** -40)
+    """Near-optimal alpha at B*_cks20 = sup over t = 1/(alpha - 1) > 0 of (eps_g - c(t)) t/(1 + t), c(t) = t l -
+    (1 + t) log(1 + t) + t log t (the objective at rho = 0).  That function is log-concave; its maximum is the root
+    of E(t) = s t (2 + t) - log(1 + t) - eps_g, s = c'(t) = l - log alpha, and E' = 1 + 2 (1 + t) s,
+    E'' = 2 s + 2/t: E is convex and increasing where s >= 0, which holds at the root and to its right.  Newton's
+    method from a point with s > 0 lands right of the root after one step and then decreases to it monotonically.
+    Start: BS16's optimal alpha - 1 at BS16's B*, capped at 0.6 (e^l - 1) (alpha* < e^l; s > 0 there)."""
+    x0 = xp.minimum(xp.sqrt(l) * (xp.sqrt(l + eps_g) + xp.sqrt(l)) / eps_g, 0.6 * xp.expm1(l))
+
+    def step(t, l, eps_g):
+        lt = xp.log1p(t)
+        s = l - xp.log1p(1.0 / t)                  # log alpha = log1p(1/t): accurate for large t (delta ~ 1)
+        dt = t + 2.0
+        dt *= t
+        dt *= s
+        dt -= lt
+        dt -= eps_g                                 # E(t)
+        den = t + 1.0
+        den *= s
+        den *= 2.0
+        den += 1.0                                  # E'(t)
+        dt /= den
+        return xp.maximum(t - dt, 2.0 ** -1000), dt   # (t > 0: a rounding step below 0 is kept out)
+
+    t = _iterate(xp, step, xp.maximum(1.0 / x0, 2.0 ** -1000), (l, eps_g), _NEWTON_B_STAR, 2.0 ** -13)
+    return xp.maximum(1.0 + 1.0 / t, 1.0 + 2.0 ** -40)
 
 
 # ------------------------------------------------------------------------------------------ per-chunk bodies
@@ -279,10 +404,56 @@ def _alpha_b_star(xp, eps_g, l):
 def _eps_cks20(xp, rho, delta, want_lo: bool):
     l, el = _neg_log(xp, delta)
     a = _alpha_eps(xp, rho, l)
-    v, e = _g_eps(xp, rho, l, el, a)
+    d, la = a - 1.0, xp.log(a)
+    v, e = _g_eps(xp, rho, l, el, a, d, la)
     hi = _up(xp, v, e)
     if not want_lo:
         return None, hi
+    # g is convex in t = 1/(a - 1) with dg/dt = -S_eps and g''(t) = 2 rho x^3 + x^2/(1 + x) (x = 1/t), increasing
+    # in x; between t and t* it is >= its value at x_m = min(x, x_lo), x_lo = 2l/(1 + sqrt(1 + 4 rho l)) <= x*
+    # (log(1 + x) <= x in S_eps(x*) = 0), so g(t*) >= g(t) - S^2 / (2 g''(x_m))  (module docstring, 2a)
+    s, es = _s_eps(xp, rho, l, el, a, d, la)
+    ld = el * _INFL
+    ld += l * _U2
+    ld = l - ld                                       # x_lo increases in l: l rounded down
+    x1 = d * (1.0 - 2.0 ** -50)
+    w = 4.0 * rho
+    w *= ld
+    w += 1.0
+    w = xp.sqrt(w)
+    w += 1.0
+    x2 = ld + ld
+    x2 /= w
+    x2 *= 1.0 - 2.0 ** -46                            # x_lo, rounded down
+    xm = xp.minimum(x1, x2)
+    w = 2.0 * rho
+    w *= xm
+    w += 1.0 / (xm + 1.0)
+    mu = xm * xm
+    mu *= w
+    mu *= 1.0 - 2.0 ** -48                            # g''(x_m), rounded down
+    loss = _sq_over(xp, s, es, mu + mu)
+    lo = _down(xp, v, e)
+    lo -= loss * _INFL
+    return _then_window(xp, loss <= _LOSS_TOL * xp.abs(v), lo, _eps_window_lo, rho, l, el, a), hi
+
+
+def _sq_over(xp, s, es, den):
+    """An upper bound of S^2 / den for S in [s - es, s + es] (den > 0, rounded down by the caller)."""
+    m = xp.abs(s)
+    m += es * _INFL
+    m *= 1.0 + _U2
+    m *= m
+    if xp is _MATH and den == 0:
+        return math.inf                 # (den underflowed; numpy's x/0 is inf too)
+    m /= den
+    m *= 1.0 + 2.0 ** -48
+    return m
+
+
+def _eps_window_lo(xp, rho, l, el, a):
+    """The lower end from the window certificate (module docstring, 2b); NaN where it does not hold."""
+    v, e = _g_eps(xp, rho, l, el, a)
     d = a - 1.0
     w = d * _WIN
     am, ap = a - w, a + w                       # a - am, ap - a exact (Sterbenz); am > 1 since w < d/2
@@ -294,7 +465,7 @@ def _eps_cks20(xp, rho, delta, want_lo: bool):
     wmax = xp.maximum(a - am, ap - a)
     loss = smax * wmax / (dm * dm * (1.0 - 4 * _U2)) * _INFL
     lo = _down(xp, v, e) - loss * _INFL
-    return (xp.where(ok, lo, np.nan) if xp is _NP else (lo if ok else math.nan)), hi
+    return xp.where(ok, lo, np.nan) if xp is _NP else (lo if ok else math.nan)
 
 
 def _delta_cks20(xp, rho, eps, want_lo: bool):
@@ -303,6 +474,20 @@ def _delta_cks20(xp, rho, eps, want_lo: bool):
     hi = xp.exp(_up(xp, v, e)) * (1.0 + _M) + _T
     if not want_lo:
         return None, hi
+    # h'' = 2 rho + 1/(a (a - 1)) >= 2 rho: h(a*) >= h(a) - h'(a)^2 / (4 rho), h' = S_delta (module docstring, 2a)
+    s, es = _s_delta(xp, rho, eps, a)
+    loss = _sq_over(xp, s, es, 4.0 * rho)
+    lo = _down(xp, v, e)
+    lo -= loss * _INFL
+    lo = xp.exp(lo)
+    lo *= 1.0 - _M
+    lo -= _T
+    return _then_window(xp, loss <= _LOSS_TOL * (1.0 + xp.abs(v)), lo, _delta_window_lo, rho, eps, a), hi
+
+
+def _delta_window_lo(xp, rho, eps, a):
+    """The lower end from the window certificate (module docstring, 2b); NaN where it does not hold."""
+    v, e = _h_delta(xp, rho, eps, a)
     d = a - 1.0
     w = d * _WIN
     am, ap = a - w, a + w
@@ -312,7 +497,18 @@ def _delta_cks20(xp, rho, eps, want_lo: bool):
     smax = xp.maximum(-_down(xp, sm, esm), _up(xp, sp_, esp))
     loss = smax * xp.maximum(a - am, ap - a) * _INFL
     lo = xp.exp(_down(xp, v, e) - loss * _INFL) * (1.0 - _M) - _T
-    return (xp.where(ok, lo, np.nan) if xp is _NP else (lo if ok else math.nan)), hi
+    return xp.where(ok, lo, np.nan) if xp is _NP else (lo if ok else math.nan)
+
+
+def _then_window(xp, ok, lo, window_lo, *args):
+    """``lo`` with the elements not ``ok`` (NaN included) replaced by ``window_lo(xp, *args)`` on those elements
+    only (NaN where the window does not certify either: the caller then asks arb)."""
+    if xp is _MATH:
+        return lo if ok else window_lo(xp, *args)
+    idx = np.flatnonzero(~ok)
+    if idx.size:
+        lo[idx] = window_lo(_NP, *[x[idx] if isinstance(x, np.ndarray) and x.ndim else x for x in args])
+    return lo
 
 
 def _b_star_cks20(xp, eps_g, delta_g):
@@ -359,7 +555,11 @@ def _scalar_in(name, v, rnd, where):
 
 
 def _check(name, x, ok, domain, where):
-    """Arrays: DomainError naming the first element outside the domain."""
+    """Arrays: DomainError naming the first element outside the domain, an interval tested by ``ok`` (elementwise);
+    its ends are tested first (min and max, NaN-propagating), the elements only when they fail."""
+    if x.size == 0 or np.all(ok(np.array([x.min(), x.max()]))):
+        return
+    ok = ok(x)
     if not np.all(ok):
         i = int(np.flatnonzero(~np.asarray(ok).ravel())[0])
         raise DomainError(name, float(np.ravel(x)[i]), domain, where, f"first violation at index {i}")
@@ -445,8 +645,8 @@ def _check_inputs(second: str, ok2, dom2: str, r, y) -> None:
         if not ok2(y):
             raise DomainError(second, y, dom2, _WHERE)
         return
-    _check("rho", r, (r >= 0) & (r < np.inf), "rho >= 0 (finite)", _WHERE)
-    _check(second, y, ok2(y), dom2, _WHERE)
+    _check("rho", r, lambda v: (v >= 0) & (v < np.inf), "rho >= 0 (finite)", _WHERE)
+    _check(second, y, ok2, dom2, _WHERE)
 
 
 def _interval(kind: str, conversion: str, rho, y):
@@ -540,8 +740,8 @@ def b_star_lower(eps_g: Any, delta_g: Any, conversion: str = "cks20") -> Any:
         v = body(_MATH, e, d)[0]
         return v if v == v else 0.0
     (e, d), shape = _arrays(eps_g, delta_g)
-    _check("eps_g", e, (e > 0) & (e < np.inf), "eps_g > 0 (finite)", where)
-    _check("delta_g", d, (d > 0) & (d < 1), "0 < delta_g < 1", where)
+    _check("eps_g", e, lambda v: (v > 0) & (v < np.inf), "eps_g > 0 (finite)", where)
+    _check("delta_g", d, lambda v: (v > 0) & (v < 1), "0 < delta_g < 1", where)
     out = _chunked(body, [e, d], shape, 1)[0]
     np.copyto(out, 0.0, where=np.isnan(out))
     return out
