@@ -163,3 +163,22 @@ def test_bad_values_raise_before_recording():
     with pytest.raises(DomainError, match=r"delta\[1\]"):
         f.try_spend_many(eps=np.array([0.1, 0.1]), delta=np.array([0.0, 1e-9]))  # pure-DP filter
     assert f.rounds == 0
+
+
+@pytest.mark.parametrize("fid,budget", [("fz21.thm4_3.rr", {"alpha": "8", "eps_g": "10", "delta_g": "1e-6"}),
+                                        ("lec21.multi_order", {"alpha": "8", "eps_g": "10", "delta_g": "1e-6",
+                                                               "k": "4"})])
+def test_rr_renyi_filters_take_eps_streams_round_by_round_with_the_same_decisions(fid, budget):
+    """Pure eps rounds charged the certified RR Renyi curve: try_spend_many(eps=...) raised KeyError('rho');
+    it now gives try_spend's decisions round by round, and refuses a bad value before recording any round."""
+    x = np.random.default_rng(7).uniform(0.01, 0.2, 400)
+    f, g = make_filter(fid, **budget), make_filter(fid, **budget)
+    k = f.try_spend_many(eps=x)
+    k2 = next((i for i, v in enumerate(x) if g.try_spend(float(v)).name != "CONT"), len(x))
+    assert 0 < k == k2 < len(x) and f.rounds == g.rounds == k
+    h = make_filter(fid, **budget)
+    with pytest.raises(DomainError, match=r"eps\[2\]"):
+        h.try_spend_many(eps=[0.1, 0.1, float("nan")])
+    with pytest.raises(DomainError, match=r"delta\[0\]"):
+        h.try_spend_many(eps=[0.1], delta=[1e-9])
+    assert h.rounds == 0

@@ -340,7 +340,16 @@ _BENCH = {
     "wrrw23.thm1": ({"B": "1e6", "delta_g": "1e-3"}, "rho+delta"),
     "wrrw23.thm2": ({"eps_g": "1000", "delta_prime": "1e-6", "delta_dprime": "1e-3"}, "eps+delta"),
     "wrrw23.thm1.cks20": ({"eps_g": "1000", "delta_prime": "1e-6", "delta_dprime": "1e-3"}, "eps+delta"),
+    "rruv16.lemma3_3.filter.thm5_1.corrected": ({"eps_g": "1000", "delta_g": "1e-6", "delta_dprime": "1e-3"},
+                                                "eps+delta"),
+    "rruv16.lemma3_3.filter.thm3_4.corrected": ({"eps_g": "1e5", "delta_dprime": "1e-3"}, "eps+delta"),
+    "st22.filter": ({"eps_g": "1e5", "delta_g": "1e-6"}, "rho"),              # rho_t = mu_t^2 / 2
+    "kth23.individual_filter": ({"eps_g": "1e5", "delta_g": "1e-6"}, "rho"),  # one individual's filter
 }
+#: filters whose rounds are charged through a certified per-round conversion (pure eps -> the RR Renyi curve at the
+#: filter's orders): no batched path, so no batched benchmark -- try_spend_many runs them round by round
+_NO_BATCH = {"fz21.thm4_3.rr": "each eps is charged the certified RR Renyi curve (arb) per round",
+             "lec21.multi_order": "each eps is charged the certified RR Renyi curve at every order per round"}
 
 
 def _bench_stream(quick: bool) -> list[dict]:
@@ -359,7 +368,7 @@ def _bench_stream(quick: bool) -> list[dict]:
     for fid in ids:
         if fid not in _BENCH:
             rows.append({"bench": "streaming decisions (batched)", "id": fid, "rate": None,
-                         "note": "skipped: no benchmark budget"})
+                         "note": f"skipped: {_NO_BATCH.get(fid, 'no benchmark budget')}"})
             continue
         budget, kind = _BENCH[fid]
         rates = {}

@@ -23,6 +23,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any, Callable
 
+import numpy as np
 from dpbounds import spec
 from dpbounds.spec import DomainError, parse_exact
 from dpbounds.spec.core import Exact
@@ -131,6 +132,30 @@ class RenyiRRFilter(Filter):
                 raise DomainError(f"eps[{self.rounds}]", e, "eps_i >= 0", self.entry.theorem)
             return super().try_spend(rho=rr_rdp_upper(self.budget["alpha"], e))
         return super().try_spend(eps=eps, delta=delta, rho=rho)
+
+    def try_spend_many(self, eps: Any = None, delta: Any = None, rho: Any = None) -> int:
+        """k: rounds 0..k-1 CONT (recorded), the rest HALT -- exactly try_spend round by round.  Pure eps rounds
+        are charged the certified RR curve one round at a time (no vectorized path: the charge is an arb
+        enclosure); rho rounds take the batched path.  Every value is checked before any round is recorded."""
+        if eps is None or rho is not None:
+            return super().try_spend_many(eps=eps, delta=delta, rho=rho)
+        th = self.entry.theorem
+        arrs = [np.asarray(eps, dtype=np.float64)] + ([] if delta is None else [np.asarray(delta, dtype=np.float64)])
+        flat = [np.ascontiguousarray(a).reshape(-1) for a in np.broadcast_arrays(*arrs)]
+        e = flat[0]
+        bad = np.flatnonzero(~(np.isfinite(e) & (e >= 0)))
+        if bad.size:
+            i = int(bad[0])
+            raise DomainError(f"eps[{self.rounds + i}]", float(e[i]), "eps_i >= 0 (finite)", th)
+        if len(flat) > 1 and np.any(flat[1] != 0):
+            i = int(np.flatnonzero(flat[1])[0])
+            raise DomainError(f"delta[{self.rounds + i}]", float(flat[1][i]), "delta_i = 0 (pure-DP rounds)", th)
+        k = 0
+        for x in e.tolist():
+            if self.try_spend(x).name != "CONT":
+                break
+            k += 1
+        return k
 
 
 def _rr_filter(*, save_path=None, conversion: str | None = None, _lock=None, **budget) -> RenyiRRFilter:
