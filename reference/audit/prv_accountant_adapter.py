@@ -49,108 +49,58 @@ def audit(quick: bool = False) -> PeerResult:
     return res
 
 
-def _gaussian_delta(cases) -> list[Comparison]:
+def _gaussian_mix(function: str, check: str, mechs: list[tuple[float, int]], what: str, target: str,
+                  inputs: dict[str, str]) -> Comparison:
+    """One composition of Gaussian mechanisms (sigma_i, k_i times each): the upper end of compute_epsilon(delta)
+    (``what`` = "eps") or compute_delta(eps) ("delta") against the exact Gaussian curve of
+    rho = sum k_i / (2 sigma_i^2) (the privacy losses are independent Gaussians, so their sum is Gaussian; BW18)."""
     from prv_accountant import PRVAccountant
     from prv_accountant.privacy_random_variables import GaussianMechanism
 
-    from dpbounds.accounting.conversions import delta_of
-    out = []
-    for sigma, k, eps in cases:
-        inputs = {"noise_multiplier": repr(sigma), "k": str(k), "eps": eps}
-        repro = ("from prv_accountant import PRVAccountant\n"
-                 "from prv_accountant.privacy_random_variables import GaussianMechanism\n"
-                 f"acc = PRVAccountant(prvs=[GaussianMechanism({sigma!r})], max_self_compositions=[{k}], "
-                 f"eps_error={EPS_ERROR!r}, delta_error={DELTA_ERROR!r})\n"
-                 f"print(acc.compute_delta({float(eps)!r}, [{k}]))  # (lower, estimate, upper)\n"
-                 "from fractions import Fraction; import dpbounds\n"
-                 f"e = dpbounds.delta_of(Fraction({k}) / (2 * Fraction({sigma!r}) ** 2), '{eps}', 'gauss')\n"
-                 "print(float(e.lo), float(e.hi))\n")
-        try:
-            acc = PRVAccountant(prvs=[GaussianMechanism(sigma)], max_self_compositions=[k], eps_error=EPS_ERROR,
-                                delta_error=DELTA_ERROR)
-            lo_p, est, up = (float(x) for x in acc.compute_delta(float(eps), [k]))
-        except Exception as e:  # noqa: BLE001
-            out.append(error_comparison(PEER, F_GDELTA, "k-fold Gaussian: delta(eps)", inputs, e, repro))
-            continue
-        ex = delta_of(Fraction(k) / (2 * Fraction(sigma) ** 2), Fraction(eps), "gauss")
-        lo, hi = max(ex.lo, Fraction(0)), max(ex.hi, Fraction(0))
-        j = dict(reference="conversions.gauss.delta",
-                 description="the exact delta(eps) of k-fold Gaussian noise (sqrt(k)/sigma-GDP, BW18 Thm 8)")
-        inputs["returned (lower, estimate)"] = f"({lo_p!r}, {est!r})"
-        out.append(Comparison(PEER, F_GDELTA, "k-fold Gaussian mechanism: delta(eps), upper end", inputs,
-                              peer_value=up, formula=judge_upper(up, lo, hi, role="formula", **j),
-                              truth=judge_upper(up, lo, hi, role="truth", **j), reproducer=repro))
-    return out
-
-
-def _heterogeneous(cases) -> list[Comparison]:
-    from prv_accountant import PRVAccountant
-    from prv_accountant.privacy_random_variables import GaussianMechanism
-
-    from dpbounds.accounting.conversions import eps_of
-    out = []
-    for (s1, k1), (s2, k2), d in cases:
-        inputs = {"noise_multipliers": f"{s1!r}, {s2!r}", "k": f"{k1}, {k2}", "delta": d}
-        rho_txt = f"Fraction({k1}) / (2 * Fraction({s1!r}) ** 2) + Fraction({k2}) / (2 * Fraction({s2!r}) ** 2)"
-        repro = ("from prv_accountant import PRVAccountant\n"
-                 "from prv_accountant.privacy_random_variables import GaussianMechanism\n"
-                 f"acc = PRVAccountant(prvs=[GaussianMechanism({s1!r}), GaussianMechanism({s2!r})], "
-                 f"max_self_compositions=[{k1}, {k2}], eps_error={EPS_ERROR!r}, delta_error={DELTA_ERROR!r})\n"
-                 f"print(acc.compute_epsilon({float(d)!r}, [{k1}, {k2}]))  # (lower, estimate, upper)\n"
-                 "from fractions import Fraction; import dpbounds\n"
-                 f"e = dpbounds.eps_of({rho_txt}, '{d}', 'gauss'); print(float(e.lo), float(e.hi))\n")
-        try:
-            acc = PRVAccountant(prvs=[GaussianMechanism(s1), GaussianMechanism(s2)], max_self_compositions=[k1, k2],
-                                eps_error=EPS_ERROR, delta_error=DELTA_ERROR)
-            lo_p, est, up = (float(x) for x in acc.compute_epsilon(float(d), [k1, k2]))
-        except Exception as e:  # noqa: BLE001
-            out.append(error_comparison(PEER, F_HET, "two Gaussian mechanisms: epsilon(delta)", inputs, e, repro))
-            continue
-        rho = Fraction(k1) / (2 * Fraction(s1) ** 2) + Fraction(k2) / (2 * Fraction(s2) ** 2)
-        ex = eps_of(rho, Fraction(d), "gauss")
-        j = dict(reference="conversions.gauss",
-                 description="the exact eps(delta) of the composed Gaussian mechanisms (a Gaussian curve, rho = "
-                 "sum k_i / (2 sigma_i^2), BW18)")
-        inputs["returned (lower, estimate)"] = f"({lo_p!r}, {est!r})"
-        out.append(Comparison(PEER, F_HET, "k1 + k2 Gaussian mechanisms: epsilon(delta), upper end", inputs,
-                              peer_value=up, formula=judge_upper(up, ex.lo, ex.hi, role="formula", **j),
-                              truth=judge_upper(up, ex.lo, ex.hi, role="truth", **j), reproducer=repro))
-    return out
+    from dpbounds.accounting.conversions import delta_of, eps_of
+    sigmas, ks = [m[0] for m in mechs], [m[1] for m in mechs]
+    call = "compute_epsilon" if what == "eps" else "compute_delta"
+    rho_txt = " + ".join(f"Fraction({k}) / (2 * Fraction({s!r}) ** 2)" for s, k in mechs)
+    repro = ("from prv_accountant import PRVAccountant\n"
+             "from prv_accountant.privacy_random_variables import GaussianMechanism\n"
+             f"acc = PRVAccountant(prvs=[{', '.join(f'GaussianMechanism({s!r})' for s in sigmas)}], "
+             f"max_self_compositions={ks}, eps_error={EPS_ERROR!r}, delta_error={DELTA_ERROR!r})\n"
+             f"print(acc.{call}({float(target)!r}, {ks}))  # (lower, estimate, upper)\n"
+             "# the exact value: the Gaussian curve of rho = sum k / (2 sigma^2)\n"
+             "from fractions import Fraction; import dpbounds\n"
+             f"e = dpbounds.{what}_of({rho_txt}, '{target}', 'gauss'); print(float(e.lo), float(e.hi))\n")
+    try:
+        acc = PRVAccountant(prvs=[GaussianMechanism(s) for s in sigmas], max_self_compositions=ks,
+                            eps_error=EPS_ERROR, delta_error=DELTA_ERROR)
+        lo_p, est, up = (float(x) for x in getattr(acc, call)(float(target), ks))
+    except Exception as e:  # noqa: BLE001
+        return error_comparison(PEER, function, check, inputs, e, repro)
+    rho = sum((Fraction(k) / (2 * Fraction(s) ** 2) for s, k in mechs), Fraction(0))  # the floats given, exactly
+    ex = (eps_of if what == "eps" else delta_of)(rho, Fraction(target), "gauss")
+    lo, hi = max(ex.lo, Fraction(0)), max(ex.hi, Fraction(0))
+    j = dict(reference="conversions.gauss" + ("" if what == "eps" else ".delta"),
+             description=f"the exact {what} of the composed Gaussian mechanisms (the Gaussian curve of rho = "
+             "sum k_i / (2 sigma_i^2), BW18)")
+    inputs["returned (lower, estimate)"] = f"({lo_p!r}, {est!r})"
+    return Comparison(PEER, function, check, inputs, peer_value=up,
+                      formula=judge_upper(up, lo, hi, role="formula", **j),
+                      truth=judge_upper(up, lo, hi, role="truth", **j), reproducer=repro)
 
 
 def _gaussian(cases) -> list[Comparison]:
-    from prv_accountant import PRVAccountant
-    from prv_accountant.privacy_random_variables import GaussianMechanism
+    return [_gaussian_mix(F_EPS, "k-fold Gaussian mechanism: epsilon(delta), upper end", [(sigma, k)], "eps", d,
+                          {"noise_multiplier": repr(sigma), "k": str(k), "delta": d}) for sigma, k, d in cases]
 
-    from dpbounds.accounting.conversions import eps_of
-    out = []
-    for sigma, k, d in cases:
-        inputs = {"noise_multiplier": repr(sigma), "k": str(k), "delta": d}
-        repro = ("from prv_accountant import PRVAccountant\n"
-                 "from prv_accountant.privacy_random_variables import GaussianMechanism\n"
-                 f"acc = PRVAccountant(prvs=[GaussianMechanism({sigma!r})], max_self_compositions=[{k}], "
-                 f"eps_error={EPS_ERROR!r}, delta_error={DELTA_ERROR!r})\n"
-                 f"print(acc.compute_epsilon({float(d)!r}, [{k}]))  # (lower, estimate, upper)\n"
-                 "# the exact eps: the Gaussian curve of rho = k / (2 sigma^2)\n"
-                 "from fractions import Fraction; import dpbounds\n"
-                 f"e = dpbounds.eps_of(Fraction({k}) / (2 * Fraction({sigma!r}) ** 2), '{d}', 'gauss')\n"
-                 "print(float(e.lo), float(e.hi))\n")
-        try:
-            acc = PRVAccountant(prvs=[GaussianMechanism(sigma)], max_self_compositions=[k], eps_error=EPS_ERROR,
-                                delta_error=DELTA_ERROR)
-            lo_p, est, up = (float(x) for x in acc.compute_epsilon(float(d), [k]))
-        except Exception as e:  # noqa: BLE001
-            out.append(error_comparison(PEER, F_EPS, "k-fold Gaussian: epsilon(delta)", inputs, e, repro))
-            continue
-        rho = Fraction(k) / (2 * Fraction(sigma) ** 2)  # the exact curve of the floats the peer was given
-        ex = eps_of(rho, Fraction(d), "gauss")
-        j = dict(reference="conversions.gauss",
-                 description="the exact eps(delta) of k-fold Gaussian noise (sqrt(k)/sigma-GDP, BW18)")
-        inputs["returned (lower, estimate)"] = f"({lo_p!r}, {est!r})"
-        out.append(Comparison(PEER, F_EPS, "k-fold Gaussian mechanism: epsilon(delta), upper end", inputs,
-                              peer_value=up, formula=judge_upper(up, ex.lo, ex.hi, role="formula", **j),
-                              truth=judge_upper(up, ex.lo, ex.hi, role="truth", **j), reproducer=repro))
-    return out
+
+def _gaussian_delta(cases) -> list[Comparison]:
+    return [_gaussian_mix(F_GDELTA, "k-fold Gaussian mechanism: delta(eps), upper end", [(sigma, k)], "delta", eps,
+                          {"noise_multiplier": repr(sigma), "k": str(k), "eps": eps}) for sigma, k, eps in cases]
+
+
+def _heterogeneous(cases) -> list[Comparison]:
+    return [_gaussian_mix(F_HET, "k1 + k2 Gaussian mechanisms: epsilon(delta), upper end", [(s1, k1), (s2, k2)],
+                          "eps", d, {"noise_multipliers": f"{s1!r}, {s2!r}", "k": f"{k1}, {k2}", "delta": d})
+            for (s1, k1), (s2, k2), d in cases]
 
 
 def _pure(cases) -> list[Comparison]:
