@@ -62,7 +62,7 @@ register(SpecEntry(
     domain=(eps_g > 0, delta_g > 0, delta_g < 1, B >= 0), monotone={"R": +1}, extra={"mu_g": sp.sqrt(2 * B)},
     proof_claims=("st22.filter.budget_is_gaussian_curve", "st22.filter.matches_fixed_optimum",
                   "st22.filter.two_round_adaptive"),
-    example={"B": "0.05", "R": "0.03"},
+    example={"B": "0.02", "R": "0.01"},  # B <= B*_gauss(1, 1e-6) = 0.0280...: a budget the theorem certifies
     notes="Rounds are mu_t-GDP (DRS19 Definition 2.6; e.g. a Gaussian mechanism with sensitivity/sigma = mu_t), "
           "chosen adaptively from the past outputs.  Smith-Thakurta: the interaction stopped before any round that "
           "would make sum mu_t^2 exceed mu_g^2 is mu_g-GDP -- the same parameter as non-adaptive composition (DRS19 "
@@ -88,7 +88,7 @@ register(SpecEntry(
     params=("eps_g", "delta_g", "B"), aggregates=("R",), expr=R, halt=R > B,
     domain=(eps_g > 0, delta_g > 0, delta_g < 1, B >= 0), monotone={"R": +1}, extra={"mu_g": sp.sqrt(2 * B)},
     proof_claims=("kth23.individual_filter.reduction", "kth23.individual_filter.adaptive_quadrature"),
-    example={"B": "0.05", "R": "0.03"},
+    example={"B": "0.02", "R": "0.01"},  # B <= B*_gauss(1, 1e-6) = 0.0280...: a budget the theorem certifies
     notes="Applied per person, like FZ21's individual Renyi filter (fz21.thm4_5): in round t person i's "
           "contribution is mu_{i,t}-GDP with respect to i (e.g. a Gaussian mechanism whose output moves by i's "
           "clipped contribution g_t(x_i), mu_{i,t} = ||g_t(x_i)||/sigma_t; mu_{i,t} may depend on x_i and on every "

@@ -221,7 +221,7 @@ def test_caveated_entries_carry_their_caveat_and_the_cli_warns_once_per_entry(tm
     assert seen == set(ids.split(","))
 
 
-def test_every_filter_stream_budget_is_one_the_library_certifies(tmp_path):
+def test_every_filter_budget_in_streams_and_bounds_is_one_the_library_certifies(tmp_path):
     """A stream's budget must be one dpbounds' own filter accepts: B above the certified B*(eps_g, delta) of a valid
     conversion certifies nothing (before, fz21.thm4_7 and wrrw23.thm1.cks20 streams ran at B = 0.5 where B* is
     0.0244, st22/kth23 at B = 0.05 where it is 0.0280: a peer copying them would have validated an over-budget
@@ -229,11 +229,15 @@ def test_every_filter_stream_budget_is_one_the_library_certifies(tmp_path):
     from dpbounds.accounting.accountants import make_filter
     ids = ["fz21.thm4_7", "wrrw23.thm1.cks20", "st22.filter", "kth23.individual_filter"]
     write_golden(tmp_path / "g", bounds=ids, grid="default", digits=20, conversions=False)
+    from dpbounds import spec
     budgets = {}
     for path in _jsonl(tmp_path / "g"):
         for rec in load_golden(path):
             if rec["kind"] == "filter_stream":
                 budgets.setdefault(rec["id"], set()).add(json.dumps(rec["budget"], sort_keys=True))
+            elif rec["kind"] == "bound":  # a filter's bound records too: their halt is a decision at that budget
+                b = {k: v for k, v in rec["params"].items() if k in spec.get(rec["id"]).params}
+                budgets.setdefault(rec["id"], set()).add(json.dumps(b, sort_keys=True))
     assert set(budgets) == set(ids)
     for fid, bs in budgets.items():
         assert len(bs) >= 2, (fid, bs)

@@ -173,7 +173,8 @@ def _schema(kind: str, title: str, props: dict) -> dict:
 
 SCHEMAS: dict[str, dict] = {
     "bound": _schema("bound", "dpbounds golden: a bound at one grid point", {
-        **_COMMON, "params": dict(_DEC_MAP, description="parameters and aggregates, exact decimal strings"),
+        **_COMMON, "params": dict(_DEC_MAP, description="parameters and aggregates, exact decimal strings (a "
+                                  "filter's budget is always one dpbounds' own filter accepts)"),
         **_VALUE,
         "halt": {"type": ["boolean", "null"], "description": "filters: the certified HALT decision at this point "
                  "(the value exceeds the budget); null for an entry that is not a filter"}}),
@@ -678,7 +679,7 @@ BUDGET_B_DIGITS = 6
 
 
 def _certified_budget(entry, budget: dict[str, str]) -> dict[str, str] | None:
-    """The budget as dpbounds' own filter accepts it, so that no stream certifies a budget the theorem does not.
+    """The budget as dpbounds' own filter accepts it, so that no record certifies a budget the theorem does not.
 
     Where B must not exceed B*(eps_g, delta) of a valid conversion (fz21.thm4_7, wrrw23.thm1.cks20, st22.filter,
     kth23.individual_filter) and the grid's B does, B becomes the certified lower end of B* rounded down to
@@ -815,6 +816,11 @@ def golden_files(bounds: list[str] | None = None, grid: str = "default", digits:
         for e in entries:
             recs, seen = [], set()
             for pt in _grid_points(e, grid):
+                if e.kind is Kind.FILTER:  # a filter's point at a budget its theorem certifies (as the streams)
+                    b = _certified_budget(e, {k: v for k, v in pt.items() if k in e.params})
+                    if b is None:
+                        continue
+                    pt = {**pt, **b}
                 r = _bound_record(e, pt, digits, version)
                 if r is not None and _dumps(r["params"]) not in seen:
                     seen.add(_dumps(r["params"]))

@@ -20,7 +20,7 @@ examples:
   dpbounds eval rruv16.thm5_1 --param eps_g=1 --param delta_g=1e-6 --eps 0.1,0.2,0.05
   dpbounds eval rruv16.thm5_1 --param eps_g=1 --param delta_g=1e-6 --param V=0.5 --param A=0.3 --digits 50
   dpbounds eval conversions.cks20 --param rho=0.5 --param delta=1e-6 --format json
-  dpbounds eval fz21.thm4_7 --param eps_g=1 --param delta_g=1e-6 --param B=0.05 --eps-file eps.txt
+  dpbounds eval fz21.thm4_7 --param eps_g=1 --param delta_g=1e-6 --param B=0.02 --eps-file eps.txt
 
 --eps-file / --delta-file: a UTF-8 text file of numbers separated by commas, blanks or newlines ('#' starts a
 comment line), at most {MAX_LIST_VALUES} values (longer streams: `dpbounds filter` / `dpbounds odometer`).
