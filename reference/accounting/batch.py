@@ -345,11 +345,9 @@ _BENCH = {
     "rruv16.lemma3_3.filter.thm3_4.corrected": ({"eps_g": "1e5", "delta_dprime": "1e-3"}, "eps+delta"),
     "st22.filter": ({"eps_g": "1e5", "delta_g": "1e-6"}, "rho"),              # rho_t = mu_t^2 / 2
     "kth23.individual_filter": ({"eps_g": "1e5", "delta_g": "1e-6"}, "rho"),  # one individual's filter
+    "fz21.thm4_3.rr": ({"alpha": "8", "eps_g": "1e5", "delta_g": "1e-6"}, "eps"),  # eps charged its RR curve
+    "lec21.multi_order": ({"alpha": "8", "eps_g": "1e5", "delta_g": "1e-6", "k": "4"}, "eps"),
 }
-#: filters whose rounds are charged through a certified per-round conversion (pure eps -> the RR Renyi curve at the
-#: filter's orders): no batched path, so no batched benchmark -- try_spend_many runs them round by round
-_NO_BATCH = {"fz21.thm4_3.rr": "each eps is charged the certified RR Renyi curve (arb) per round",
-             "lec21.multi_order": "each eps is charged the certified RR Renyi curve at every order per round"}
 
 
 def _bench_stream(quick: bool) -> list[dict]:
@@ -368,7 +366,7 @@ def _bench_stream(quick: bool) -> list[dict]:
     for fid in ids:
         if fid not in _BENCH:
             rows.append({"bench": "streaming decisions (batched)", "id": fid, "rate": None,
-                         "note": f"skipped: {_NO_BATCH.get(fid, 'no benchmark budget')}"})
+                         "note": "skipped: no benchmark budget"})
             continue
         budget, kind = _BENCH[fid]
         rates = {}

@@ -19,6 +19,7 @@ module only fixes the budget from the spec's definition and converts the per-rou
 
 from __future__ import annotations
 
+import functools
 from fractions import Fraction
 from pathlib import Path
 from typing import Any, Callable
@@ -91,36 +92,63 @@ def _individual_gdp_filter(**kw) -> GDPFilter:
 
 # ------------------------------------------------------------------------------------------------ Renyi, exact RR curve
 
-_RR_CACHE: dict = {}
+def rr_rdp_charge(alpha: Exact, eps: Any) -> np.ndarray:
+    """Return float64 upper bounds >= D_alpha(RR_eps) elementwise: the per-round charge of the RR Renyi filters.
 
-
-def rr_rdp_upper(alpha, eps) -> Fraction:
-    """Return a rational >= D_alpha(RR_eps) (the tight RDP of a pure eps-DP round), within 2^-120 relative.
-
-    Source: spec ``conversions.rr.rdp`` (Mironov 2017, randomized response; tight by KOV15 dominance), enclosed by
-    arb.  Domain: alpha > 1, eps >= 0 (exact values).
+    Source: spec ``conversions.rr.rdp`` (Mironov 2017, randomized response; tight by KOV15 dominance), through its
+    outward-rounded interval program (:func:`dpbounds.evaluation.evaluate.fast_upper`) at alpha rounded up to
+    float64 -- the Renyi divergence is nondecreasing in the order -- 0 where eps = 0 (exact), and an arb enclosure
+    rounded up where the float program overflows (eps of a few hundred).  One array program
+    for one round or a million, so the per-round and the batched paths charge identical floats.
+    Domain: alpha > 1, eps >= 0 (float64 values, +inf allowed: its charge is +inf).
     """
-    from dpbounds.evaluation.evaluate import enclose
+    from dpbounds.evaluation.evaluate import enclose, fast_upper
+    from dpbounds.evaluation.numeric import float_up
     a = parse_exact("alpha", alpha, "conversions.rr.rdp")
+    if not a > 1:
+        raise DomainError("alpha", a, "alpha > 1", "conversions.rr.rdp")
+    e = np.asarray(eps, dtype=np.float64)
+    fin = np.isfinite(e)
+    u = np.full(e.shape, np.inf)
+    if fin.any():
+        u[fin] = fast_upper("conversions.rr.rdp", alpha=float_up(a), eps=e[fin])
+    u[e == 0] = 0.0
+    for i in np.flatnonzero(fin & (u == np.inf)):  # the float program overflowed (e^{alpha eps}): arb, rare
+        u.flat[i] = float_up(enclose("conversions.rr.rdp", {"alpha": a, "eps": Fraction(float(e.flat[i]))},
+                                     rel_tol=Fraction(1, 2**60)).hi)
+    return u
+
+
+def rr_rdp_upper(alpha: Exact, eps: Exact) -> Fraction:
+    """Return a rational >= D_alpha(RR_eps) (the tight RDP of a pure eps-DP round): :func:`rr_rdp_charge` at eps
+    rounded up to float64 (RR_eps' is a post-processing of RR_eps for eps' <= eps, so the charge only grows), as an
+    exact rational -- a few ulps above the exact value.
+
+    Source: spec ``conversions.rr.rdp``.  Domain: alpha > 1, eps >= 0 (exact values).
+    """
+    from dpbounds.evaluation.numeric import float_up
     e = parse_exact("eps", eps, "conversions.rr.rdp")
-    key = (a, e)
-    got = _RR_CACHE.get(key)
-    if got is None:
-        if e == 0:
-            got = Fraction(0)
-        else:
-            got = enclose("conversions.rr.rdp", {"alpha": a, "eps": e}, rel_tol=Fraction(1, 2**120)).hi
-        if len(_RR_CACHE) < 4096:  # a pure memo of a pure function (same value whatever the call order)
-            _RR_CACHE[key] = got
-    return got
+    if e < 0:
+        raise DomainError("eps", e, "eps >= 0", "conversions.rr.rdp")
+    return _rr_charge_one(parse_exact("alpha", alpha, "conversions.rr.rdp"), float_up(e))
+
+
+@functools.lru_cache(maxsize=4096)  # a pure memo of a pure function: the same value whatever the call order
+def _rr_charge_one(alpha: Fraction, eps: float) -> Fraction:
+    u = float(rr_rdp_charge(alpha, np.array([eps]))[0])
+    return Fraction(u) if u != np.inf else _HUGE_CHARGE
+
+
+#: the charge of a round whose float charge is +inf: larger than any finite budget (so the round HALTs)
+_HUGE_CHARGE = Fraction(2) ** 1100
 
 
 class RenyiRRFilter(Filter):
     """FZ21 Theorem 4.3 at one order alpha, each pure eps_t-DP round charged D_alpha(RR_eps_t) (spec fz21.thm4_3.rr).
 
     ``try_spend(eps)`` (pure rounds; delta must be 0) or ``try_spend(rho=...)`` for a round with a known RDP value
-    at this order.  The charge is a certified rational upper bound of the exact curve, so a HALT of the exact rule is
-    never turned into a CONT.
+    at this order.  The charge is :func:`rr_rdp_charge`, a float64 upper bound of the exact curve (~1e-14 relative
+    above it), so a HALT of the exact rule is never turned into a CONT; the batched path charges the same floats.
     """
 
     def try_spend(self, eps=None, delta=0, rho=None) -> Decision:
@@ -135,27 +163,30 @@ class RenyiRRFilter(Filter):
 
     def try_spend_many(self, eps: Any = None, delta: Any = None, rho: Any = None) -> int:
         """k: rounds 0..k-1 CONT (recorded), the rest HALT -- exactly try_spend round by round.  Pure eps rounds
-        are charged the certified RR curve one round at a time (no vectorized path: the charge is an arb
-        enclosure); rho rounds take the batched path.  Every value is checked before any round is recorded."""
+        are charged :func:`rr_rdp_charge` -- the same floats the per-round path charges -- and decided on the
+        batched path; every value is checked before any round is recorded."""
         if eps is None or rho is not None:
             return super().try_spend_many(eps=eps, delta=delta, rho=rho)
         th = self.entry.theorem
         arrs = [np.asarray(eps, dtype=np.float64)] + ([] if delta is None else [np.asarray(delta, dtype=np.float64)])
         flat = [np.ascontiguousarray(a).reshape(-1) for a in np.broadcast_arrays(*arrs)]
         e = flat[0]
-        bad = np.flatnonzero(~(np.isfinite(e) & (e >= 0)))
+        bad = np.flatnonzero(~((e >= 0) & (e < np.inf)))
         if bad.size:
             i = int(bad[0])
             raise DomainError(f"eps[{self.rounds + i}]", float(e[i]), "eps_i >= 0 (finite)", th)
         if len(flat) > 1 and np.any(flat[1] != 0):
             i = int(np.flatnonzero(flat[1])[0])
             raise DomainError(f"delta[{self.rounds + i}]", float(flat[1][i]), "delta_i = 0 (pure-DP rounds)", th)
-        k = 0
-        for x in e.tolist():
-            if self.try_spend(x).name != "CONT":
-                break
-            k += 1
-        return k
+        u = rr_rdp_charge(self.budget["alpha"], e)
+        over = np.flatnonzero(u == np.inf).tolist() + [u.size]  # charges beyond float64 go round by round
+        pos = 0
+        for m in over:
+            k = super().try_spend_many(rho=u[pos:m]) if m > pos else 0
+            if k < m - pos or m == u.size or self.try_spend(float(e[m])).name != "CONT":
+                return pos + k
+            pos = m + 1
+        return pos
 
 
 def _rr_filter(*, save_path=None, conversion: str | None = None, _lock=None, **budget) -> RenyiRRFilter:
