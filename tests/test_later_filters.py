@@ -434,3 +434,23 @@ def test_three_round_quadrature_of_a_non_adaptive_policy_is_the_exact_compositio
     # an adaptive third round (spend only when the second output is above 0) leaks less than spending always
     a = two_round_delta(mu1, Policy((Fraction(0),), (Fraction(0), mu2)), 1, lambda a, b: True, mu0=mu0)
     assert a < q
+
+
+def test_rr_charge_is_the_same_float_for_one_round_or_a_whole_array_and_never_below_the_curve():
+    """The per-round and the batched paths of the RR Renyi filters charge rr_rdp_charge: its value for an element
+    must not depend on the array around it (SIMD lanes vs tails), and it bounds the exact curve from above."""
+    import numpy as np
+
+    from dpbounds.accounting.later_filters import rr_rdp_charge, rr_rdp_upper
+    from dpbounds.evaluation.evaluate import enclose
+    rng = np.random.default_rng(11)
+    x = np.concatenate([rng.uniform(0, 3, 50_000), 10.0 ** rng.uniform(-300, 2.5, 50_000), [0.0, 5e-324, 400.0]])
+    for alpha in ("1.0001", "1.5", "8", "1000", "1e9"):  # (alpha - 1 < 1 and >> 1: the underflow margin)
+        bulk = rr_rdp_charge(alpha, x)
+        idx = np.concatenate([rng.integers(0, x.size, 300), np.arange(x.size - 3, x.size)])
+        assert all(bulk[i] == rr_rdp_charge(alpha, x[i:i + 1])[0] == float(rr_rdp_upper(alpha, float(x[i])))
+                   for i in idx)
+        for i in idx[::3]:
+            if x[i] > 0:
+                assert Fraction(bulk[i]) >= enclose("conversions.rr.rdp", {"alpha": alpha, "eps": Fraction(x[i])},
+                                                    rel_tol=Fraction(1, 2**70)).hi
