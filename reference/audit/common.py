@@ -343,3 +343,14 @@ def probe_version(python: str, module: str, dist: str) -> tuple[bool, str]:
         return True, run_probe(python, src, [dist])[0]
     except RuntimeError as e:
         return False, str(e)
+
+
+def start_in_own_venv(res: PeerResult, python: str | None, module: str, dist: str, why: str) -> bool:
+    """Whether a peer that needs its own environment can be audited -- in ``python`` (``--python PEER=PATH``) or,
+    without one, in this interpreter; sets ``res.version``, or marks ``res`` skipped with how to install it."""
+    ok, version = probe_version(python, module, dist) if python else (available(module), "not installed")
+    if not ok:
+        res.skip(f"{version}; pip install {dist} (in its own venv, then --python {res.peer}=PATH: {why})")
+        return False
+    res.version = version if python else ""
+    return True

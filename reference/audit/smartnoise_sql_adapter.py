@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from dpbounds.audit.common import (Comparison, PeerResult, available, error_comparison, judge_upper,
-                                   probe_version, run_probe)
+from dpbounds.audit.common import (Comparison, PeerResult, error_comparison, judge_upper, run_probe,
+                                   start_in_own_venv)
 
 PEER = "smartnoise_sql"
 DIST = "smartnoise-sql"
@@ -46,11 +46,8 @@ def probe(c):
 
 def audit(quick: bool = False, python: str | None = None) -> PeerResult:
     res = PeerResult(PEER, functions=[F_HOM, F_HET])
-    ok, version = probe_version(python, "snsql", DIST) if python else (available("snsql"), "not installed")
-    if not ok:
-        return res.skip(f"{version}; pip install smartnoise-sql (in its own venv, then --python "
-                        "smartnoise_sql=PATH: it pins an older opendp)")
-    res.version = version if python else ""
+    if not start_in_own_venv(res, python, "snsql", DIST, "it pins an older opendp"):
+        return res
     res.notes.append("k rounds of (eps, delta)-DP, tol = delta/2: (a) KOV15 Thm 3.4/3.5 as cited, (b) the exact "
                      "optimal delta (KOV15 Thm 3.3) at the reported epsilon" + (f"; run in {python}" if python else ""))
     cases = CASES[:3] if quick else CASES
@@ -58,7 +55,7 @@ def audit(quick: bool = False, python: str | None = None) -> PeerResult:
     try:
         answers = run_probe(python, PROBE, calls)
     except Exception as e:  # noqa: BLE001
-        return PeerResult(PEER, version=version, status="error", reason=f"{type(e).__name__}: {str(e)[:200]}")
+        return PeerResult(PEER, version=res.version, status="error", reason=f"{type(e).__name__}: {str(e)[:200]}")
     for (kind, eps_f, delta_f, k), (pe, pd) in zip(calls, answers):
         res.comparisons += _judge(kind, eps_f, delta_f, k, pe, pd)
     return res

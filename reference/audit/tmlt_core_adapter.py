@@ -23,8 +23,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from dpbounds.audit.common import (Comparison, PeerResult, _float_up, available, error_comparison,
-                                   judge_decision, judge_lower, judge_upper, probe_version, run_probe)
+from dpbounds.audit.common import (Comparison, PeerResult, _float_up, error_comparison,
+                                   judge_decision, judge_lower, judge_upper, run_probe, start_in_own_venv)
 
 PEER = "tmlt_core"
 DIST = "tmlt.core"
@@ -114,11 +114,8 @@ _IMPORTS = ("from fractions import Fraction as F\n"
 
 def audit(quick: bool = False, python: str | None = None) -> PeerResult:
     res = PeerResult(PEER, functions=[F_CONV, F_PURE, F_COMP, F_FILTER])
-    ok, version = probe_version(python, "tmlt.core", DIST) if python else (available("tmlt.core"), "not installed")
-    if not ok:
-        return res.skip(f"{version}; pip install tmlt.core (in its own venv, then --python tmlt_core=PATH: it pins "
-                        "numpy 1.26 and sympy 1.12)")
-    res.version = version if python else ""
+    if not start_in_own_venv(res, python, "tmlt.core", DIST, "it pins numpy 1.26 and sympy 1.12"):
+        return res
     res.notes.append("exact (sympy) accounting; zCDP -> DP: the largest float64 rho RhoZCDPToApproxDP accepts, (a) "
                      "BS16 Prop 1.3 inverted, (b) the Gaussian mechanism's exact B*; pure -> zCDP vs BS16 Prop 1.4; "
                      "Composition vs basic composition; SequentialQueryable as a filter vs rruv16.thm3_4.filter and "
@@ -130,7 +127,7 @@ def audit(quick: bool = False, python: str | None = None) -> PeerResult:
     try:
         answers = run_probe(python, PROBE, calls)
     except Exception as e:  # noqa: BLE001
-        return PeerResult(PEER, version=version, status="error", reason=f"{type(e).__name__}: {str(e)[:200]}")
+        return PeerResult(PEER, version=res.version, status="error", reason=f"{type(e).__name__}: {str(e)[:200]}")
     for call, judge, answer in zip(calls, judges, answers):
         try:
             res.comparisons += judge(answer)
