@@ -145,8 +145,8 @@ def test_pipeline_dp_gaussian_epsilon_midpoint_is_found():
     pytest.importorskip("pipeline_dp")
     from pipeline_dp import dp_computations as dc
 
-    from dpbounds.audit.pipeline_dp_adapter import _eps
-    (c,) = _eps(dc, [(1.0, "1e-5")])
+    from dpbounds.audit.pipeline_dp_adapter import _gauss
+    (c,) = _gauss(dc, [(1.0, "1e-5")], "eps")
     assert c.verdict == "unsound" and c.truth.gap_ulps > 1000 and c.truth.gap_rel < 1e-10
 
 

@@ -47,8 +47,8 @@ def audit(quick: bool = False) -> PeerResult:
                      "eps; inside PipelineDP it calibrates Gaussian thresholding, where a smaller eps means more "
                      "noise (a conservative use of a false claim).")
     from pipeline_dp import dp_computations as dc
-    res.comparisons += _delta(dc, SIGMA_EPS[:3] if quick else SIGMA_EPS)
-    res.comparisons += _eps(dc, SIGMA_DELTA[:3] if quick else SIGMA_DELTA)
+    res.comparisons += _gauss(dc, SIGMA_EPS[:3] if quick else SIGMA_EPS, "delta")
+    res.comparisons += _gauss(dc, SIGMA_DELTA[:3] if quick else SIGMA_DELTA, "eps")
     res.comparisons += _sigma(dc, EPS_DELTA_S[:2] if quick else EPS_DELTA_S)
     res.comparisons += _pld(PLD[:1] if quick else PLD)
     res.comparisons += _split(dc, SPLIT[:1] if quick else SPLIT)
@@ -127,43 +127,30 @@ def _compare(function: str, check: str, inputs: dict[str, str], value: float, en
                       truth=judge_upper(value, lo, hi, role="truth", **j), reproducer=repro)
 
 
-def _delta(dc, cases) -> list[Comparison]:
-    from dpbounds.accounting.conversions import delta_of
+def _gauss(dc, cases, what: str) -> list[Comparison]:
+    """``gaussian_delta(sigma, eps)`` (``what`` = "delta") or ``gaussian_epsilon(sigma, delta)`` ("eps", 'the
+    minimum eps') against the certified exact Gaussian curve of rho = 1 / (2 sigma^2)."""
+    from dpbounds.accounting.conversions import delta_of, eps_of
+    fn, function, given = (("gaussian_delta", F_DELTA, "eps") if what == "delta" else
+                           ("gaussian_epsilon", F_EPS, "delta"))
+    check = f"Gaussian mechanism: {what}({given})"
+    ref = {} if what == "delta" else {"reference": "conversions.gauss", "description": "the exact minimum eps at "
+                                      "delta of the Gaussian mechanism (BW18), certified"}
     out = []
-    for sigma, eps in cases:
-        inputs = {"sigma": repr(sigma), "eps": eps}
-        repro = (f"from pipeline_dp import dp_computations as dc\nprint(dc.gaussian_delta({sigma!r}, {float(eps)!r}))\n"
-                 "from fractions import Fraction; import dpbounds\n"
-                 f"e = dpbounds.delta_of(1 / (2 * Fraction({sigma!r}) ** 2), '{eps}', 'gauss'); "
-                 "print(float(e.lo), float(e.hi))\n")
-        try:
-            v = float(dc.gaussian_delta(sigma, float(eps)))
-        except Exception as e:  # noqa: BLE001
-            out.append(error_comparison(PEER, F_DELTA, "delta(eps)", inputs, e, repro))
-            continue
-        out.append(_compare(F_DELTA, "Gaussian mechanism: delta(eps)", inputs, v,
-                            delta_of(_rho(sigma), Fraction(eps), "gauss"), repro))
-    return out
-
-
-def _eps(dc, cases) -> list[Comparison]:
-    from dpbounds.accounting.conversions import eps_of
-    out = []
-    for sigma, d in cases:
-        inputs = {"sigma": repr(sigma), "delta": d}
+    for sigma, x in cases:
+        inputs = {"sigma": repr(sigma), given: x}
         repro = (f"from pipeline_dp import dp_computations as dc\n"
-                 f"print(dc.gaussian_epsilon({sigma!r}, {float(d)!r}))  # 'the minimum eps'\n"
-                 "from fractions import Fraction; import dpbounds\n"
-                 f"e = dpbounds.eps_of(1 / (2 * Fraction({sigma!r}) ** 2), '{d}', 'gauss'); "
+                 f"print(dc.{fn}({sigma!r}, {float(x)!r}))" + ("  # 'the minimum eps'" if what == "eps" else "")
+                 + "\nfrom fractions import Fraction; import dpbounds\n"
+                 f"e = dpbounds.{what}_of(1 / (2 * Fraction({sigma!r}) ** 2), '{x}', 'gauss'); "
                  "print(float(e.lo), float(e.hi))\n")
         try:
-            v = float(dc.gaussian_epsilon(sigma, float(d)))
+            v = float(getattr(dc, fn)(sigma, float(x)))
         except Exception as e:  # noqa: BLE001
-            out.append(error_comparison(PEER, F_EPS, "eps(delta)", inputs, e, repro))
+            out.append(error_comparison(PEER, function, check, inputs, e, repro))
             continue
-        out.append(_compare(F_EPS, "Gaussian mechanism: eps(delta)", inputs, v,
-                            eps_of(_rho(sigma), Fraction(d), "gauss"), repro, reference="conversions.gauss",
-                            description="the exact minimum eps at delta of the Gaussian mechanism (BW18), certified"))
+        enc = (delta_of if what == "delta" else eps_of)(_rho(sigma), Fraction(x), "gauss")
+        out.append(_compare(function, check, inputs, v, enc, repro, **ref))
     return out
 
 
