@@ -107,7 +107,8 @@ def rr_rdp_charge(alpha: Exact, eps: Any) -> np.ndarray:
     below (a eps + 12) 2^-53, bounded here by (32 + 2 a eps) 2^-52; an absolute 2^-1068 / min(alpha - 1, 1)
     covers underflow of y (a positive term is never charged 0).  Elementwise ufuncs only, so an element's charge does
     not depend on the array around it: the per-round and the batched paths charge identical floats.  0 where
-    eps = 0 (exact); an arb enclosure rounded up where the program overflows (alpha eps of about 700).
+    eps = 0 (exact); an arb enclosure rounded up where the program overflows (alpha eps of about 700); never
+    above eps itself (the Renyi divergence of a pure eps-DP pair is at most eps).
     Domain: alpha > 1, eps >= 0 (float64 values; +inf gives +inf).
     """
     from dpbounds.evaluation.evaluate import enclose
@@ -128,13 +129,13 @@ def rr_rdp_charge(alpha: Exact, eps: Any) -> np.ndarray:
     for i in np.flatnonzero(np.isfinite(e) & (u == np.inf)):  # overflow (e^{alpha eps}): arb, rare
         u.flat[i] = float_up(enclose("conversions.rr.rdp", {"alpha": al, "eps": Fraction(float(e.flat[i]))},
                                      rel_tol=Fraction(1, 2**60)).hi)
-    return u
+    return np.minimum(u, e)  # D_alpha <= D_inf = eps: also keeps every charge of a finite eps finite
 
 
 def rr_rdp_upper(alpha: Exact, eps: Exact) -> Fraction:
     """Return a rational >= D_alpha(RR_eps) (the tight RDP of a pure eps-DP round): :func:`rr_rdp_charge` at eps
     rounded up to float64 (RR_eps' is a post-processing of RR_eps for eps' <= eps, so the charge only grows), as an
-    exact rational -- a few ulps above the exact value.
+    exact rational -- at most (32 + 2 alpha eps) 2^-52 relative above the exact value; eps itself beyond float64.
 
     Source: spec ``conversions.rr.rdp``.  Domain: alpha > 1, eps >= 0 (exact values).
     """
@@ -142,17 +143,13 @@ def rr_rdp_upper(alpha: Exact, eps: Exact) -> Fraction:
     e = parse_exact("eps", eps, "conversions.rr.rdp")
     if e < 0:
         raise DomainError("eps", e, "eps >= 0", "conversions.rr.rdp")
-    return _rr_charge_one(parse_exact("alpha", alpha, "conversions.rr.rdp"), float_up(e))
+    ef = float_up(e)
+    return e if ef == np.inf else _rr_charge_one(parse_exact("alpha", alpha, "conversions.rr.rdp"), ef)
 
 
 @functools.lru_cache(maxsize=4096)  # a pure memo of a pure function: the same value whatever the call order
 def _rr_charge_one(alpha: Fraction, eps: float) -> Fraction:
-    u = float(rr_rdp_charge(alpha, np.array([eps]))[0])
-    return Fraction(u) if u != np.inf else _HUGE_CHARGE
-
-
-#: the charge of a round whose float charge is +inf: larger than any finite budget (so the round HALTs)
-_HUGE_CHARGE = Fraction(2) ** 1100
+    return Fraction(float(rr_rdp_charge(alpha, np.array([eps]))[0]))
 
 
 class RenyiRRFilter(Filter):
@@ -190,15 +187,7 @@ class RenyiRRFilter(Filter):
         if len(flat) > 1 and np.any(flat[1] != 0):
             i = int(np.flatnonzero(flat[1])[0])
             raise DomainError(f"delta[{self.rounds + i}]", float(flat[1][i]), "delta_i = 0 (pure-DP rounds)", th)
-        u = rr_rdp_charge(self.budget["alpha"], e)
-        over = np.flatnonzero(u == np.inf).tolist() + [u.size]  # charges beyond float64 go round by round
-        pos = 0
-        for m in over:
-            k = super().try_spend_many(rho=u[pos:m]) if m > pos else 0
-            if k < m - pos or m == u.size or self.try_spend(float(e[m])).name != "CONT":
-                return pos + k
-            pos = m + 1
-        return pos
+        return super().try_spend_many(rho=rr_rdp_charge(self.budget["alpha"], e))  # (finite: <= eps)
 
 
 def _rr_filter(*, save_path=None, conversion: str | None = None, _lock=None, **budget) -> RenyiRRFilter:

@@ -247,7 +247,7 @@ def render_markdown(results: list[PeerResult], fail_on: str = "unsound-rounding"
            "(a) is the formula the peer implements or cites; (b) is the true guarantee where it can be computed. "
            "A value below a certified lower end is unsound however small the gap.", ""]
     if doc["findings"]:
-        out += ["## Findings", "", "One line per peer function and check to act on, most severe first; the worst "
+        out += ["## Findings", "", "One line per peer function with a verdict to act on, most severe first; the worst "
                 "witness's reproducer follows each.", ""]
         for i, f in enumerate(doc["findings"], 1):
             out += [f"{i}. {_md_cell(finding_line(f))}", ""]

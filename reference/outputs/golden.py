@@ -828,10 +828,12 @@ def golden_files(bounds: list[str] | None = None, grid: str = "default", digits:
             n += _add(files, kinds, f"bounds/{e.id}", "bound", recs)
             if streams and e.aggregates and e.kind is Kind.FILTER and e.halt is not None:
                 seed = int(hashlib.sha256(e.id.encode()).hexdigest()[:8], 16)
-                budgets = [b for b in map(functools.partial(_certified_budget, e), _variants(e, BUDGET_VALUES, limit))
-                           if b is not None]
-                srecs = [r for b in dict.fromkeys(map(_dumps, budgets)) for r in
-                         _filter_stream_records(e, json.loads(b), version, seed)]
+                budgets: list[dict[str, str]] = []
+                for b in _variants(e, BUDGET_VALUES, limit):
+                    cb = _certified_budget(e, b)
+                    if cb is not None and cb not in budgets:  # (two grid B's can become the same B*)
+                        budgets.append(cb)
+                srecs = [r for b in budgets for r in _filter_stream_records(e, b, version, seed)]
                 n += _add(files, kinds, f"streams/{e.id}", "filter_stream", srecs)
             elif streams and e.aggregates and e.kind is Kind.ODOMETER:
                 seed = int(hashlib.sha256(e.id.encode()).hexdigest()[:8], 16)
