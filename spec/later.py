@@ -53,16 +53,22 @@ _SURVEY = (
     "transcribed with its theorem number.  Pure-DP rounds are accounted through RDP (fz21.thm4_3.rr, "
     "lec21.multi_order) or zCDP filters.")
 
+#: the GDP filter's rule, shared by st22.filter and (applied per person) kth23.individual_filter: rounds recorded as
+#: rho_t = mu_t^2/2, HALT iff R = sum rho_t > B = mu_g^2/2; the example's B is below B*_gauss(1, 1e-6) = 0.0280...
+#: (a budget the theorem certifies)
+_GDP_RULE = dict(
+    params=("eps_g", "delta_g", "B"), aggregates=("R",), expr=R, halt=R > B,
+    domain=(eps_g > 0, delta_g > 0, delta_g < 1, B >= 0), monotone={"R": +1}, extra={"mu_g": sp.sqrt(2 * B)},
+    example={"B": "0.02", "R": "0.01"})
+
 register(SpecEntry(
     id="st22.filter", title="Gaussian-DP filter: CONT iff sum mu_t^2 <= mu_g^2 (as R = sum mu_t^2/2 <= B)",
     kind=Kind.FILTER, source=Source("ST22", "main theorem (the GDP filter; Definition of the filter with "
                                     "sum_t mu_t^2 <= mu^2)",
                                     theorem="main theorem"),
-    params=("eps_g", "delta_g", "B"), aggregates=("R",), expr=R, halt=R > B,
-    domain=(eps_g > 0, delta_g > 0, delta_g < 1, B >= 0), monotone={"R": +1}, extra={"mu_g": sp.sqrt(2 * B)},
+    **_GDP_RULE,
     proof_claims=("st22.filter.budget_is_gaussian_curve", "st22.filter.matches_fixed_optimum",
                   "st22.filter.two_round_adaptive"),
-    example={"B": "0.02", "R": "0.01"},  # B <= B*_gauss(1, 1e-6) = 0.0280...: a budget the theorem certifies
     notes="Rounds are mu_t-GDP (DRS19 Definition 2.6; e.g. a Gaussian mechanism with sensitivity/sigma = mu_t), "
           "chosen adaptively from the past outputs.  Smith-Thakurta: the interaction stopped before any round that "
           "would make sum mu_t^2 exceed mu_g^2 is mu_g-GDP -- the same parameter as non-adaptive composition (DRS19 "
@@ -85,10 +91,8 @@ register(SpecEntry(
     kind=Kind.FILTER,
     source=Source("KTH23", "the individual GDP filter theorem (theorem number not verified; the GDP analogue of "
                   "FZ21 Theorem 4.5 / Algorithm 3)", theorem="the individual GDP filter theorem"),
-    params=("eps_g", "delta_g", "B"), aggregates=("R",), expr=R, halt=R > B,
-    domain=(eps_g > 0, delta_g > 0, delta_g < 1, B >= 0), monotone={"R": +1}, extra={"mu_g": sp.sqrt(2 * B)},
+    **_GDP_RULE,
     proof_claims=("kth23.individual_filter.reduction", "kth23.individual_filter.adaptive_quadrature"),
-    example={"B": "0.02", "R": "0.01"},  # B <= B*_gauss(1, 1e-6) = 0.0280...: a budget the theorem certifies
     notes="Applied per person, like FZ21's individual Renyi filter (fz21.thm4_5): in round t person i's "
           "contribution is mu_{i,t}-GDP with respect to i (e.g. a Gaussian mechanism whose output moves by i's "
           "clipped contribution g_t(x_i), mu_{i,t} = ||g_t(x_i)||/sigma_t; mu_{i,t} may depend on x_i and on every "
