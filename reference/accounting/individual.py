@@ -94,12 +94,17 @@ class IndividualFilter:
 
     def step(self, rho: npt.ArrayLike) -> np.ndarray:
         """Given this round's individual costs rho_t^(i), return the active mask and record the spends."""
-        r = _as_costs(rho, self.n)
-        cand = _add_up(self.spent_hi, r)  # upper bound of the exact candidate sum (exact when representable)
-        active = cand <= self.B
-        self.spent_hi = np.where(active, cand, self.spent_hi)
-        self.rounds += 1
-        return active
+        return _admit(self, _as_costs(rho, self.n), self.B)
+
+
+def _admit(f: Any, cost: np.ndarray, limit: float) -> np.ndarray:
+    """One round of an individual filter: the mask of individuals whose candidate spend (an upper bound of the
+    exact sum, exact when representable) stays <= ``limit`` (a lower bound of the budget); their spends recorded."""
+    cand = _add_up(f.spent_hi, cost)
+    active = cand <= limit
+    f.spent_hi = np.where(active, cand, f.spent_hi)
+    f.rounds += 1
+    return active
 
 
 class IndividualOdometer:
@@ -189,12 +194,7 @@ class IndividualGDPFilter:
 
     def step(self, mu: npt.ArrayLike) -> np.ndarray:
         """Given this round's mu_{i,t} per individual, return the active mask and record the active ones' mu^2."""
-        m = _as_costs(mu, self.n, "mu")
-        cand = _add_up(self.spent_hi, _square_up(m))  # an upper bound of the exact candidate sum of squares
-        active = cand <= self.mu_g2
-        self.spent_hi = np.where(active, cand, self.spent_hi)
-        self.rounds += 1
-        return active
+        return _admit(self, _square_up(_as_costs(mu, self.n, "mu")), self.mu_g2)
 
 
 def _bench(quick: bool) -> list[dict[str, Any]]:
