@@ -127,6 +127,16 @@ def two_round_report(scale: Fraction = Fraction(1)) -> tuple[bool, bool, list[st
     return all_le, some_gt, rows
 
 
+def _validity(ok: bool, caught: bool, rows: list[str], bad_rows: list[str], head: str, broken: str,
+              method: str) -> Verdict:
+    """A validity check's verdict: verified when every interaction meets the budget and the deliberately broken
+    variant is caught; refuted when one does not; inconclusive when the broken variant slips through."""
+    if ok and caught:
+        return Verdict("verified", head + "; ".join(rows) + broken + "; ".join(bad_rows), method)
+    return Verdict("refuted" if not ok else "inconclusive", "; ".join(rows) + " | broken: " + "; ".join(bad_rows),
+                   method)
+
+
 @claim("st22.filter.two_round_adaptive", spec_id="st22.filter",
        statement="Two- and three-round adaptive Gaussian interactions (the last mu a piecewise-constant function of "
                  "the previous output, proposals past the budget halted by the accountant) stopped by the GDP filter "
@@ -137,11 +147,8 @@ def two_round_report(scale: Fraction = Fraction(1)) -> tuple[bool, bool, list[st
 def two_round_adaptive() -> Verdict:
     ok, _, rows = two_round_report()
     _, caught, bad_rows = two_round_report(Fraction(11, 10))
-    if ok and caught:
-        return Verdict("verified", f"all {len(rows)} interactions certified <= 1e-3 (arb quadrature): " + "; ".join(rows)
-                       + ".  Broken budget (1.1 mu_g) certified > 1e-3 for some: " + "; ".join(bad_rows), "arb quadrature")
-    return Verdict("refuted" if not ok else "inconclusive", "; ".join(rows) + " | broken: " + "; ".join(bad_rows),
-                   "arb quadrature")
+    return _validity(ok, caught, rows, bad_rows, f"all {len(rows)} interactions certified <= 1e-3 (arb quadrature): ",
+                     ".  Broken budget (1.1 mu_g) certified > 1e-3 for some: ", "arb quadrature")
 
 
 # ------------------------------------------------------------------------------------------ individual GDP filter
@@ -293,12 +300,9 @@ def individual_gdp_report(scale: Fraction = Fraction(1)) -> tuple[bool, bool, li
 def individual_gdp_adaptive_quadrature() -> Verdict:
     ok, _, rows = individual_gdp_report()
     _, caught, bad_rows = individual_gdp_report(Fraction(11, 10))
-    if ok and caught:
-        return Verdict("verified", f"all {len(rows)} (interaction, e) pairs certified <= delta_gauss(e; mu_g) (arb "
-                       "quadrature): " + "; ".join(rows) + ".  Broken budget (1.1 mu_g) certified above the curve for "
-                       "some: " + "; ".join(bad_rows), "arb quadrature")
-    return Verdict("refuted" if not ok else "inconclusive", "; ".join(rows) + " | broken: " + "; ".join(bad_rows),
-                   "arb quadrature")
+    return _validity(ok, caught, rows, bad_rows, f"all {len(rows)} (interaction, e) pairs certified <= "
+                     "delta_gauss(e; mu_g) (arb quadrature): ", ".  Broken budget (1.1 mu_g) certified above the curve "
+                     "for some: ", "arb quadrature")
 
 
 # ------------------------------------------------------------------------------------------ Lemma 2.3, corrected
@@ -489,10 +493,7 @@ def rr_filter_exact_report(broken: bool = False) -> tuple[bool, list[str]]:
 def rr_filter_exact_engine() -> Verdict:
     ok, rows = rr_filter_exact_report()
     bad_ok, bad_rows = rr_filter_exact_report(broken=True)
-    if ok and not bad_ok:
-        return Verdict("verified", "; ".join(rows) + ".  Broken (charge at eps/2): " + "; ".join(bad_rows), "exact engine")
-    return Verdict("refuted" if not ok else "inconclusive", "; ".join(rows) + " | broken: " + "; ".join(bad_rows),
-                   "exact engine")
+    return _validity(ok, not bad_ok, rows, bad_rows, "", ".  Broken (charge at eps/2): ", "exact engine")
 
 
 @claim("lec21.multi_order.union_bound", spec_id="lec21.multi_order",
