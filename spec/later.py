@@ -260,7 +260,7 @@ register(SpecEntry(
     domain=(eps_g > 0, delta_g > 0, delta_g < 1, _dpp >= 0, _dpp < delta_g),
     extra={"delta_prime": delta_g - _dpp}, monotone={"D": +1},
     proof_claims=("kov15.lift.coupling", "kov15.lift.exact_engine"),
-    example={"delta_dprime": "0.00000005", "D": "0.00000001"},
+    example={"delta_g": "0.001", "delta_dprime": "0.0005", "D": "0.0001"},
     notes="The spec states the delta component (D = sum delta_i with the candidate round, HALT iff D > delta''); "
           "the filter (make_filter('kov15.lift', eps_g=..., delta_g=..., delta_dprime=..., base=<pure filter id>, "
           "<the base's own parameters>)) also runs the base filter, built at (eps_g, delta' = delta_g - delta''), on "

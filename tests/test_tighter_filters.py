@@ -173,3 +173,40 @@ def test_proof_verdicts_of_issue_29():
                                                            "conversions.mv16.exact.brute_force", "kov15.lift.coupling")}
     assert res == {"lec21.multi_order.cks20.partition": "proved", "conversions.mv16.exact.brute_force": "verified",
                    "kov15.lift.coupling": "proved"}
+
+
+def test_golden_streams_of_the_new_filters_follow_their_exact_rules():
+    """kov15.lift's delta component halts iff sum delta_i > delta''; lec21.multi_order.cks20's component iff sum rho >
+    B(alpha) (mpmath from the definition); each stream stops at its first HALT."""
+    import json
+    from collections import defaultdict
+
+    from dpbounds.outputs.golden import golden_files
+    files = golden_files(bounds=["kov15.lift", "lec21.multi_order.cks20"], grid="default", conversions=False)
+    ctx = mpmath.mp.clone()
+    ctx.dps = 50
+    for fid in ("kov15.lift", "lec21.multi_order.cks20"):
+        recs = [json.loads(x) for x in files[f"streams/{fid}.jsonl"].splitlines()]
+        assert recs
+        by = defaultdict(list)
+        for r in recs:
+            by[(json.dumps(r["budget"], sort_keys=True), r["stream"])].append(r)
+        for recs1 in by.values():
+            s = Fraction(0)
+            for i, r in enumerate(recs1, 1):
+                assert r["round"] == i
+                b = r["budget"]
+                if fid == "kov15.lift":
+                    s += Fraction(r["delta"])
+                    want = s > Fraction(b["delta_dprime"])
+                else:
+                    s += Fraction(r["rho"])
+                    A, k = ctx.mpf(b["alpha"]), int(b["k"])
+                    B = ctx.mpf(b["eps_g"]) - (ctx.log(k / ctx.mpf(b["delta_g"])) + (A - 1) * ctx.log(1 - 1 / A)
+                                               - ctx.log(A)) / (A - 1)
+                    gap = ctx.mpf(s.numerator) / s.denominator - B
+                    if abs(gap) < ctx.mpf(10) ** -30:
+                        continue  # a tie stream's last round: decided by the certified rule, not at 50 digits
+                    want = gap > 0
+                assert r["halt"] == want, (fid, r["stream"], i)
+            assert not any(r["halt"] for r in recs1[:-1])

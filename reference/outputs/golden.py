@@ -401,7 +401,8 @@ def _is_pure(entry: spec.SpecEntry) -> bool:
 
 
 def _spend_name(entry: spec.SpecEntry) -> str:
-    return "eps" if "eps" in round_inputs(entry) else "rho"
+    names = round_inputs(entry)
+    return "eps" if "eps" in names else "rho" if "rho" in names or not names else "delta"  # delta: kov15.lift
 
 
 class _Stream:
@@ -539,7 +540,7 @@ def _filter_streams(entry, budget, seed: int) -> list[tuple[str, _Stream]]:
         h = _first_halt(entry, budget, base)
         if h is not None and h >= 2:  # the last round: in (0, 2v], the boundary strictly inside
             out += _tie_streams(entry, budget, label, _Stream.of(base, h - 2), spend, v * 4)
-    if "delta" in names and not _is_pure(entry):
+    if "delta" in names and spend != "delta" and not _is_pure(entry):
         out += _delta_side(entry, budget, names, spend, v)
     return out
 
