@@ -210,3 +210,16 @@ def test_golden_streams_of_the_new_filters_follow_their_exact_rules():
                     want = gap > 0
                 assert r["halt"] == want, (fid, r["stream"], i)
             assert not any(r["halt"] for r in recs1[:-1])
+
+
+def test_heterogeneous_benchmark_never_exceeds_the_optimum_and_gdp_reaches_it():
+    from dpbounds.outputs.compare import compare_heterogeneous_table
+    headers, rows, g_headers, g_rows, note, best = compare_heterogeneous_table(quick=True)
+    for row in rows + g_rows:
+        opt = int(row[-1])
+        assert opt > 0
+        for cell in row[1:-1]:
+            assert int(cell.split()[0]) <= opt, row
+    gdp = g_headers.index("GDP filter (Smith-Thakurta)")
+    assert all(int(r[gdp].split()[0]) == int(r[-1]) for r in g_rows)
+    assert len(best) == 4 and all(0 < v <= 1 for v in best.values()) and "%" in note

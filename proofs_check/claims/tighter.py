@@ -211,31 +211,38 @@ def _filter_fn(make, scale: Fraction = Fraction(1)):
     return filt
 
 
-def expected_m(law, alpha: str, scale: Fraction = Fraction(1)) -> arb:
+def _engine_rows(filt, eps_g, delta_g, fixed_seqs, advs, menu, menu_rounds: int, max_rounds: int = 120):
+    """(all exact deltas <= delta_g, some > delta_g, rows): certified exact delta(eps_g) (dpbounds.exact.worst_case)
+    of the interactions ``filt`` allows: fixed sequences (label, adversary), named adaptive adversaries, and the
+    delta-maximizing adversary over ``menu`` for ``menu_rounds`` rounds (backward induction)."""
+    from dpbounds.exact.worst_case import adaptive_delta, optimal_adversary
+    ok, some, rows = True, False, []
+    for name, a in list(fixed_seqs) + list(advs):
+        d = adaptive_delta(a, filt, eps_g, max_rounds=max_rounds)
+        ok &= d.hi <= delta_g
+        some |= d.lo > delta_g
+        rows.append(f"{name}: exact delta {float(d.hi):.6g}")
+    _, d = optimal_adversary(menu, filt, eps_g, max_rounds=menu_rounds)
+    ok &= d.hi <= delta_g
+    some |= d.lo > delta_g
+    shown = ", ".join(f"({m[0]}, {m[1]})" if isinstance(m, tuple) else str(m) for m in menu)
+    rows.append(f"delta-maximizing adversary over ({shown}), {menu_rounds} rounds: exact delta {float(d.hi):.6g}")
+    return ok, some, rows
+
+
+def expected_m(law, alpha: str, scale: Fraction = Fraction(1), side: str = "P") -> arb:
     """E_P[M_T(alpha)] = sum_t P(t) exp((alpha - 1)(L(t) - R(t))) over the terminal states of an exact interaction law
-    (keep_states=True; pure rounds), R = the filter's charges rr_rdp_upper(alpha, eps_i) times ``scale`` (scale < 1:
-    charges deliberately too small).  By symmetry of RR the Q-side value E_Q[exp((alpha - 1)(-L - R))] is the same
-    law with the roles of the outputs swapped (checked as well by the caller through the loss sign)."""
+    (keep_states=True; pure rounds), or with ``side='Q'`` the other direction's E_Q[exp((alpha - 1)(-L(t) - R(t)))]
+    (its loss is log dQ/dP = -L); R = the filter's charges rr_rdp_upper(alpha, eps_i) times ``scale`` (scale < 1:
+    charges deliberately too small)."""
     from dpbounds.accounting.later_filters import rr_rdp_upper
     A = Fraction(alpha)
+    sign = 1 if side == "P" else -1
     tot = arb(0)
     with arb_prec(law.prec):
         for h, p, q in law.states:
             R = sum((rr_rdp_upper(A, e) for e, _ in h.params), Fraction(0)) * scale
-            tot += p * fraction_to_arb((A - 1) * (h.loss - R)).exp()
-            tot += 0  # (Q side below)
-    return tot
-
-
-def expected_m_q(law, alpha: str, scale: Fraction = Fraction(1)) -> arb:
-    """E_Q[exp((alpha - 1)(-L(t) - R(t)))]: the supermartingale of the other direction (loss log dQ/dP = -L)."""
-    from dpbounds.accounting.later_filters import rr_rdp_upper
-    A = Fraction(alpha)
-    tot = arb(0)
-    with arb_prec(law.prec):
-        for h, p, q in law.states:
-            R = sum((rr_rdp_upper(A, e) for e, _ in h.params), Fraction(0)) * scale
-            tot += q * fraction_to_arb((A - 1) * (-h.loss - R)).exp()
+            tot += (p if side == "P" else q) * fraction_to_arb((A - 1) * (sign * h.loss - R)).exp()
     return tot
 
 
@@ -251,39 +258,20 @@ def multi_order_exact_report(scale: Fraction = Fraction(1), budget_scale: Fracti
     budget B_j (a 10%-too-large budget: 11/10)."""
     from dpbounds.accounting.later_filters import MultiOrderUnionFilter
     from dpbounds.exact import adversaries as adv
-    from dpbounds.exact.worst_case import adaptive_delta, delta_rr, optimal_adversary
     eg, dg = _MO_BUDGET["eps_g"], _MO_BUDGET["delta_g"]
 
     def make():
         f = MultiOrderUnionFilter(eg, dg, _MO_BUDGET["orders"], "lec21.multi_order.cks20")
         if budget_scale != 1:  # the broken variant: every order's budget B_j scaled (R <= s B <=> R/s <= B)
-            f.spent = {a: Fraction(0) for a in f.spent}
             orig = f._fits
             f._fits = lambda a, r: orig(a, r / budget_scale)
         return f
 
-    filt = _filter_fn(make, scale)
-    ok, some, rows = True, False, []
-    for e in ("0.05", "0.1", "0.3", "1.05"):
-        f, n = make(), 0
-        while n < 5000 and f.try_spend(Fraction(e) * scale):
-            n += 1
-        d = delta_rr([e] * n, eg)
-        ok &= d.hi <= dg
-        some |= d.lo > dg
-        rows.append(f"{n} rounds of {e}: exact delta {float(d.hi):.4g}")
-    for name, a in (("greedy", adv.greedy("0.1", "0.3", "0.2", 14)),
-                    ("ladder", adv.loss_ladder(["0.05", "0.2", "0.4"], ["0", "0.5"], 14)),
-                    ("random", adv.random_policy(["0.05", "0.2", "0.4"], 12, seed=3))):
-        d = adaptive_delta(a, filt, eg, max_rounds=40)
-        ok &= d.hi <= dg
-        some |= d.lo > dg
-        rows.append(f"adversary {name}: exact delta {float(d.hi):.4g}")
-    _, d = optimal_adversary(["0.1", "0.3", "0.6"], filt, eg, max_rounds=8)
-    ok &= d.hi <= dg
-    some |= d.lo > dg
-    rows.append(f"delta-maximizing adversary over the menu (0.1, 0.3, 0.6), 8 rounds: exact delta {float(d.hi):.4g}")
-    return ok, some, rows
+    fixed = [(f"fixed {e} x 200", adv.fixed([e] * 200)) for e in ("0.05", "0.1", "0.3", "1.05")]
+    advs = (("greedy", adv.greedy("0.1", "0.3", "0.2", 14)),
+            ("ladder", adv.loss_ladder(["0.05", "0.2", "0.4"], ["0", "0.5"], 14)),
+            ("random", adv.random_policy(["0.05", "0.2", "0.4"], 12, seed=3)))
+    return _engine_rows(_filter_fn(make, scale), eg, dg, fixed, advs, ["0.1", "0.3", "0.6"], 8, max_rounds=250)
 
 
 def supermartingale_report(scale: Fraction = Fraction(1)):
@@ -303,8 +291,8 @@ def supermartingale_report(scale: Fraction = Fraction(1)):
         law = adaptive_laws(a, filt, max_rounds=40, keep_states=True)
         vals = []
         for al in _MO_BUDGET["orders"].split(","):
-            for fn in (expected_m, expected_m_q):
-                v = fn(law, al, scale)
+            for side in ("P", "Q"):
+                v = expected_m(law, al, scale, side)
                 ok &= bool(v <= 1)
                 some |= bool(v > 1)
                 vals.append(v.mid().str(8, radius=False))
@@ -434,29 +422,16 @@ def lift_exact_report(dpp_scale: Fraction = Fraction(1)):
     11/10 is the deliberately broken filter: it halts only when sum delta_i exceeds 1.1 delta'' (delta' unchanged)."""
     from dpbounds.accounting.later_filters import LiftedFilter
     from dpbounds.exact import adversaries as adv
-    from dpbounds.exact.worst_case import adaptive_delta, optimal_adversary
     eg, dg, dpp = Fraction(1), Fraction(1, 1000), Fraction(96, 10**5)
 
     def make():
         return LiftedFilter(eg, dg - dpp + dpp * dpp_scale, dpp * dpp_scale, base="fz21.thm4_3.rr", alpha="12")
 
-    filt = _filter_fn(make)
-    ok, some, rows = True, False, []
-    advs = (("fixed (0, 2e-5) x 60", adv.fixed(["0"] * 60, ["2e-5"] * 60)),
-            ("fixed (0.05, 1e-5) x 100", adv.fixed(["0.05"] * 100, ["1e-5"] * 100)),
-            ("greedy", adv.greedy(("0.05", "1e-5"), ("0.3", "1e-4"), "0.2", 14)),
+    fixed = (("fixed (0, 2e-5) x 60", adv.fixed(["0"] * 60, ["2e-5"] * 60)),
+             ("fixed (0.05, 1e-5) x 100", adv.fixed(["0.05"] * 100, ["1e-5"] * 100)))
+    advs = (("greedy", adv.greedy(("0.05", "1e-5"), ("0.3", "1e-4"), "0.2", 14)),
             ("random", adv.random_policy([("0.05", "1e-5"), ("0.2", "4e-5"), ("0", "1e-4")], 12, seed=3)))
-    for name, a in advs:
-        d = adaptive_delta(a, filt, eg, max_rounds=120)
-        ok &= d.hi <= dg
-        some |= d.lo > dg
-        rows.append(f"{name}: exact delta {float(d.hi):.6g}")
-    _, d = optimal_adversary([("0.1", "1e-4"), ("0.3", "0"), ("0", "2e-4")], filt, eg, max_rounds=8)
-    ok &= d.hi <= dg
-    some |= d.lo > dg
-    rows.append(f"delta-maximizing adversary over ((0.1, 1e-4), (0.3, 0), (0, 2e-4)), 8 rounds: exact delta "
-                f"{float(d.hi):.6g}")
-    return ok, some, rows
+    return _engine_rows(_filter_fn(make), eg, dg, fixed, advs, [("0.1", "1e-4"), ("0.3", "0"), ("0", "2e-4")], 8)
 
 
 @claim("kov15.lift.exact_engine", spec_id="kov15.lift",

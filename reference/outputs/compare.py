@@ -293,13 +293,18 @@ def rr_optimum_prefix(eps_seq, eps_g, delta_g) -> int:
 HETERO_VALUES = ("0.005", "0.01", "0.02")
 
 
+#: the round after which the switching stream goes from the smallest to the largest value (the same for --quick)
+SWITCH_AT = 250
+
+
 def hetero_streams(n: int = 2000) -> list[tuple[str, list[str]]]:
     """(label, stream) for the tightness benchmark: per-round sizes drawn uniformly from HETERO_VALUES (numpy seed 29),
-    and a stream that switches from the smallest to the largest value halfway through the optimum-length region."""
+    and a stream that switches from the smallest to the largest value after SWITCH_AT rounds (inside the optimum's
+    length, so that both scales matter)."""
     import numpy as np
     rng = np.random.default_rng(29)
     draw = [HETERO_VALUES[i] for i in rng.integers(0, len(HETERO_VALUES), n)]
-    half = n // 8  # ~ half of the pure optimum at (1, 1e-6) for these scales
+    half = min(SWITCH_AT, n)  # about two thirds of the pure optimum at (1, 1e-6) for these scales
     switch = [HETERO_VALUES[0]] * half + [HETERO_VALUES[-1]] * (n - half)
     return [(f"drawn from {{{', '.join(HETERO_VALUES)}}} (seed 29)", draw),
             (f"{HETERO_VALUES[0]} for {half} rounds, then {HETERO_VALUES[-1]}", switch)]
