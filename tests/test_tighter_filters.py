@@ -223,3 +223,15 @@ def test_heterogeneous_benchmark_never_exceeds_the_optimum_and_gdp_reaches_it():
     gdp = g_headers.index("GDP filter (Smith-Thakurta)")
     assert all(int(r[gdp].split()[0]) == int(r[-1]) for r in g_rows)
     assert len(best) == 4 and all(0 < v <= 1 for v in best.values()) and "%" in note
+
+
+def test_cli_runs_the_lifted_filter(capsys, monkeypatch):
+    import io
+    import sys
+
+    from dpbounds.cli import main
+    monkeypatch.setattr(sys, "stdin", io.StringIO("eps,delta\n0.01,1e-10\n0.01,4e-8\n0.01,1e-8\n"))
+    rc = main(["filter", "kov15.lift", "--budget", "eps_g=1", "--budget", "delta_g=1e-6", "--budget",
+               "delta_dprime=5e-8", "--budget", "base=fz21.thm4_3.rr", "--budget", "alpha=22"])
+    out = capsys.readouterr().out.splitlines()
+    assert rc == 0 and [line.split("\t")[1] for line in out] == ["CONT", "CONT", "HALT"]

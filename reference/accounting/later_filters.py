@@ -365,6 +365,11 @@ class LiftedFilter:
         self.rounds += 1
         return Decision.CONT
 
+    def statistic(self, *, candidate: bool = False):
+        """Exact enclosure of the delta spend D = sum delta_i (the spec's statistic; with ``candidate=True`` after a
+        HALT: the refused round included when the delta side refused it, else the recorded sum)."""
+        return self.deltas.statistic(candidate=candidate)
+
 
 def _lift(*, save_path=None, conversion: str | None = None, _lock=None, **budget):
     if conversion is not None or save_path is not None:
