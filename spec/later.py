@@ -266,7 +266,7 @@ register(SpecEntry(
           "<the base's own parameters>)) also runs the base filter, built at (eps_g, delta' = delta_g - delta''), on "
           "the rounds' eps_i, and CONTinues iff both do (a round refused by either is not charged to either).  "
           "Bases: fz21.thm4_3.rr (alpha=...), lec21.multi_order / lec21.multi_order.cks20 (orders=...), "
-          "rruv16.thm5_1, rruv16.thm3_4.filter (the default: basic composition, sum eps_i <= eps_g).  Validity (proofs_check kov15.lift.coupling): each (eps_i, "
+          "fz21.thm4_7 (B defaults to B*(eps_g, delta')), rruv16.thm5_1, rruv16.thm3_4.filter (the default: basic composition, sum eps_i <= eps_g).  Validity (proofs_check kov15.lift.coupling): each (eps_i, "
           "delta_i)-DP round, given the past, is a post-processing of (eps_i, delta_i)-randomized response (KOV15 "
           "Theorem 2.2; WRRW23 Lemma 11 for adaptively chosen parameters), i.e. of a coin C_i ~ Bernoulli(delta_i) "
           "that reveals the input and otherwise pure RR_{eps_i}; on the event N that no coin fires the transcript "

@@ -235,3 +235,11 @@ def test_cli_runs_the_lifted_filter(capsys, monkeypatch):
                "delta_dprime=5e-8", "--budget", "base=fz21.thm4_3.rr", "--budget", "alpha=22"])
     out = capsys.readouterr().out.splitlines()
     assert rc == 0 and [line.split("\t")[1] for line in out] == ["CONT", "CONT", "HALT"]
+
+
+def test_lift_over_the_zcdp_filter_builds_its_budget_at_delta_prime():
+    f = make_filter("kov15.lift", eps_g="1", delta_g="1e-6", delta_dprime="5e-8", base="fz21.thm4_7")
+    assert f.base.budget["delta_g"] == Fraction(95, 10**8)
+    n = _count(f, "0.01", "1e-10")
+    assert n >= 480
+    assert n == _count(make_filter("fz21.thm4_7", eps_g="1", delta_g=Fraction(95, 10**8)), "0.01")

@@ -313,7 +313,7 @@ def _multi_order_cks20(**kw):
 
 
 #: the pure-round filters kov15.lift accepts as its base (each reads the rounds' eps only)
-LIFT_BASES = ("fz21.thm4_3.rr", "lec21.multi_order", "lec21.multi_order.cks20", "rruv16.thm5_1",
+LIFT_BASES = ("fz21.thm4_3.rr", "lec21.multi_order", "lec21.multi_order.cks20", "fz21.thm4_7", "rruv16.thm5_1",
               "rruv16.thm3_4.filter")
 
 
