@@ -225,9 +225,8 @@ register(SpecEntry(
     id="lec21.multi_order.cks20", title="multi-order Renyi filter with CKS20 per-order budgets at delta_g/k: CONT iff "
     "SOME order alpha of k has sum_t rho_t(alpha) <= eps_g - (log(k/delta_g) + log C_alpha)/(alpha - 1)",
     kind=Kind.FILTER,
-    source=Source("LEC21", "multi-order Renyi filter (the construction of Section 3) with each order's budget the "
-                  "CKS20 Proposition 12 conversion at delta_g/k; validity proved here (proofs_check "
-                  "lec21.multi_order.cks20.partition), not taken from either paper"),
+    source=Source("LEC21", "multi-order Renyi filter (Section 3), each order's budget CKS20 Prop. 12 at delta_g/k; "
+                  "validity proved here"),
     params=("alpha", "eps_g", "delta_g", "k"), aggregates=("R",), expr=R, halt=R > _B_cks_k,
     domain=(alpha > 1, eps_g > 0, delta_g > 0, delta_g < 1, _k >= 1), extra={"B": _B_cks_k}, monotone={"R": +1},
     proof_claims=("lec21.multi_order.cks20.partition", "lec21.multi_order.cks20.exact_engine"),
@@ -253,9 +252,8 @@ register(SpecEntry(
     id="kov15.lift", title="(eps_i, delta_i) rounds through a pure-round filter: HALT when sum delta_i would exceed "
     "delta'' or the pure filter (at delta' = delta_g - delta'') halts on the eps_i",
     kind=Kind.FILTER,
-    source=Source("KOV15", "Theorem 2.2's simulation of an (eps, delta)-DP pair by (eps, delta)-randomized response, "
-                  "in its adaptive form WRRW23 Lemma 11; the lift to filters proved here (proofs_check "
-                  "kov15.lift.coupling)", theorem="Theorem 2.2"),
+    source=Source("KOV15", "Theorem 2.2 (dominance by (eps, delta)-RR; adaptive form WRRW23 Lemma 11); the lift "
+                  "proved here", theorem="Theorem 2.2"),
     params=("eps_g", "delta_g", "delta_dprime"), aggregates=("D",), expr=_Dsum, halt=_Dsum > _dpp,
     domain=(eps_g > 0, delta_g > 0, delta_g < 1, _dpp >= 0, _dpp < delta_g),
     extra={"delta_prime": delta_g - _dpp}, monotone={"D": +1},
@@ -286,9 +284,8 @@ register(SpecEntry(
     id="conversions.mv16.exact", title="exact delta(eps_g) of composing k rounds of RR(eps) and k2 rounds of RR(eps2) "
     "(the optimal composition of a fixed heterogeneous pure-DP sequence with two distinct eps)",
     kind=Kind.CONVERSION,
-    source=Source("MV16", "the optimal composition theorem for (eps_1, delta_1), ..., (eps_k, delta_k) (Section 1; "
-                  "theorem number not checked against a copy), pure case; dominance by randomized response: KOV15 "
-                  "Theorem 2.2", theorem="optimal composition theorem"),
+    source=Source("MV16", "the optimal composition theorem (Section 1; number not checked), pure case; RR "
+                  "dominance: KOV15 Theorem 2.2", theorem="optimal composition theorem"),
     params=("eps", "k", "eps2", "k2", "eps_g"),
     expr=sp.Sum(sp.Sum(sp.Max(0, _Ph - sp.exp(eps_g) * _Qh), (_l2, 0, _k2)), (_lk, 0, _k)),
     domain=(eps >= 0, _k >= 1, _eps2 >= 0, _k2 >= 0, eps_g >= 0),
