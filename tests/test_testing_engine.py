@@ -5,8 +5,8 @@ Every implementation here is written from the papers' formulas, independently of
 round up (a sound float implementation must), the faulty ones each carry one classic bug -- an overflowing power
 read as 0, a series cut at an absolute tolerance, a calibration used outside its theorem's range (Dwork-Roth
 Thm A.1 needs eps < 1), float sums of the budget, a rule that changes after many rounds, an extra round.  Searches
-are short (a few seconds) and seeded: the examples hypothesis tries depend only on the seed and the number of
-chunks run, so a fault found here is found on every machine (no timing is asserted).
+are short (a few seconds) and seeded, with a budget in examples: the examples hypothesis tries depend only on the
+seed and the budget, so a fault found here is found on every machine (no timing is asserted).
 """
 
 from __future__ import annotations
@@ -18,7 +18,10 @@ import pytest
 from dpbounds.testing import CheckResult, assert_sound, check_conversion, check_filter, check_odometer
 from dpbounds.testing.declarations import Unsound
 
-SECONDS = 10
+#: deterministic budgets (examples; the 30 s wall clock is only a cap that a loaded machine might reach)
+CONV = dict(seconds=30, max_examples=300)
+FILT = dict(seconds=30, max_examples=120)
+ODO = dict(seconds=30, max_examples=60)
 
 
 def up(x: float, rel: float = 1e-12) -> float:
@@ -76,20 +79,20 @@ def cks20_delta_overflow(rho: float, eps_g: float) -> float:
 
 def test_correct_float_cks20_is_never_unsound():
     r = check_conversion(cks20_eps, "conversions.cks20", inputs={"rho": (1e-8, 1e4), "delta": (1e-300, 0.5)},
-                         seconds=SECONDS)
+                         **CONV)
     assert r.verdict in ("exact", "conservative"), r.summary()
     assert r.examples > 20 and r.witness is None
 
 
 def test_correct_float_cks20_delta_is_never_unsound():
     r = check_conversion(cks20_delta, "conversions.cks20.delta", inputs={"rho": (1e-6, 10.0), "eps_g": (0.0, 50.0)},
-                         seconds=SECONDS)
+                         **CONV)
     assert r.verdict in ("exact", "conservative"), r.summary()
 
 
 def test_overflowing_power_is_found():
     r = check_conversion(cks20_delta_overflow, "conversions.cks20.delta",
-                         inputs={"rho": (1e-6, 10.0), "eps_g": (0.0, 50.0)}, seconds=SECONDS)
+                         inputs={"rho": (1e-6, 10.0), "eps_g": (0.0, 50.0)}, **CONV)
     assert r.verdict == "unsound", r.summary()
     w = r.witness
     assert w is not None and r.peer_value is not None and r.enclosure is not None
@@ -134,12 +137,12 @@ KOV = {"eps": (1e-3, 2.0), "k": (1, 120), "eps_g": (0.0, 20.0)}
 
 
 def test_correct_float_kov15_is_never_unsound():
-    r = check_conversion(kov_exact, "conversions.kov15.exact", inputs=KOV, seconds=SECONDS)
+    r = check_conversion(kov_exact, "conversions.kov15.exact", inputs=KOV, **CONV)
     assert r.verdict in ("exact", "conservative"), r.summary()
 
 
 def test_series_cut_at_an_absolute_tolerance_is_found():
-    r = check_conversion(kov_cut, "conversions.kov15.exact", inputs=KOV, seconds=SECONDS)
+    r = check_conversion(kov_cut, "conversions.kov15.exact", inputs=KOV, **CONV)
     assert r.verdict == "unsound", r.summary()
     assert r.enclosure is not None and r.peer_value < r.enclosure.lower()
 
@@ -168,13 +171,13 @@ GAUSS = {"rho": (1e-6, 100.0), "delta": (1e-12, 0.1)}
 
 
 def test_calibration_outside_its_range_is_found():
-    r = check_conversion(classical_gauss_eps, gauss_eps_reference, inputs=GAUSS, seconds=SECONDS)
+    r = check_conversion(classical_gauss_eps, gauss_eps_reference, inputs=GAUSS, **CONV)
     assert r.verdict == "unsound", r.summary()
     assert "gauss_eps_reference" in r.reference and r.enclosure is not None
 
 
 def test_valid_conversion_is_never_unsound_against_the_exact_curve():
-    r = check_conversion(bs16_eps, gauss_eps_reference, inputs=GAUSS, seconds=SECONDS)
+    r = check_conversion(bs16_eps, gauss_eps_reference, inputs=GAUSS, **CONV)
     assert r.verdict in ("exact", "conservative"), r.summary()
 
 
@@ -189,9 +192,9 @@ def test_lower_claims_are_mirrored():
     def b_star_over(eps_g, delta_g):
         return b_star_down(eps_g, delta_g) * (1 + 1e-6)
     dom = {"eps_g": (1e-3, 10.0), "delta_g": (1e-12, 0.3)}
-    good = check_conversion(b_star_down, "conversions.bs16.b_star", inputs=dom, claim="lower", seconds=SECONDS)
+    good = check_conversion(b_star_down, "conversions.bs16.b_star", inputs=dom, claim="lower", **CONV)
     assert good.verdict in ("exact", "conservative"), good.summary()
-    bad = check_conversion(b_star_over, "conversions.bs16.b_star", inputs=dom, claim="lower", seconds=SECONDS)
+    bad = check_conversion(b_star_over, "conversions.bs16.b_star", inputs=dom, claim="lower", **CONV)
     assert bad.verdict == "unsound", bad.summary()
 
 
@@ -201,7 +204,7 @@ def test_an_error_on_a_valid_input_is_reported_with_its_witness():
             raise ValueError("delta too small")
         return bs16_eps(rho, delta)
     r = check_conversion(fussy, "conversions.cks20", inputs={"rho": (1e-8, 1e4), "delta": (1e-300, 0.5)},
-                         seconds=SECONDS)
+                         **CONV)
     assert r.verdict == "error" and r.witness is not None and r.witness["delta"] < 1e-100
     assert "ValueError" in str(r.peer_value)
 
@@ -267,13 +270,13 @@ class ExtraRound(UpFilter):
 @pytest.mark.parametrize("eps_g", [1.0, 0.75])
 def test_correct_float_filter_is_never_unsound(eps_g):
     r = check_filter(lambda: UpFilter(eps_g), "rruv16.thm3_4.filter", budget={"eps_g": repr(eps_g)},
-                     seconds=SECONDS)
+                     **FILT)
     assert r.verdict in ("exact", "conservative"), r.summary()
     assert r.examples > 10
 
 
 def test_float_sum_of_the_budget_is_found():
-    r = check_filter(FloatSumFilter, "rruv16.thm3_4.filter", budget={"eps_g": "1"}, seconds=SECONDS)
+    r = check_filter(FloatSumFilter, "rruv16.thm3_4.filter", budget={"eps_g": "1"}, **FILT)
     assert r.verdict in ("unsound", "unsound-rounding"), r.summary()
     w = r.witness
     assert w is not None and r.peer_value == "CONT" and r.decision == "HALT"
@@ -282,20 +285,20 @@ def test_float_sum_of_the_budget_is_found():
 
 
 def test_rule_that_changes_after_many_rounds_is_found():
-    r = check_filter(ChangesAfterManyRounds, "rruv16.thm3_4.filter", budget={"eps_g": "1"}, seconds=SECONDS)
+    r = check_filter(ChangesAfterManyRounds, "rruv16.thm3_4.filter", budget={"eps_g": "1"}, **FILT)
     assert r.verdict == "unsound", r.summary()
     assert r.witness is not None and r.witness["round"] > 1000
 
 
 def test_extra_round_is_found_and_shrunk():
-    r = check_filter(ExtraRound, "rruv16.thm3_4.filter", budget={"eps_g": "1"}, seconds=SECONDS)
+    r = check_filter(ExtraRound, "rruv16.thm3_4.filter", budget={"eps_g": "1"}, **FILT)
     assert r.verdict == "unsound", r.summary()
     assert r.witness is not None and r.witness["round"] <= 3  # shrunk to a few rounds
     assert "ExtraRound" in r.reproducer
 
 
 def test_filter_reproducer_runs():
-    r = check_filter(ExtraRound, "rruv16.thm3_4.filter", budget={"eps_g": "1"}, seconds=SECONDS)
+    r = check_filter(ExtraRound, "rruv16.thm3_4.filter", budget={"eps_g": "1"}, **FILT)
     code = r.reproducer.replace(r.reproducer.splitlines()[2], "make = ExtraRound")
     exec(compile(code, "<reproducer>", "exec"), {"ExtraRound": ExtraRound})
 
@@ -329,12 +332,12 @@ class Float32Odometer(UpOdometer):
 
 
 def test_correct_float_odometer_is_never_unsound():
-    r = check_odometer(UpOdometer, "rruv16.thm3_4.odometer", params={}, seconds=SECONDS)
+    r = check_odometer(UpOdometer, "rruv16.thm3_4.odometer", params={}, **ODO)
     assert r.verdict in ("exact", "conservative"), r.summary()
 
 
 def test_odometer_under_report_after_many_rounds_is_found():
-    r = check_odometer(Float32Odometer, "rruv16.thm3_4.odometer", params={}, seconds=SECONDS)
+    r = check_odometer(Float32Odometer, "rruv16.thm3_4.odometer", params={}, **ODO)
     assert r.verdict in ("unsound", "unsound-rounding"), r.summary()
     assert r.witness is not None and r.witness["round"] > 100
 
@@ -351,7 +354,7 @@ def test_same_seed_same_findings():
 
 def test_assert_sound_fails_with_witness_and_reproducer():
     with pytest.raises(Unsound) as e:
-        assert_sound(filter=ExtraRound, reference="rruv16.thm3_4.filter", budget={"eps_g": "1"}, seconds=SECONDS)
+        assert_sound(filter=ExtraRound, reference="rruv16.thm3_4.filter", budget={"eps_g": "1"}, **FILT)
     assert "witness" in str(e.value) and "reproducer" in str(e.value)
     ok = assert_sound(conversion=bs16_eps, reference="conversions.cks20",
                       inputs={"rho": (1e-8, 1e4), "delta": (1e-300, 0.5)}, seconds=3)

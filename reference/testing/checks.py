@@ -172,6 +172,12 @@ def breakpoints_of(reference: Any, names: Sequence[str]) -> dict[str, list[float
     return out
 
 
+def peer_args(point: Mapping[str, Any]) -> dict[str, Any]:
+    """The arguments an implementation receives for a point: exact decimal strings (and Fractions) as the nearest
+    float64, as its users would pass them; numbers as they are."""
+    return {k: (float(Fraction(v)) if isinstance(v, (str, Fraction)) else v) for k, v in point.items()}
+
+
 def check_conversion(fn: Callable[..., float], reference: str | Callable[..., Enclosure], *,
                      inputs: Mapping[str, Any], fixed: Mapping[str, Any] | None = None, claim: str = "upper",
                      seconds: float = 60, seed: int = 0, examples: Sequence[Mapping[str, Any]] = (),
@@ -190,9 +196,9 @@ def check_conversion(fn: Callable[..., float], reference: str | Callable[..., En
     sure = [False]
 
     def evaluate(x: Mapping[str, Any]) -> Outcome | None:
-        point = dict(x)
+        point = dict(x)  # an example may give exact decimals: the reference reads them exactly, fn gets floats
         try:
-            v = _as_float(fn(**point))
+            v = _as_float(fn(**peer_args(point)))
         except Exception as e:  # noqa: BLE001 - the peer's failure is a finding, if the point is valid
             try:
                 if oracle.fast(point) is None:
@@ -229,7 +235,7 @@ def check_conversion(fn: Callable[..., float], reference: str | Callable[..., En
 def _conversion_reproducer(fn: Any, reference: Any, point: dict[str, Any], fixed: dict[str, Any], claim: str,
                            out: Outcome) -> str:
     setup, ref = _ref_src(reference)
-    args = ", ".join(f"{k}={v!r}" for k, v in point.items())
+    args = ", ".join(f"{k}={v!r}" for k, v in peer_args(point).items())
     allargs = {**{k: (str(v) if not isinstance(v, (int, float)) else v) for k, v in fixed.items()}, **point}
     call = (f"print(dpbounds.enclose({ref}, {allargs!r}))" if isinstance(reference, str)
             else f"print({ref}(**{allargs!r}))")

@@ -56,6 +56,7 @@ class Declaration:
     examples: tuple[Any, ...] = ()
     cites: str = ""
     against: str = "truth"
+    check: str = ""                    # what is compared, in words (the audit row's "check"; optional)
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -85,7 +86,7 @@ def resolve_call(call: str | Callable[..., Any]) -> Callable[..., Any]:
         try:
             mod = importlib.import_module(name)
         except ModuleNotFoundError as e:
-            if e.name not in (name, name.rpartition(".")[0], "dpbounds.audit.peers"):
+            if not (e.name and (name == e.name or name.startswith(e.name + "."))):
                 raise  # the module exists, a peer it imports does not
             last = e
             continue
