@@ -62,3 +62,13 @@ def test_dask_gives_the_same_findings():
         there = _one(SearchOptions(seconds=2, scheduler=cluster.scheduler_address))
     here = _one(SearchOptions(seconds=2))
     assert here.search == there.search
+
+
+def test_a_filter_in_another_interpreter_gives_the_same_witness():
+    from dpbounds.testing import Declaration, run_declaration
+    d = Declaration(peer="fake", function="fake.filter", call="tests.fake_peers.declared_calls:extra_round_filter",
+                    reference="rruv16.thm3_4.filter", kind="filter", budget={"eps_g": "1"})
+    here = run_declaration(d, seconds=60, max_examples=40)
+    there = run_declaration(d, seconds=60, max_examples=40, python=sys.executable)
+    assert here.verdict == there.verdict == "unsound"
+    assert here.witness == there.witness and here.examples == there.examples

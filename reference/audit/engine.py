@@ -25,7 +25,8 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, Callable
 
-from dpbounds.audit.common import Comparison, PeerResult, available, error_comparison, probe_version
+from dpbounds.audit import common
+from dpbounds.audit.common import Comparison, PeerResult, error_comparison, probe_version
 
 #: examples per second of --search budget: the deterministic size of one search task
 RATE = 40
@@ -293,11 +294,11 @@ def search_peer(mod: ModuleType, decls: list[Any], opts: SearchOptions, python: 
                 continue
             c = _witness_row(d, r)
             res.comparisons.append(c)
-            if d.kind == "conversion":
-                lst = known.setdefault(r["key"], [])
-                if w not in lst:
-                    lst.append(w)
-                    changed = True
+            replay = w if d.kind == "conversion" else w.get("stream")  # a point, or the stream to replay
+            lst = known.setdefault(r["key"], [])
+            if replay and replay not in lst:
+                lst.append(replay)
+                changed = True
     if opts.witnesses and changed:
         save_witnesses(opts.witnesses, known)
 
@@ -333,7 +334,7 @@ def audit_declarations(mod: ModuleType, *, quick: bool = False, python: str | No
         if not ok:
             return res.skip(version)
         res.version = version
-    elif not available(module):
+    elif not common.available(module):  # (looked up at call time: tests replace it)
         return res.skip(getattr(mod, "NOT_INSTALLED", f"not installed; pip install {dist}"))
     decls = list(mod.declarations())
     res.functions = list(dict.fromkeys(d.function for d in decls))

@@ -331,14 +331,21 @@ def check_filter(make: Callable[[], Any], reference: str | Callable[..., Any], *
             return Outcome("error", math.nan, detail=f"make() raised {_exc(e)}", peer_value=_exc(e),
                            witness={"stream": [], "round": 0})
         h, err = n, None
-        for i in range(n):
+        if hasattr(peer, "try_spend_stream"):  # a peer in another interpreter: the whole stream in one batch
             try:
-                if not peer.try_spend(**{c: float(arrays[c][i]) for c in costs}):
-                    h = i
-                    break
+                ds = peer.try_spend_stream([{c: float(arrays[c][i]) for c in costs} for i in range(n)])
+                h = next((i for i, d in enumerate(ds) if not d), min(len(ds), n))
             except Exception as e:  # noqa: BLE001
-                h, err = i, e
-                break
+                h, err = 0, e
+        else:
+            for i in range(n):
+                try:
+                    if not peer.try_spend(**{c: float(arrays[c][i]) for c in costs}):
+                        h = i
+                        break
+                except Exception as e:  # noqa: BLE001
+                    h, err = i, e
+                    break
         m = min(h + 1, n)
         try:
             k = _ref_cont(new_ref(), {c: a[:m] for c, a in arrays.items()}, rounds[:m])

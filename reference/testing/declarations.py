@@ -215,6 +215,13 @@ class Remote:
             def try_spend(self, **costs: Any) -> bool:
                 return bool(self._ask(costs))
 
+            def try_spend_stream(self, rounds: list[dict[str, Any]]) -> list[bool]:
+                """The decisions on a whole stream, in one batch (the peer stops at its first HALT)."""
+                r = remote.batch([{"op": op, "budget": dict(budget), "rounds": rounds}])[0]
+                if "error" in r:
+                    raise RuntimeError(r["error"])
+                return [bool(v) for v in r["ok"]]
+
             def step(self, **costs: Any) -> float:
                 return float(self._ask(costs))
 
