@@ -19,7 +19,7 @@ ADAPTERS = {
     "autodp": "dpbounds.audit.peers.autodp",
     "diffprivlib": "dpbounds.audit.diffprivlib_adapter",
     "confseq": "dpbounds.audit.confseq_adapter",
-    "prv_accountant": "dpbounds.audit.prv_accountant_adapter",
+    "prv_accountant": "dpbounds.audit.peers.prv_accountant",
     "pipeline_dp": "dpbounds.audit.pipeline_dp_adapter",
     "peer_tests": "dpbounds.audit.peer_tests",
     "smartnoise_sql": "dpbounds.audit.smartnoise_sql_adapter",
