@@ -274,6 +274,7 @@ def render_markdown(results: list[PeerResult], fail_on: str = "unsound-rounding"
         if r.functions:
             out += ["Functions: " + ", ".join(f"`{f}`" for f in r.functions), ""]
         out += [f"- {n}" for n in r.notes] + [""]
+        out += search_markdown(r)
         if r.comparisons:
             out.append("| " + " | ".join(HEADERS[1:]) + " |")
             out.append("|" + "---|" * (len(HEADERS) - 1))
@@ -285,6 +286,20 @@ def render_markdown(results: list[PeerResult], fail_on: str = "unsound-rounding"
             out += [f"Reproducer ({c.verdict}: {c.check}, " + ", ".join(f"{k}={v}" for k, v in c.inputs.items())
                     + "):", "", "```python", c.reproducer.rstrip(), "```", ""]
     return "\n".join(out) + "\n"
+
+
+def search_markdown(r: PeerResult) -> list[str]:
+    """``--search``: one line per searched function -- verdict, examples tried, worst margin (negative: an
+    under-report, relative)."""
+    if not r.search:
+        return []
+    out = ["Search (`--search`): function, reference, verdict, examples tried, worst relative margin", ""]
+    for s in r.search:
+        m = s["worst_margin"]
+        out.append(f"- `{s['function']}` {s['check']} vs {s['reference']} ({s['against']}): {s['verdict']}, "
+                   f"{s['examples']} examples (seeds {', '.join(map(str, s['seeds']))}), worst margin "
+                   + ("n/a" if m is None else f"{m:.3g}"))
+    return out + [""]
 
 
 def render_html(results: list[PeerResult], fail_on: str = "unsound-rounding") -> str:
