@@ -37,7 +37,10 @@ class CheckResult:
     filters and odometers ``{"stream": [...], "round": i}``), None when nothing fell below (or raised);
     ``peer_value`` and ``enclosure`` (or ``decision``, for filters) at the witness; ``examples``: how many
     examples were judged; ``margin``: the worst relative margin found (negative: an under-report; for filters the
-    extra rounds over the reference's, relative); ``reproducer``: runnable Python for the witness."""
+    extra rounds over the reference's, relative); ``reproducer``: runnable Python for the witness; ``counts``:
+    examples per verdict (once a conservative example is certified, later examples the float interval proves sound
+    are counted conservative without arb); ``skipped``: points outside the reference's domain (or where it could
+    not certify); ``stopped``: "found" (unsound), "examples" (the budget) or "time"."""
 
     kind: str
     function: str

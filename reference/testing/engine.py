@@ -93,8 +93,11 @@ def search(strategy: Any, evaluate: Callable[[Any], Outcome | None], *, seconds:
            progress: Callable[[SearchState], None] | None = None) -> SearchState:
     """Run ``examples`` first, then hypothesis on ``strategy`` (module docstring); ``evaluate`` returns None for a
     point outside the reference's domain (skipped)."""
-    from hypothesis import HealthCheck, Phase, given, settings, target
-    from hypothesis import seed as hseed
+    try:
+        from hypothesis import HealthCheck, Phase, given, settings, target
+        from hypothesis import seed as hseed
+    except ImportError as e:
+        raise ImportError(f"dpbounds.testing searches with hypothesis: pip install 'dpbounds[testing]' ({e})") from e
 
     state = SearchState()
     t0 = time.monotonic()
