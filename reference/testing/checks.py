@@ -492,15 +492,18 @@ def _odometer_fast(ref: Any, aggs: list[dict[str, Any]]) -> list[tuple[float, fl
     return res
 
 
-def check_odometer(make: Callable[[], Any], reference: str | Callable[..., Any], *, params: Mapping[str, Any],
-                   costs: Sequence[str] = ("eps",), seconds: float = 60, seed: int = 0,
-                   examples: Sequence[Sequence[Mapping[str, float]]] = (), max_examples: int | None = None,
-                   max_rounds: int = 256) -> CheckResult:
+def check_odometer(make: Callable[[], Any], reference: str | Callable[..., Any], *,
+                   params: Mapping[str, Any] | None = None, costs: Sequence[str] = ("eps",), seconds: float = 60,
+                   seed: int = 0, examples: Sequence[Sequence[Mapping[str, float]]] = (),
+                   max_examples: int | None = None, max_rounds: int = 256,
+                   budget: Mapping[str, Any] | None = None) -> CheckResult:
     """Search the streams a caller can feed ``make()`` (a fresh odometer whose ``step(**costs)`` returns its
     running value, or whose ``value()`` does) against the reference odometer (``make_odometer(reference,
     **params)`` or ``reference(**params)``): a running value below the reference's certified value at any round is
-    unsound.  The witness is ``{"stream": [...], "round": i}`` (the worst round)."""
+    unsound.  The witness is ``{"stream": [...], "round": i}`` (the worst round).  ``budget=`` is accepted for
+    ``params`` (as in a :class:`~dpbounds.testing.Declaration`)."""
     from dpbounds.testing import strategies as S
+    params = dict(params if params is not None else (budget or {}))
     new_ref = _odometer_reference(reference, params)
     scales = {c: 1.0 for c in costs}
     strategy = S.streams(list(costs), scales, max_rounds, 4)
