@@ -16,10 +16,10 @@ from dpbounds.audit.common import UNSOUND, VERDICTS, Comparison, PeerResult, ver
 ADAPTERS = {
     "opendp": "dpbounds.audit.opendp_adapter",
     "dp_accounting": "dpbounds.audit.dp_accounting_adapter",
-    "autodp": "dpbounds.audit.autodp_adapter",
+    "autodp": "dpbounds.audit.peers.autodp",
     "diffprivlib": "dpbounds.audit.diffprivlib_adapter",
     "confseq": "dpbounds.audit.confseq_adapter",
-    "prv_accountant": "dpbounds.audit.prv_accountant_adapter",
+    "prv_accountant": "dpbounds.audit.peers.prv_accountant",
     "pipeline_dp": "dpbounds.audit.pipeline_dp_adapter",
     "peer_tests": "dpbounds.audit.peer_tests",
     "smartnoise_sql": "dpbounds.audit.smartnoise_sql_adapter",
@@ -45,10 +45,22 @@ def load_adapter(spec: str) -> ModuleType:
     except ImportError as e:
         raise DomainError("--adapter", spec, f"a peer in {sorted(ADAPTERS)} or an importable module path",
                           "dpbounds audit", str(e)) from None
+    from dpbounds.audit.engine import is_declarative
+    if is_declarative(mod):  # PEER, DIST, MODULE and declarations(): runs on the dpbounds.testing engine
+        return mod
     if not callable(getattr(mod, "audit", None)) or not isinstance(getattr(mod, "PEER", None), str):
-        raise DomainError("--adapter", spec, "a module defining PEER: str and audit(quick: bool) -> PeerResult",
-                          "dpbounds audit (adapter protocol: dpbounds.audit.common)")
+        raise DomainError("--adapter", spec, "a module defining PEER: str and audit(quick: bool) -> PeerResult, "
+                          "or PEER, DIST, MODULE and declarations() -> list[dpbounds.testing.Declaration]",
+                          "dpbounds audit (adapter protocol: dpbounds.audit.common, dpbounds.testing)")
     return mod
+
+
+def _run_adapter(mod: ModuleType, quick: bool, python: str | None, search: Any) -> PeerResult:
+    """One adapter's PeerResult: a declarative adapter on the engine (with the --search options), else audit()."""
+    from dpbounds.audit.engine import audit_declarations, is_declarative
+    if is_declarative(mod):
+        return audit_declarations(mod, quick=quick, python=python, search=search)
+    return mod.audit(quick=quick, **({"python": python} if python else {}))
 
 
 def entry_point_adapters() -> dict[str, str]:
@@ -62,7 +74,8 @@ def entry_point_adapters() -> dict[str, str]:
 
 
 def audit_peers(peers: list[str] | None = None, quick: bool = False,
-                adapters: list[str] | None = None, pythons: dict[str, str] | None = None) -> list[PeerResult]:
+                adapters: list[str] | None = None, pythons: dict[str, str] | None = None,
+                search: Any = None) -> list[PeerResult]:
     """Run the chosen peers' adapters (default: every adapter of this repository and of the entry points) and
     any extra adapter modules; a peer that is not installed is ``skipped`` with the reason.  ``pythons`` maps a
     peer to the interpreter of its own environment (for peers whose pins conflict with ours; only adapters with
@@ -72,6 +85,8 @@ def audit_peers(peers: list[str] | None = None, quick: bool = False,
     from dpbounds.spec import DomainError
     known = {**ADAPTERS, **entry_point_adapters()}
     chosen = list(peers) if peers else ([] if adapters else list(known))
+    extra = [load_adapter(a) for a in adapters or []]
+    known.update({m.PEER: m.__name__ for m in extra if m.PEER not in known})  # (--python PEER=PATH for them too)
     for p in chosen:
         if p not in known:
             raise DomainError("--peers", p, f"a subset of {sorted(known)}", "dpbounds audit")
@@ -81,10 +96,11 @@ def audit_peers(peers: list[str] | None = None, quick: bool = False,
             raise DomainError("--python", p, f"PEER=PATH with PEER one of {sorted(known)}", "dpbounds audit")
         if not (os.path.isfile(path) and os.access(path, os.X_OK)):
             raise DomainError("--python", path, "an executable Python interpreter", "dpbounds audit")
-    mods = [load_adapter(known[p]) for p in chosen] + [load_adapter(a) for a in adapters or []]
+    mods = [load_adapter(known[p]) for p in chosen] + extra
     for p in pythons:
         mod = load_adapter(known[p])
-        if not getattr(mod, "SUPPORTS_PYTHON", False):
+        from dpbounds.audit.engine import is_declarative
+        if not (getattr(mod, "SUPPORTS_PYTHON", False) or is_declarative(mod)):
             raise DomainError("--python", p, "a peer whose adapter runs in another interpreter (SUPPORTS_PYTHON): "
                               + ", ".join(q for q in sorted(ADAPTERS) if getattr(load_adapter(ADAPTERS[q]),
                                                                                   "SUPPORTS_PYTHON", False)),
@@ -94,11 +110,10 @@ def audit_peers(peers: list[str] | None = None, quick: bool = False,
     results = []
     for mod in mods:
         dist = getattr(mod, "DIST", mod.PEER)
-        kw = {"python": pythons[mod.PEER]} if mod.PEER in pythons else {}
         try:
             with warnings.catch_warnings():  # peers' numerical warnings are not the audit's output
                 warnings.simplefilter("ignore")
-                r = mod.audit(quick=quick, **kw)
+                r = _run_adapter(mod, quick, pythons.get(mod.PEER), search)
         except Exception as e:  # noqa: BLE001 - a peer that breaks is an 'error' row, never a crash
             r = PeerResult(mod.PEER, status="error", reason=f"{type(e).__name__}: {str(e)[:200]}")
             r.notes.append(f"{mod.PEER}: the adapter raised {r.reason}")
@@ -259,6 +274,7 @@ def render_markdown(results: list[PeerResult], fail_on: str = "unsound-rounding"
         if r.functions:
             out += ["Functions: " + ", ".join(f"`{f}`" for f in r.functions), ""]
         out += [f"- {n}" for n in r.notes] + [""]
+        out += search_markdown(r)
         if r.comparisons:
             out.append("| " + " | ".join(HEADERS[1:]) + " |")
             out.append("|" + "---|" * (len(HEADERS) - 1))
@@ -270,6 +286,20 @@ def render_markdown(results: list[PeerResult], fail_on: str = "unsound-rounding"
             out += [f"Reproducer ({c.verdict}: {c.check}, " + ", ".join(f"{k}={v}" for k, v in c.inputs.items())
                     + "):", "", "```python", c.reproducer.rstrip(), "```", ""]
     return "\n".join(out) + "\n"
+
+
+def search_markdown(r: PeerResult) -> list[str]:
+    """``--search``: one line per searched function -- verdict, examples tried, worst margin (negative: an
+    under-report, relative)."""
+    if not r.search:
+        return []
+    out = ["Search (`--search`): function, reference, verdict, examples tried, worst relative margin", ""]
+    for s in r.search:
+        m = s["worst_margin"]
+        out.append(f"- `{s['function']}` {s['check']} vs {s['reference']} ({s['against']}): {s['verdict']}, "
+                   f"{s['examples']} examples (seeds {', '.join(map(str, s['seeds']))}), worst margin "
+                   + ("n/a" if m is None else f"{m:.3g}"))
+    return out + [""]
 
 
 def render_html(results: list[PeerResult], fail_on: str = "unsound-rounding") -> str:

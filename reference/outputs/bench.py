@@ -168,7 +168,7 @@ def run_benchmarks(quick: bool = False, only: list[str] | None = None) -> list[d
     import importlib
     for mod in ("dpbounds.accounting.accountants", "dpbounds.accounting.batch", "dpbounds.accounting.individual",
                 "dpbounds.accounting.conversions", "dpbounds.exact.worst_case", "dpbounds.audit.bench",
-                "dpbounds.outputs.compare"):
+                "dpbounds.outputs.compare", "dpbounds.testing.bench"):
         try:
             m = importlib.import_module(mod)
         except ImportError:
