@@ -29,6 +29,27 @@ class sgm_log_moment(sp.Function):  # noqa: N801  (a sympy function: lower-case 
     def _eval_is_real(self) -> bool:
         return True
 
+    def _eval_evalf(self, prec: int) -> sp.Float | None:
+        """sympy's evalf: mpmath quadrature of the definition (a high-precision value, not a certified one)."""
+        if not all(a.is_number for a in self.args):
+            return None
+        import mpmath
+        ctx = mpmath.MPContext()
+        ctx.prec = prec + 20
+        qv, sv, s = (ctx.mpf(sp.Rational(a).p) / sp.Rational(a).q if a.is_Rational else ctx.mpf(str(a.evalf(prec)))
+                     for a in self.args)
+        if qv == 1:
+            return sp.Float((s * s - s) / (2 * sv * sv), mpmath.libmp.prec_to_dps(prec))
+
+        def f(x):  # phi_sigma(x) w(x)^s, written in logs
+            u = (2 * x - 1) / (2 * sv * sv)
+            return ctx.exp(-x * x / (2 * sv * sv) + s * ctx.log(1 - qv + qv * ctx.exp(u))) / (sv * ctx.sqrt(2 * ctx.pi))
+        pts = sorted({ctx.mpf(c) + k * sv for c in (0, s) for k in (-30, -6, 0, 6, 30)})
+        return sp.Float(ctx.log(ctx.quad(f, [-ctx.inf] + pts + [ctx.inf])), mpmath.libmp.prec_to_dps(prec))
+
+    def _latex(self, printer) -> str:  # noqa: ANN001  (sympy's printer protocol)
+        return r"K_{\mathrm{SGM}}\left(%s\right)" % ", ".join(printer._print(a) for a in self.args)
+
 
 def sgm_log_moment_definition(q_: sp.Expr, sigma_: sp.Expr, s_: sp.Expr) -> sp.Expr:
     """The defining integral of :class:`sgm_log_moment` (a sympy expression; x is the integration variable)."""
@@ -63,7 +84,9 @@ register(SpecEntry(
           "(sigma is the noise multiplier).  Add/remove neighbours reduce to the pair mu_0 = N(0, sigma^2), mu_1 = "
           "(1-q) N(0, sigma^2) + q N(1, sigma^2) (MTZ19 Section 3; proofs_check mechanisms.sgm.rdp.directions), in "
           "both orders: D_alpha(mu_1||mu_0) = K(q, sigma, alpha)/(alpha-1) and D_alpha(mu_0||mu_1) = K(q, sigma, "
-          "1-alpha)/(alpha-1) with K = sgm_log_moment (log of MTZ19's A_alpha and B_alpha).  The value is the "
+          "1-alpha)/(alpha-1) with K = sgm_log_moment, K(q, sigma, s) = log int phi_sigma(x) (1 - q + q e^{(2x-1)/(2 sigma^2)})^s dx "
+          "(phi_sigma the N(0, sigma^2) density; K at s = alpha and s = 1 - alpha are the logs of MTZ19's A_alpha and "
+          "B_alpha).  The value is the "
           "larger of the two, enclosed separately: MTZ19 state A_alpha >= B_alpha (so the first direction is the "
           "larger); that statement is checked at certified grid points in proofs_check (mechanisms.sgm.rdp.a_ge_b) "
           "but not relied on.  Integer alpha: A_alpha = sum_k C(alpha,k) (1-q)^(alpha-k) q^k exp((k^2-k)/(2 "
