@@ -28,6 +28,14 @@ def _phi(m):
     return sp.exp(-(x - m) ** 2 / (2 * sg ** 2)) / (sg * sp.sqrt(2 * sp.pi))
 
 
+def _contains(entry_id: str, params: dict, val, ctx) -> bool:
+    """Whether the certified enclosure (width 1e-25) of ``entry_id`` contains the mpmath value ``val`` (to 1e-28)."""
+    from dpbounds.evaluation.evaluate import enclose
+    enc = enclose(entry_id, params, rel_tol=1e-25)
+    v = Fraction(str(ctx.nstr(val, 35)))
+    return bool(enc.lo - Fraction(1, 10**28) <= v <= enc.hi + Fraction(1, 10**28))
+
+
 def _is_zero(z) -> bool:
     return any(f(z) == 0 for f in (sp.simplify, lambda t: sp.simplify(sp.powsimp(sp.expand(t), force=True)),
                                    lambda t: sp.simplify(sp.expand(sp.expand_log(t, force=True))),
@@ -212,7 +220,6 @@ def laplace_rdp_from_definition() -> Verdict:
     lp = spec.mechanisms.LAPLACE_RDP_PAPER
     ok_paper_const = _is_zero(lp.xreplace({s: {"alpha": a, "b": b_}[s.name] for s in lp.free_symbols}) - mir)
     # independent numeric check: mpmath quadrature of the definition vs the certified enclosure
-    from dpbounds.evaluation.evaluate import enclose
     rows, ok_num = [], True
     for al, bb in (("2", "1"), ("1.5", "0.25"), ("32", "3"), ("1000", "0.5")):
         ctx = mp_context(40)
@@ -223,8 +230,7 @@ def laplace_rdp_from_definition() -> Verdict:
             qd = ctx.exp(-abs(t - 1) / B_) / (2 * B_)
             return p ** A * qd ** (1 - A)
         val = ctx.log(ctx.quad(f, [-ctx.inf, 0, 1, ctx.inf])) / (A - 1)
-        enc = enclose("mechanisms.laplace.rdp", {"alpha": al, "b": bb}, rel_tol=1e-25)
-        good = enc.lo - Fraction(1, 10**28) <= Fraction(str(ctx.nstr(val, 35))) <= enc.hi + Fraction(1, 10**28)
+        good = _contains("mechanisms.laplace.rdp", {"alpha": al, "b": bb}, val, ctx)
         ok_num &= good
         rows.append(f"(alpha={al}, b={bb}): {ctx.nstr(val, 15)} in the enclosure: {good}")
     ok = ok_int and ok_form and ok_paper_const and ok_num
@@ -252,7 +258,6 @@ def laplace_delta_from_definition() -> Verdict:
     ok_formula = _is_zero(sp.simplify(sp.expand(delta - target)))
     ok_loss = _is_zero(sp.simplify(sp.log(p_m / q_m) - (1 - 2 * x) / b_)) and \
         _is_zero(sp.simplify(sp.expand_log(sp.log(p_l / q_l), force=True) - 1 / b_))
-    from dpbounds.evaluation.evaluate import enclose
     rows, ok_num = [], True
     for bb, ee in (("1", "0.5"), ("0.25", "0"), ("2", "0.49"), ("10", "0.3"), ("1", "1"), ("1", "3")):
         ctx = mp_context(40)
@@ -262,8 +267,7 @@ def laplace_delta_from_definition() -> Verdict:
             return max(ctx.mpf(0), ctx.exp(-abs(z) / B_) / (2 * B_) - ctx.exp(E) * ctx.exp(-abs(z - 1) / B_) / (2 * B_))
         brk = sorted({ctx.mpf(0), ctx.mpf(1), max(ctx.mpf(0), min(ctx.mpf(1), (1 - E * B_) / 2))})
         val = ctx.quad(f, [-ctx.inf] + brk + [ctx.inf])
-        enc = enclose("mechanisms.laplace.delta", {"b": bb, "eps_g": ee}, rel_tol=1e-25)
-        good = enc.lo - Fraction(1, 10**28) <= Fraction(str(ctx.nstr(val, 35))) <= enc.hi + Fraction(1, 10**28)
+        good = _contains("mechanisms.laplace.delta", {"b": bb, "eps_g": ee}, val, ctx)
         ok_num &= good
         rows.append(f"(b={bb}, eps={ee}): {ctx.nstr(val, 15)} in the enclosure: {good}")
     ok = ok_formula and ok_loss and ok_num
