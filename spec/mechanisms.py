@@ -21,10 +21,11 @@ q, sigma, alpha, b, eps_g = sym("q"), sym("sigma"), sym("alpha"), sym("b"), sym(
 class sgm_log_moment(sp.Function):  # noqa: N801  (a sympy function: lower-case like sp.erfc)
     """K(q, sigma, s) = log E_{x ~ N(0, sigma^2)}[(1 - q + q exp((2x - 1)/(2 sigma^2)))^s]: the log of the s-th
     moment of the likelihood ratio mu_1/mu_0 of the subsampled Gaussian pair under mu_0 (definition:
-    :func:`sgm_log_moment_definition`).  Opaque to sympy; the evaluators dispatch on ``dpbounds_special``."""
+    :func:`sgm_log_moment_definition`).  Opaque to sympy; the evaluators call ``dpbounds_eval`` (certified arb
+    enclosure and mpmath value, dpbounds.evaluation.sgm)."""
 
     nargs = 3
-    dpbounds_special = "sgm_log_moment"
+    dpbounds_eval = "dpbounds.evaluation.sgm:log_moment"
 
     def _eval_is_real(self) -> bool:
         return True

@@ -72,7 +72,7 @@ def sgm_directions() -> Verdict:
     # E[w] = 1 - q + q E[e^u] and E[e^{k u}] = exp((k^2 - k)/(2 sigma^2)) (mechanisms.sgm.rdp.binomial) at k = 1
     mean = sp.simplify(1 - q_ + q_ * _gauss_mgf().subs(sp.Symbol("k", real=True), 1))
     entry = spec.get("mechanisms.sgm.rdp")
-    fn = [f for f in entry.expr.atoms(sp.Function) if getattr(type(f), "dpbounds_special", None)]
+    fn = [f for f in entry.expr.atoms(sp.Function) if getattr(type(f), "dpbounds_eval", None)]
     args = sorted(str(f.args[2]) for f in fn)
     ok_spec = args == sorted(["alpha", "1 - alpha"])
     ok = ok_ratio and ok_a and ok_b and mean == 1 and ok_spec

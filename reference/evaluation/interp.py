@@ -22,8 +22,6 @@ import numpy as np
 import sympy as sp
 from flint import arb, ctx as _flint_ctx
 
-from dpbounds.evaluation import sgm as _sgm
-
 # ------------------------------------------------------------------------------------------------
 # Extended reals for arb: python-flint's +inf ball loses its sign under arithmetic, so +oo is a sentinel.
 # ------------------------------------------------------------------------------------------------
@@ -613,46 +611,42 @@ def _is_one_plus(arg: sp.Basic) -> bool:
     return isinstance(arg, sp.Add) and sp.Integer(1) in arg.args
 
 
-# ------------------------------------------------------------------------------------------------
-# Opaque functions of the spec (a sympy Function with ``dpbounds_special``): evaluated by their own modules
-# ------------------------------------------------------------------------------------------------
+_IMPLICIT: dict[str, Callable[..., Any]] = {}
 
-def _exact_args(arg_exprs, vals, env) -> list[Fraction]:
-    """The arguments as exact rationals: from the env's exact parameters when it has them, else from exact balls
-    (the fast path's float inputs); NotCertified for a ball of positive radius (no interval version exists)."""
-    exact = env.get("__exact__")
-    if exact is not None and all(s.name in exact for a in arg_exprs for s in a.free_symbols):
-        subs = {s: sp.Rational(exact[s.name].numerator, exact[s.name].denominator)
-                for a in arg_exprs for s in a.free_symbols}
-        out = []
-        for a in arg_exprs:
-            v = sp.sympify(a).xreplace(subs)
-            if not v.is_Rational:
-                raise NotCertified(f"argument {a} is not rational at the inputs")
-            out.append(Fraction(int(v.p), int(v.q)))
-        return out
+
+def _exact_arguments(args: tuple, env: Env) -> list[Fraction] | None:
+    """The arguments as exact rationals when the env carries the exact parameters (``'__exact__'``) and each
+    argument is rational there, else None (the evaluator then works from the balls)."""
+    exact = env.get("__exact__") if isinstance(env, dict) else None
+    if not exact:
+        return None
     out = []
-    for v in vals:
-        if not isinstance(v, arb) or not v.is_exact():
-            raise NotCertified("an opaque function needs exact arguments (no interval extension)")
-        m, e = v.mid().man_exp()
-        out.append(Fraction(int(m)) * (Fraction(2) ** int(e)))
+    for a in args:
+        if not all(s.name in exact for s in a.free_symbols):
+            return None
+        v = a.xreplace({s: sp.Rational(exact[s.name].numerator, exact[s.name].denominator) for s in a.free_symbols})
+        if not v.is_Rational:
+            return None
+        out.append(Fraction(int(v.p), int(v.q)))
     return out
 
 
-def _special(B, name: str, arg_exprs, vals, env):
-    """Evaluate the opaque function ``name`` in backend B (arb: certified ball; mp: mpmath quadrature)."""
-    if name != "sgm_log_moment":
-        raise NotImplementedError(f"no evaluator for the opaque function {name}")
-    if B.name == "arb":
-        q, sigma, s = _exact_args(arg_exprs, vals, env)
-        try:
-            return _fin(_sgm.log_moment_arb(q, sigma, s))
-        except _sgm.QuadratureFailed as exc:
-            raise NotCertified(str(exc)) from exc
-    if B.name == "mp":
-        return _sgm.log_moment_mp(B.ctx, *vals)
-    raise NotImplementedError(f"{name} has no {B.name} evaluator (the fast path evaluates it per element in arb)")
+def _implicit_evaluator(e: sp.Basic) -> Callable[..., Any] | None:
+    """The evaluator of a spec function whose class names one in ``dpbounds_eval`` ('module:function'), or None.
+
+    Such a function (e.g. spec.rdp_conversions.rdp_optimal_eps) has no closed form: spec states its definition
+    and the named function ``f(backend, args)`` returns a certified arb ball (ArbBackend; raising NotCertified when
+    it cannot) or an mpmath value of ``backend.ctx`` (MpBackend); any other backend raises NotImplementedError, so
+    the fast path falls back to its per-element arb evaluation.  Resolved lazily: spec never imports reference."""
+    path = getattr(type(e), "dpbounds_eval", None)
+    if not isinstance(path, str):
+        return None
+    f = _IMPLICIT.get(path)
+    if f is None:
+        import importlib
+        mod, _, name = path.partition(":")
+        f = _IMPLICIT[path] = getattr(importlib.import_module(mod), name)
+    return f
 
 
 def compile_expr(expr: sp.Basic, backend) -> Callable[[Env], Any]:
@@ -742,6 +736,11 @@ def _compile(expr: sp.Basic, backend, hook=None, shared: frozenset = frozenset()
             f = hook(e, comp)
             if f is not None:
                 return f
+        target = _implicit_evaluator(e)
+        if target is not None:  # an implicitly defined spec function (a root, an optimum): its own evaluator
+            fs = [comp(a) for a in e.args]
+            args = e.args
+            return lambda env: target(B, [f(env) for f in fs], _exact_arguments(args, env))
         if isinstance(e, sp.Symbol):
             name = e.name
             return lambda env: env[name]
@@ -833,11 +832,6 @@ def _compile(expr: sp.Basic, backend, hook=None, shared: frozenset = frozenset()
         if isinstance(e, sp.Abs):
             fa = comp(e.args[0])
             return lambda env: B.fn("abs", [fa(env)])
-        special = getattr(type(e), "dpbounds_special", None)
-        if special is not None:  # an opaque function of the spec (e.g. sgm_log_moment): its own evaluators
-            fs = [comp(a) for a in e.args]
-            arg_exprs = e.args
-            return lambda env: _special(B, special, arg_exprs, [f(env) for f in fs], env)
         for cls, nm in ((sp.erfc, "erfc"), (sp.erf, "erf"), (sp.tanh, "tanh"), (sp.zeta, "zeta"),
                         (sp.floor, "floor")):
             if isinstance(e, cls):

@@ -325,6 +325,34 @@ def log_moment_arb(q: Fraction, sigma: Fraction, s: Fraction, *, quadrature: boo
     return +quadrature_log_moment(q, sigma, s, bits)
 
 
+def log_moment(backend, vals: list, exact: list[Fraction] | None):
+    """The evaluator of the spec function ``sgm_log_moment`` (interp's ``dpbounds_eval`` protocol): a certified arb
+    ball at the current precision (ArbBackend; the exact arguments, or exact balls, are required: NotCertified
+    otherwise) or mpmath's quadrature of the definition (MpBackend); NotImplementedError for other backends (the
+    fast path then evaluates per element in arb)."""
+    from dpbounds.evaluation.interp import NotCertified
+    name = getattr(backend, "name", "")
+    if name == "arb":
+        if exact is None:
+            exact = []
+            for v in vals:
+                if not isinstance(v, arb) or not v.is_exact():
+                    raise NotCertified("sgm_log_moment needs exact arguments (it has no interval extension)")
+                m, e = v.mid().man_exp()
+                exact.append(Fraction(int(m)) * Fraction(2) ** int(e))
+        q, sigma, s = exact
+        try:
+            v = log_moment_arb(q, sigma, s)
+        except QuadratureFailed as exc:
+            raise NotCertified(str(exc)) from exc
+        if not v.is_finite():
+            raise NotCertified(f"non-finite ball {v}")
+        return v
+    if name == "mp":
+        return log_moment_mp(backend.ctx, *vals)
+    raise NotImplementedError(f"sgm_log_moment has no {name} evaluator (the fast path evaluates it per element in arb)")
+
+
 def log_moment_mp(ctx: mpmath.MPContext, q, sigma, s):
     """K(q, sigma, s) by mpmath's quadrature of the defining integral (high precision, not certified): the
     independent route the tests compare the certified enclosure with."""
