@@ -209,3 +209,12 @@ def test_a_filter_without_an_order_refuses_a_mechanism():
     g = make_filter("fz21.thm4_3", alpha=8, B="0.5")
     with pytest.raises(spec.DomainError, match="mechanism"):
         g.try_spend_mechanism("conversions.rr.rdp", eps=1)
+
+
+def test_full_batch_step_is_fz21_example_2_7():
+    # FZ21's noisy gradient descent (q = 1): person i's step with clipped-gradient norm c_i is the Gaussian mechanism
+    # at noise multiplier sigma / c_i, whose Renyi divergence is FZ21 Example 2.7's alpha c_i^2 / (2 sigma^2)
+    for alpha, norm, sigma in (("8", "0.5", "2"), ("2.5", "1", "1"), ("64", "0.25", "10")):
+        ex = enclose("fz21.example2_7", {"alpha": alpha, "norm": norm, "sigma": sigma}, rel_tol=1e-25)
+        c = rdp_upper("mechanisms.sgm.rdp", alpha, q=1, sigma=Fraction(sigma) / Fraction(norm))
+        assert ex.lo <= c <= ex.hi * (1 + Fraction(1, 10**12))
