@@ -218,3 +218,9 @@ def test_full_batch_step_is_fz21_example_2_7():
         ex = enclose("fz21.example2_7", {"alpha": alpha, "norm": norm, "sigma": sigma}, rel_tol=1e-25)
         c = rdp_upper("mechanisms.sgm.rdp", alpha, q=1, sigma=Fraction(sigma) / Fraction(norm))
         assert ex.lo <= c <= ex.hi * (1 + Fraction(1, 10**12))
+
+
+def test_a_request_beyond_the_quadrature_precision_is_refused_at_once():
+    from dpbounds import CertificationError, evaluate
+    with pytest.raises(CertificationError, match="2048 bits"):
+        evaluate("mechanisms.sgm.rdp", {"q": "0.01", "sigma": "1", "alpha": "8.5"}, digits=1000)

@@ -44,6 +44,9 @@ from dpbounds.evaluation.numeric import arb_prec, fraction_to_arb
 #: acb.integral's effort limits (per piece); beyond them the piece's ball is wide and the caller retries / refuses
 _EVAL_LIMIT = 200_000
 _DEPTH_LIMIT = 400
+#: the quadrature's largest working precision (about 600 digits; ~25 s on a loaded 2-core machine, and each doubling
+#: costs ~8x): a finer request is refused ("could not certify") instead of running for hours -- bounded time
+MAX_QUAD_BITS = 2048
 
 
 class QuadratureFailed(ArithmeticError):
@@ -269,6 +272,9 @@ def _integral(q: Fraction, sigma: Fraction, s: Fraction, L: Fraction, R: Fractio
 
 def quadrature_log_moment(q: Fraction, sigma: Fraction, s: Fraction, bits: int) -> arb:
     """Certified K(q, sigma, s) by quadrature plus analytic tails (0 < q < 1, s real); ~2^-bits relative width goal."""
+    if bits > MAX_QUAD_BITS:
+        raise QuadratureFailed(f"{bits} bits asked: the quadrature is offered up to {MAX_QUAD_BITS} bits (about 600 "
+                               "digits), a limit of the evaluator")
     qf, sf, sgf = float(q), float(s), float(sigma)
     hmax, peaks = _hmax(qf, sgf, sf)
     # E[w^s] >= 1, and about e^hmax / (sigma sqrt(2 pi)) times the peak's width: tails below 2^-(bits+4) of that
