@@ -104,7 +104,7 @@ class IndividualFilter:
         from dpbounds.accounting import mechanisms as _mech
         from dpbounds.evaluation.numeric import float_up
         cols = {k: np.broadcast_to(np.asarray(v, dtype=object), (self.n,)) for k, v in params.items()}
-        memo: dict[tuple, float] = {}
+        memo: dict[tuple[tuple[str, Any], ...], float] = {}
         cost = np.empty(self.n)
         for i in range(self.n):
             key = tuple((k, _exact_scalar(c[i])) for k, c in sorted(cols.items()))
