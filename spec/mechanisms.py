@@ -69,13 +69,16 @@ SGM_DOMAIN = (q > 0, q <= 1, q >= sp.Rational(1, 10**8), sigma >= sp.Rational(1,
 register(SpecEntry(
     id="mechanisms.sgm.rdp",
     title="Renyi divergence of the Poisson-subsampled Gaussian mechanism (add/remove, sensitivity 1): "
-          "max(D_alpha(mu_1||mu_0), D_alpha(mu_0||mu_1))",
+          "max(D_alpha(mu_1||mu_0), D_alpha(mu_0||mu_1)) = log(A_alpha)/(alpha - 1)",
     kind=Kind.CONVERSION,
     source=Source("MTZ19", "Section 3 (A_alpha = E_{mu_0}[(mu_1/mu_0)^alpha], B_alpha = E_{mu_0}[(mu_1/mu_0)^(1-alpha)]; "
                   "Section 3.1 the integer-order binomial sum, Section 3.3 fractional orders)",
                   theorem="Section 3"),
     params=("q", "sigma", "alpha"),
-    expr=sp.Max(sgm_log_moment(q, sigma, alpha), sgm_log_moment(q, sigma, 1 - alpha)) / (alpha - 1),
+    # max(D_alpha(mu_1||mu_0), D_alpha(mu_0||mu_1)) = K(q, sigma, alpha)/(alpha - 1): the first direction is the
+    # larger for every alpha > 1, q in (0, 1], sigma > 0 (MTZ19's A_alpha >= B_alpha, proved in proofs_check
+    # mechanisms.sgm.rdp.a_ge_b)
+    expr=sgm_log_moment(q, sigma, alpha) / (alpha - 1),
     domain=SGM_DOMAIN, monotone={"q": +1, "sigma": -1, "alpha": +1},
     proof_claims=("mechanisms.sgm.rdp.directions", "mechanisms.sgm.rdp.binomial", "mechanisms.sgm.rdp.tail_bounds",
                   "mechanisms.sgm.rdp.a_ge_b"),
@@ -85,13 +88,16 @@ register(SpecEntry(
           "(sigma is the noise multiplier).  Add/remove neighbours reduce to the pair mu_0 = N(0, sigma^2), mu_1 = "
           "(1-q) N(0, sigma^2) + q N(1, sigma^2) (MTZ19 Section 3; proofs_check mechanisms.sgm.rdp.directions), in "
           "both orders: D_alpha(mu_1||mu_0) = K(q, sigma, alpha)/(alpha-1) and D_alpha(mu_0||mu_1) = K(q, sigma, "
-          "1-alpha)/(alpha-1) with K = sgm_log_moment, K(q, sigma, s) = log int phi_sigma(x) (1 - q + q e^{(2x-1)/(2 sigma^2)})^s dx "
-          "(phi_sigma the N(0, sigma^2) density; K at s = alpha and s = 1 - alpha are the logs of MTZ19's A_alpha and "
-          "B_alpha).  The value is the "
-          "larger of the two, enclosed separately: MTZ19 state A_alpha >= B_alpha (so the first direction is the "
-          "larger); that statement is checked at certified grid points in proofs_check (mechanisms.sgm.rdp.a_ge_b) "
-          "but not relied on.  Integer alpha: A_alpha = sum_k C(alpha,k) (1-q)^(alpha-k) q^k exp((k^2-k)/(2 "
-          "sigma^2)) exactly (proofs_check mechanisms.sgm.rdp.binomial); B_alpha and fractional orders: rigorous "
+          "1-alpha)/(alpha-1) with K = sgm_log_moment, K(q, sigma, s) = log int phi_sigma(x) (1 - q + q e^{(2x-1)/(2 "
+          "sigma^2)})^s dx (phi_sigma the N(0, sigma^2) density; K at s = alpha and s = 1 - alpha are the logs of "
+          "MTZ19's A_alpha and B_alpha).  The value is the larger, which is always the first: A_alpha >= B_alpha for "
+          "every alpha > 1, q in (0, 1], sigma > 0, as MTZ19 state -- proved in proofs_check "
+          "(mechanisms.sgm.rdp.a_ge_b: in t = (2x-1)/(2 sigma^2) the law g of t under mu_0 has g(-t) = e^t g(t); "
+          "pairing t with -t writes A - B as the integral over t > 0 of [F(P, 1) - F(u, Q)] g(t), u = e^t, P = 1 - q "
+          "+ q u, Q = q + (1-q) u, F(a, b) = a^alpha b^(1-alpha) - a^(1-alpha) b^alpha; (u, Q) = (P + d, 1 + d) with "
+          "d = (1-q)(u-1) >= 0 and F(a + d, b + d) is nonincreasing in d when a >= b; checked besides at 125 "
+          "certified grid points).  Integer alpha: A_alpha = sum_k C(alpha,k) (1-q)^(alpha-k) q^k exp((k^2-k)/(2 "
+          "sigma^2)) exactly (proofs_check mechanisms.sgm.rdp.binomial); fractional orders: rigorous "
           "quadrature (arb) of the defining integral with the tails beyond the window bounded analytically "
           "(proofs_check mechanisms.sgm.rdp.tail_bounds).  q = 1 gives alpha/(2 sigma^2) exactly.  Domain: the "
           "result holds for all q in (0, 1], sigma > 0, alpha > 1; the certified evaluator is offered on q >= "

@@ -150,8 +150,8 @@ PAPERS: dict[str, Paper] = {p.key: p for p in (
           "search tool) and from dp_accounting's rdp_privacy_accountant ('Computation derived in Sec 3.3 of "
           "https://arxiv.org/pdf/1908.10530'), which also writes the integer-order binomial sum.  Section numbers "
           "(3.1 integer orders, 3.3 fractional orders, A_alpha >= B_alpha) follow that code and the paper's "
-          "abstract; they were not checked against a copy, and nothing here relies on them: both directions are "
-          "enclosed and the larger taken."),
+          "abstract; they were not checked against a copy.  A_alpha >= B_alpha is proved here (proofs_check "
+          "mechanisms.sgm.rdp.a_ge_b), not taken from the paper."),
     Paper("BBG18", ("Borja Balle", "Gilles Barthe", "Marco Gaboardi"),
           "Privacy Amplification by Subsampling: Tight Analyses via Couplings and Divergences",
           "Advances in Neural Information Processing Systems 31 (NeurIPS 2018)", 2018, "1807.01647", _NV, False,

@@ -6,7 +6,8 @@ w(x) = mu_1/mu_0 (x) = 1 - q + q exp(u(x)), u(x) = (2x - 1)/(2 sigma^2),
     K(q, sigma, s) = log E_{x ~ mu_0}[w(x)^s],
 
 so D_alpha(mu_1 || mu_0) = K(q, sigma, alpha)/(alpha - 1) and D_alpha(mu_0 || mu_1) = K(q, sigma, 1 - alpha)/(alpha - 1)
-(spec.mechanisms, MTZ19 Section 3).  :func:`log_moment_arb` returns a certified arb enclosure of K:
+(spec.mechanisms, MTZ19 Section 3; the first is the larger, proofs_check mechanisms.sgm.rdp.a_ge_b).
+:func:`log_moment_arb` returns a certified arb enclosure of K:
 
 * q = 1: K = (s^2 - s)/(2 sigma^2) exactly (E[e^{s u}] for a Gaussian u).
 * s a nonnegative integer n: the binomial expansion E[w^n] = sum_k C(n,k) (1-q)^(n-k) q^k exp((k^2 - k)/(2 sigma^2))
