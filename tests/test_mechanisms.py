@@ -224,3 +224,11 @@ def test_a_request_beyond_the_quadrature_precision_is_refused_at_once():
     from dpbounds import CertificationError, evaluate
     with pytest.raises(CertificationError, match="2048 bits"):
         evaluate("mechanisms.sgm.rdp", {"q": "0.01", "sigma": "1", "alpha": "8.5"}, digits=1000)
+
+
+def test_golden_vectors_of_the_mechanisms_verify(tmp_path):
+    from dpbounds.outputs.golden import check_golden, write_golden
+    ids = ["mechanisms.sgm.rdp", "mechanisms.laplace.rdp", "mechanisms.laplace.delta"]
+    write_golden(tmp_path / "v", bounds=ids, grid="sample", digits=30, streams=False, conversions=False)
+    assert check_golden(tmp_path / "v") == []
+    assert sorted(p.name for p in (tmp_path / "v" / "bounds").glob("*.jsonl")) == sorted(f"{i}.jsonl" for i in ids)
