@@ -232,3 +232,16 @@ def test_golden_vectors_of_the_mechanisms_verify(tmp_path):
     write_golden(tmp_path / "v", bounds=ids, grid="sample", digits=30, streams=False, conversions=False)
     assert check_golden(tmp_path / "v") == []
     assert sorted(p.name for p in (tmp_path / "v" / "bounds").glob("*.jsonl")) == sorted(f"{i}.jsonl" for i in ids)
+
+
+def test_multi_order_filters_charge_every_order():
+    from dpbounds import MultiOrderRenyiFilter
+    from dpbounds.accounting.later_filters import MultiOrderUnionFilter
+    m = MultiOrderRenyiFilter({4: "0.2", 8: "1.0"})
+    assert m.try_spend_mechanism("mechanisms.sgm.rdp", q="0.01", sigma="1.1").name == "CONT"
+    for a, f in m.filters.items():  # each order recorded its own charge (>= the exact binomial value)
+        assert f.aggregates()["R"][1] >= Fraction(mpmath.nstr(sgm_binomial("0.01", "1.1", int(a)), 30)) * \
+            (1 - Fraction(1, 10**25))
+    u = MultiOrderUnionFilter(3, "1e-6", [8, 32])
+    assert u.try_spend_mechanism("mechanisms.laplace.rdp", b=10).name == "CONT"
+    assert u.spent[Fraction(8)] == rdp_upper("mechanisms.laplace.rdp", 8, b=10)
