@@ -310,6 +310,7 @@ CANONICAL: dict[str, tuple[dict[str, bool], str]] = {
     "eps2": ({"nonnegative": True}, "the second distinct per-round epsilon of a heterogeneous sequence"),
     "k2": ({"nonnegative": True, "integer": True}, "the number of rounds with the second epsilon"),
     "l2": ({"nonnegative": True, "integer": True}, "a count of 'bad' outcomes among the rounds with the second epsilon"),
+    "q": ({"positive": True}, "sampling rate of Poisson subsampling (0 < q <= 1)"),
 }
 
 
@@ -320,7 +321,7 @@ DEFAULT_SAMPLE: dict[str, str] = {
     "alpha": "2", "rho": "0.1", "B": "0.5", "k": "10", "eta": "2", "s": "1.4", "beta": "0.01", "c": "1",
     "t": "2", "a": "1", "b": "1", "u": "5", "m": "3", "l": "3", "sigma": "1", "Delta": "0.5", "norm": "1", "lam": "0.5",
     "V": "0.5", "S": "2", "D": "0.0000001", "A": "0.3", "KOV": "0.25", "LIFT": "0.0000001", "LIFTC": "0.0000001", "V2": "2",
-    "A2": "1.2", "S2": "4", "R": "0.4",
+    "A2": "1.2", "S2": "4", "R": "0.4", "q": "0.01",
 }
 
 _SYMBOL_CACHE: dict[str, sp.Symbol] = {}

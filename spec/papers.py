@@ -150,6 +150,22 @@ PAPERS: dict[str, Paper] = {p.key: p for p in (
           "Title, authors, venues and the abstract (optimal composition of (eps_1, delta_1), ..., (eps_k, delta_k), "
           "#P-complete in general) from the Theory of Computing abstract page (v014a008) and the Harvard privacy "
           "tools record, read with the search tool; the arXiv revision and the theorem number were not checked."),
+    Paper("MTZ19", ("Ilya Mironov", "Kunal Talwar", "Li Zhang"),
+          "Renyi Differential Privacy of the Sampled Gaussian Mechanism", "arXiv preprint", 2019, "1908.10530",
+          f"{_NV} (v1, 27 Aug 2019, is the revision dp_accounting's code points at; the text was not read here)", False,
+          "arXiv id and title from the arxiv-vanity rendering of arXiv:1908.10530 (abstract and opening read with the "
+          "search tool) and from dp_accounting's rdp_privacy_accountant ('Computation derived in Sec 3.3 of "
+          "https://arxiv.org/pdf/1908.10530'), which also writes the integer-order binomial sum.  Section numbers "
+          "(3.1 integer orders, 3.3 fractional orders, A_alpha >= B_alpha) follow that code and the paper's "
+          "abstract; they were not checked against a copy.  A_alpha >= B_alpha is proved here (proofs_check "
+          "mechanisms.sgm.rdp.a_ge_b), not taken from the paper."),
+    Paper("BBG18", ("Borja Balle", "Gilles Barthe", "Marco Gaboardi"),
+          "Privacy Amplification by Subsampling: Tight Analyses via Couplings and Divergences",
+          "Advances in Neural Information Processing Systems 31 (NeurIPS 2018)", 2018, "1807.01647", _NV, False,
+          "arXiv id and title from the search tool (a stored text '1807.01647v2' and the deepai/groundai "
+          "renderings of the abstract and introduction); it introduces privacy profiles delta_M(eps).  The "
+          "Laplace mechanism's profile is not quoted from it: mechanisms.laplace.delta is derived and proved in "
+          "proofs_check."),
     Paper("KTH23", ("Antti Koskela", "Marlon Tobaben", "Antti Honkela"),
           "Individual Privacy Accounting with Gaussian Differential Privacy",
           "The Eleventh International Conference on Learning Representations (ICLR 2023), OpenReview JmC_Tld3v-f",

@@ -612,6 +612,12 @@ class Filter(_Accountant):
         round in turn, vectorized away from the boundary (:func:`dpbounds.accounting.batch.spend_many`)."""
         return spend_many(self, eps, delta, rho)
 
+    def try_spend_mechanism(self, mechanism: str, **params: Exact) -> Decision:
+        """A round of a mechanism (e.g. ``"mechanisms.sgm.rdp"``, q=..., sigma=...) charged its Renyi divergence at
+        this filter's order, rounded up (:func:`dpbounds.accounting.mechanisms.rdp_upper`); Renyi filters only."""
+        from dpbounds.accounting import mechanisms as _mech
+        return self.try_spend(rho=_mech.rdp_upper(mechanism, _mech.filter_order(self), **params))
+
     def _fast(self, eps: float, delta) -> Decision | None:
         """The safe-point fast path for a float eps (and float or zero delta); None when it does not apply."""
         if not 0.0 <= eps < _INF:
@@ -1052,6 +1058,12 @@ class MultiOrderRenyiFilter:
             f._record(rnd, used, ups)
         self.rounds += 1
         return Decision.CONT
+
+    def try_spend_mechanism(self, mechanism: str, **params: Exact) -> Decision:
+        """A round of a mechanism charged its Renyi divergence at every order, each rounded up
+        (:func:`dpbounds.accounting.mechanisms.rdp_upper`)."""
+        from dpbounds.accounting import mechanisms as _mech
+        return self.try_spend({a: _mech.rdp_upper(mechanism, a, **params) for a in self.filters})
 
 
 # ------------------------------------------------------------------------------------------------ odometers

@@ -96,6 +96,23 @@ class IndividualFilter:
         """Given this round's individual costs rho_t^(i), return the active mask and record the spends."""
         return _admit(self, _as_costs(rho, self.n), self.B)
 
+    def step_mechanism(self, mechanism: str, **params: Any) -> np.ndarray:
+        """A round of a mechanism, each individual charged its Renyi divergence at the filter's order (rounded up,
+        :func:`dpbounds.accounting.mechanisms.rdp_upper`).  Each parameter is a scalar or one value per individual
+        (e.g. FZ21's noisy gradient descent: sigma_i = sigma / ||clipped gradient of i||); one certified evaluation
+        per distinct parameter combination."""
+        from dpbounds.accounting import mechanisms as _mech
+        from dpbounds.evaluation.numeric import float_up
+        cols = {k: np.broadcast_to(np.asarray(v, dtype=object), (self.n,)) for k, v in params.items()}
+        memo: dict[tuple[tuple[str, Any], ...], float] = {}
+        cost = np.empty(self.n)
+        for i in range(self.n):
+            key = tuple((k, _exact_scalar(c[i])) for k, c in sorted(cols.items()))
+            if key not in memo:
+                memo[key] = float_up(_mech.rdp_upper(mechanism, self.alpha, **dict(key)))
+            cost[i] = memo[key]
+        return _admit(self, cost, self.B)
+
 
 def _admit(f: Any, cost: np.ndarray, limit: float) -> np.ndarray:
     """One round of an individual filter: the mask of individuals whose candidate spend (an upper bound of the

@@ -242,6 +242,12 @@ class MultiOrderUnionFilter:
     def orders(self) -> list[Fraction]:
         return list(self.spent)
 
+    def try_spend_mechanism(self, mechanism: str, **params: Exact) -> Decision:
+        """A round of a mechanism charged its Renyi divergence at every order, each rounded up
+        (:func:`dpbounds.accounting.mechanisms.rdp_upper`)."""
+        from dpbounds.accounting import mechanisms as _mech
+        return self.try_spend(rho={a: _mech.rdp_upper(mechanism, a, **params) for a in self.spent})
+
     def _fits(self, a: Fraction, r: Fraction) -> bool:
         from dpbounds.evaluation.evaluate import Inputs, decide
         return not decide(self.entry, Inputs(self.params[a], {"R": (r, r)}))

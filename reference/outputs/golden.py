@@ -95,6 +95,9 @@ GRID: dict[str, list[str]] = {
     "A2": ["2e-8", "0.0002", "0.02", "3", "500"],
     "S2": ["0.0002", "0.2", "2", "20"],
     "R": ["0.001", "0.1", "1", "10"],
+    "q": ["1e-8", "0.0001", "0.01", "0.5", "1"],
+    "sigma": ["0.1", "0.5", "1", "10", "1000"],
+    "b": ["0.1", "1", "10", "1000"],
 }
 
 #: budgets of the stream vectors: the entry's sample budget, and these values of its main budget parameter
