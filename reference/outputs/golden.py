@@ -38,6 +38,8 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from dpbounds.outputs.golden_load import load_golden as load_golden  # re-exported (consumers' entry point)
+from dpbounds.outputs.golden_check import BadGoldenInput as BadGoldenInput, check_golden as check_golden, \
+    verify_manifest as verify_manifest  # re-exported: `golden --check` (it never trusts the tree it reads)
 from dpbounds import __version__ as DPBOUNDS_VERSION
 from dpbounds import spec
 from dpbounds.spec.aggregates import AGGREGATES
@@ -976,75 +978,3 @@ def _fsync_dir(d: Path) -> None:
 # ------------------------------------------------------------------------------------------------
 # Reading and checking
 # ------------------------------------------------------------------------------------------------
-
-def verify_manifest(out_dir: str | Path) -> list[str]:
-    """Files whose SHA-256 does not match the manifest, and files the manifest does not list (empty when all
-    match)."""
-    out = Path(out_dir)
-    manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
-    bad = []
-    for rel, meta in manifest["files"].items():
-        p = out / rel
-        if not p.is_file() or hashlib.sha256(p.read_bytes()).hexdigest() != meta["sha256"]:
-            bad.append(rel)
-    listed = set(manifest["files"]) | {"manifest.json"}
-    bad += sorted(str(p.relative_to(out)) for p in out.rglob("*")
-                  if p.is_file() and str(p.relative_to(out)) not in listed)
-    return bad
-
-
-class BadGoldenInput(ValueError):
-    """The directory given to check_golden is not a golden tree at all (exit 2, not a mismatch)."""
-
-
-def check_golden(out_dir: str | Path) -> list[str]:
-    """Problems of a golden tree against its manifest and schemas (empty when it verifies).
-
-    Raises BadGoldenInput when ``out_dir`` has no readable manifest.  Checks: the manifest against its schema;
-    every listed file's SHA-256; no unlisted file; every JSONL record against the schema of its kind (the tree's
-    own, hash-checked schema file), one kind per file; each CSV twin has the JSONL's row count."""
-    out = Path(out_dir)
-    if not out.is_dir():
-        raise BadGoldenInput(f"{out}: not a directory")
-    try:
-        manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError, UnicodeDecodeError) as e:
-        raise BadGoldenInput(f"{out}/manifest.json: unreadable ({e})") from None
-    if not isinstance(manifest, dict) or manifest.get("format") != FORMAT or not isinstance(manifest.get("files"),
-                                                                                           dict):
-        raise BadGoldenInput(f"{out}/manifest.json: not a golden manifest of format {FORMAT}")
-    problems = [f"manifest.json: {e}" for e in validate(SCHEMAS["manifest"], manifest)]
-    problems += [f"{rel}: hash mismatch, missing or unlisted" for rel in verify_manifest(out)]
-    schemas = {}
-    for kind in KINDS:
-        try:
-            schemas[kind] = json.loads((out / f"schemas/{kind}.schema.json").read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            problems.append(f"schemas/{kind}.schema.json: missing or not JSON")
-    for rel, meta in sorted(manifest["files"].items()):
-        if not rel.endswith(".jsonl") or not (out / rel).is_file():
-            continue
-        kind = meta.get("kind")
-        sch = schemas.get(kind)
-        if sch is None:
-            problems.append(f"{rel}: unknown kind {kind!r}")
-            continue
-        n = 0
-        with open(out / rel, encoding="utf-8") as f:
-            for i, line in enumerate(f, 1):
-                try:
-                    rec = json.loads(line)
-                except ValueError:
-                    problems.append(f"{rel}:{i}: not JSON")
-                    continue
-                n += 1
-                problems += [f"{rel}:{i}: {e}" for e in validate(sch, rec)[:3]]
-        if n != meta.get("records"):
-            problems.append(f"{rel}: {n} records, the manifest says {meta.get('records')}")
-        twin = out / (rel[:-len(".jsonl")] + ".csv")
-        if twin.is_file():
-            with open(twin, encoding="utf-8", newline="") as f:
-                rows = sum(1 for _ in csv.reader(f)) - 1
-            if rows != n:
-                problems.append(f"{twin.relative_to(out)}: {rows} rows, its JSONL twin has {n}")
-    return problems
