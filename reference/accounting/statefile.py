@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from dpbounds.spec import DomainError
+from dpbounds.util.io import unique_keys
 
 #: a state file is a few KiB (one exact sum per aggregate); anything much larger is not one of ours
 MAX_STATE_BYTES = 1 << 20
@@ -98,17 +99,6 @@ def _parse_constant(s: str) -> Any:
     raise ValueError(f"{s} (not JSON)")
 
 
-def _unique_keys(pairs: list[tuple[str, Any]]) -> dict:
-    """A JSON object's pairs as a dict; ValueError on a repeated key (json keeps the last one silently, so a second
-    ``"halted": false`` would resume a halted filter)."""
-    out: dict = {}
-    for k, v in pairs:
-        if k in out:
-            raise ValueError(f"the key {k[:40]!r} appears twice")
-        out[k] = v
-    return out
-
-
 def read_state_file(path, kind: str = "filter") -> dict:
     """The JSON object stored in the state file at ``path`` (validated for size, encoding and shape only)."""
     path = Path(path)
@@ -147,7 +137,7 @@ def read_state_file(path, kind: str = "filter") -> dict:
             depth -= 1
     try:
         obj = json.loads(text, parse_int=_parse_int, parse_float=_parse_float, parse_constant=_parse_constant,
-                         object_pairs_hook=_unique_keys)
+                         object_pairs_hook=unique_keys)
     except (ValueError, RecursionError) as e:  # JSONDecodeError is a ValueError
         raise _bad(path, f"not valid: {str(e)[:120]}", kind) from None
     if not isinstance(obj, dict):

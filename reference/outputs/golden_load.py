@@ -11,10 +11,10 @@ repeated key, no NaN/Infinity and no integer longer than :data:`MAX_INT_DIGITS` 
 from __future__ import annotations
 
 import json
-import os
-import stat
 from pathlib import Path
 from typing import Any
+
+from dpbounds.util.io import unique_keys
 
 #: the largest golden file read (a --grid dense tree's largest file is a few MiB)
 MAX_FILE_BYTES = 256 << 20
@@ -30,49 +30,18 @@ class GoldenInputError(ValueError):
     """A golden file or record that cannot be read as one (one-line reason)."""
 
 
-def _kind(mode: int) -> str:
-    for test, name in ((stat.S_ISLNK, "symbolic link"), (stat.S_ISDIR, "directory"), (stat.S_ISFIFO, "FIFO"),
-                       (stat.S_ISCHR, "character device"), (stat.S_ISBLK, "block device"), (stat.S_ISSOCK, "socket")):
-        if test(mode):
-            return name
-    return "special file"
-
-
 def read_regular_bytes(path: str | Path, max_bytes: int = MAX_FILE_BYTES) -> bytes:
     """The bytes of the regular file ``path`` (not a symlink; at most ``max_bytes``); GoldenInputError otherwise.
 
     The type is checked with lstat before the file is opened, and again on the open descriptor (O_NOFOLLOW,
     O_NONBLOCK: a file swapped for a link or FIFO in between is refused, never followed or waited on)."""
+    from dpbounds.spec import DomainError
+    from dpbounds.util.io import read_bytes_bounded
+
     try:
-        st = os.lstat(path)
-    except OSError as e:
-        raise GoldenInputError(f"{path}: {e.strerror or e}") from None
-    if not stat.S_ISREG(st.st_mode):
-        raise GoldenInputError(f"{path}: a {_kind(st.st_mode)}, not a regular file")
-    if st.st_size > max_bytes:
-        raise GoldenInputError(f"{path}: {st.st_size} bytes (at most {max_bytes})")
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0))
-    except OSError as e:
-        raise GoldenInputError(f"{path}: {e.strerror or e}") from None
-    try:
-        fst = os.fstat(fd)
-        if not stat.S_ISREG(fst.st_mode):
-            raise GoldenInputError(f"{path}: a {_kind(fst.st_mode)}, not a regular file")
-        chunks, total = [], 0
-        while True:
-            b = os.read(fd, min(1 << 20, max_bytes + 1 - total))
-            if not b:
-                break
-            chunks.append(b)
-            total += len(b)
-            if total > max_bytes:
-                raise GoldenInputError(f"{path}: more than {max_bytes} bytes")
-        return b"".join(chunks)
-    except OSError as e:
-        raise GoldenInputError(f"{path}: {e.strerror or e}") from None
-    finally:
-        os.close(fd)
+        return read_bytes_bounded(path, str(path), max_bytes, follow_symlinks=False)
+    except DomainError as e:
+        raise GoldenInputError(f"{path}: {e.reason or e.domain}") from None
 
 
 def decode_text(data: bytes, where: str) -> str:
@@ -84,15 +53,6 @@ def decode_text(data: bytes, where: str) -> str:
     if "\0" in text:
         raise GoldenInputError(f"{where}: a NUL character (a binary file?)")
     return text
-
-
-def _unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for k, v in pairs:
-        if k in out:
-            raise ValueError(f"the key {k[:40]!r} appears twice")
-        out[k] = v
-    return out
 
 
 def _int(s: str) -> int:
@@ -120,7 +80,7 @@ def parse_json(text: str, where: str, max_chars: int = MAX_LINE_CHARS) -> Any:
         elif ch in "]}":
             depth -= 1
     try:
-        return json.loads(text, object_pairs_hook=_unique, parse_int=_int, parse_constant=_constant)
+        return json.loads(text, object_pairs_hook=unique_keys, parse_int=_int, parse_constant=_constant)
     except (ValueError, RecursionError) as e:
         raise GoldenInputError(f"{where}: not valid JSON ({str(e)[:120]})") from None
 

@@ -207,19 +207,22 @@ def atomic_write_json(path: str | os.PathLike, obj: Any, name: str = "path") -> 
     atomic_write_text(path, json.dumps(obj, indent=2, sort_keys=True) + "\n", name)
 
 
-def read_bytes_bounded(path: str | os.PathLike, name: str = "path", max_bytes: int = MAX_INPUT_BYTES) -> bytes:
+def read_bytes_bounded(path: str | os.PathLike, name: str = "path", max_bytes: int = MAX_INPUT_BYTES,
+                       follow_symlinks: bool = True) -> bytes:
     """The contents of the regular file ``path`` (at most ``max_bytes``); DomainError otherwise.
 
     Devices, FIFOs, sockets and directories are refused before reading (a FIFO is opened non-blocking, so the
-    call never waits for a writer); a file larger than ``max_bytes`` is refused without reading it all.
+    call never waits for a writer); a file larger than ``max_bytes`` is refused without reading it all; with
+    ``follow_symlinks=False`` a symbolic link is refused too (lstat, O_NOFOLLOW).
     """
     if isinstance(path, str) and not path.strip():
         raise DomainError(name, path, "a non-empty file path", _INPUT)
     try:
-        st = os.stat(path)  # before open(): opening some devices has side effects
+        st = os.stat(path, follow_symlinks=follow_symlinks)  # before open(): opening some devices has side effects
         if not stat.S_ISREG(st.st_mode):
             raise DomainError(name, str(path), "a regular file", _INPUT, f"it is a {_kind(st.st_mode)}")
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+        nofollow = 0 if follow_symlinks else getattr(os, "O_NOFOLLOW", 0)
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | nofollow | getattr(os, "O_CLOEXEC", 0))
     except OSError as e:
         raise _os_error(name, path, "a readable regular file", e) from None
     try:
@@ -244,6 +247,17 @@ def read_bytes_bounded(path: str | os.PathLike, name: str = "path", max_bytes: i
         raise _os_error(name, path, "a readable regular file", e) from None
     finally:
         os.close(fd)
+
+
+def unique_keys(pairs: list[tuple[str, Any]]) -> dict:
+    """``object_pairs_hook`` for json.loads: the pairs as a dict, ValueError on a repeated key (json would keep the
+    last one silently: a second ``"halted": false`` in a state file, a second ``"halt"`` in a golden record)."""
+    out: dict = {}
+    for k, v in pairs:
+        if k in out:
+            raise ValueError(f"the key {k[:40]!r} appears twice")
+        out[k] = v
+    return out
 
 
 def read_text_bounded(path: str | os.PathLike, name: str = "path", max_bytes: int = MAX_INPUT_BYTES) -> str:
