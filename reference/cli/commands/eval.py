@@ -69,12 +69,11 @@ def run(args) -> int:
     if args.format == "json":
         emit_json({**r.as_dict(), **({"decision": decision} if decision else {})})
     else:
-        sys.stdout.write(f"{r.id} = {r.value}" + (f"  -> {decision}" if decision else "") +
-                         f"\n  enclosure [{r.enclosure[0]}, {r.enclosure[1]}]\n"
-                         f"  float64 [{r.lower!r}, {r.upper!r}]\n")
+        sys.stdout.write(f"{r.id} = {r.value}\n")  # (the first line stays `ID = VALUE`: scripts read it)
         if decision:
             sys.stdout.write(f"  decision: {decision} -- {_MEANING[decision]} (certified: the filter's HALT rule "
                              f"on these rounds)\n")
+        sys.stdout.write(f"  enclosure [{r.enclosure[0]}, {r.enclosure[1]}]\n  float64 [{r.lower!r}, {r.upper!r}]\n")
         sys.stdout.write(f"  source: {r.source}\n")
     return 0
 
