@@ -22,7 +22,8 @@ import pytest
 
 from dpbounds.outputs import golden as G
 from dpbounds.spec.rruv16 import LIFT_CAVEAT
-from dpbounds.outputs.golden import KINDS, SCHEMA_DIR, check_golden, load_golden, schema_text, verify_manifest, \
+from dpbounds.outputs.golden_check import check_golden, verify_manifest
+from dpbounds.outputs.golden import KINDS, SCHEMA_DIR, load_golden, schema_text, \
     write_golden
 
 ROOT = Path(__file__).resolve().parents[1]

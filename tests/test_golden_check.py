@@ -18,7 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from dpbounds.outputs.golden import BadGoldenInput, check_golden, write_golden
+from dpbounds.outputs.golden import write_golden
+from dpbounds.outputs.golden_check import BadGoldenInput, check_golden
 from dpbounds.outputs.golden_load import GoldenInputError, load_golden
 
 PY = sys.executable

@@ -38,8 +38,6 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from dpbounds.outputs.golden_load import load_golden as load_golden  # re-exported (consumers' entry point)
-from dpbounds.outputs.golden_check import BadGoldenInput as BadGoldenInput, check_golden as check_golden, \
-    verify_manifest as verify_manifest  # re-exported: `golden --check` (it never trusts the tree it reads)
 from dpbounds import __version__ as DPBOUNDS_VERSION
 from dpbounds import spec
 from dpbounds.spec.aggregates import AGGREGATES
@@ -975,6 +973,4 @@ def _fsync_dir(d: Path) -> None:
         pass
 
 
-# ------------------------------------------------------------------------------------------------
-# Reading and checking
-# ------------------------------------------------------------------------------------------------
+# Reading and checking: dpbounds.outputs.golden_check (check_golden, verify_manifest) and golden_load (load_golden).

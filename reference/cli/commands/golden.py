@@ -39,7 +39,8 @@ def add_parser(sub) -> None:
 
 
 def run(args) -> int:
-    from dpbounds.outputs.golden import BadGoldenInput, check_golden, write_golden
+    from dpbounds.outputs.golden import write_golden
+    from dpbounds.outputs.golden_check import BadGoldenInput, check_golden
     if args.check is not None:
         try:
             problems = check_golden(args.check)
