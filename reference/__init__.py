@@ -8,6 +8,18 @@ The curated API (everything in ``__all__``)::
     f = dpbounds.make_filter("wrrw23.thm2", eps_g="1", delta_prime="1e-6", delta_dprime="0")
     b = dpbounds.b_star("1", "1e-6", "cks20")
 
+Beyond the API, three things a DP library maintainer comes for:
+
+* the **command line** ``dpbounds`` (``dpbounds --help``; ``dpbounds --version``): ``eval`` (one bound, certified;
+  a filter's CONT/HALT decision too), ``filter`` / ``odometer`` (a stream of rounds on stdin), ``bstar``,
+  ``spec``, ``check-proofs``, ``golden``, ``audit``, ``report`` (everything as one page) and ``bench``;
+* the **audit** of installed peer libraries (OpenDP, dp-accounting, autodp, diffprivlib, ...) against the certified
+  reference: ``dpbounds audit`` (``pip install 'dpbounds[audit]'``), every verdict with a reproducer; your own
+  library through an adapter (``dpbounds audit --adapter mypkg.my_adapter``, :mod:`dpbounds.audit`);
+* **golden vectors**: certified values with their enclosures as JSON Lines + CSV + JSON Schemas, for any test suite
+  in any language: ``dpbounds golden --out vectors/`` writes them, ``dpbounds golden --check vectors/`` verifies a
+  tree without trusting it, and :func:`load_golden` reads one file.
+
 The package is layered, each layer using only those before it:
 
 * :mod:`dpbounds.spec` -- every bound once, as sympy, with domain, kind and source (the single source of truth);

@@ -22,7 +22,8 @@ import pytest
 
 from dpbounds.outputs import golden as G
 from dpbounds.spec.rruv16 import LIFT_CAVEAT
-from dpbounds.outputs.golden import KINDS, SCHEMA_DIR, check_golden, load_golden, schema_text, verify_manifest, \
+from dpbounds.outputs.golden_check import check_golden, verify_manifest
+from dpbounds.outputs.golden import KINDS, SCHEMA_DIR, load_golden, schema_text, \
     write_golden
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -77,7 +78,7 @@ def test_two_runs_are_byte_identical_and_a_rerun_leaves_no_stale_file(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a", "b"]  # no temporary tree left beside it
 
 
-def test_a_failed_swap_keeps_the_old_complete_tree_and_the_next_run_recovers(tmp_path, monkeypatch):
+def test_a_failed_swap_keeps_the_old_complete_tree(tmp_path, monkeypatch):
     out = tmp_path / "v"
     write_golden(out, bounds=["rruv16.thm3_4.filter"], grid="sample", digits=20, streams=False, conversions=False)
     before = {p: p.read_bytes() for p in out.rglob("*") if p.is_file()}
@@ -92,12 +93,32 @@ def test_a_failed_swap_keeps_the_old_complete_tree_and_the_next_run_recovers(tmp
         write_golden(out, bounds=["fz21.remark4_4"], grid="sample", digits=20, streams=False, conversions=False)
     assert {p: p.read_bytes() for p in out.rglob("*") if p.is_file()} == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["v"]
-    monkeypatch.undo()
-    # a kill between the two renames: the old tree sits aside and the target is missing; the next run restores it
-    aside = tmp_path / ".v.golden-old-999999999"
-    os.rename(out, aside)
-    G._remove_leftovers(tmp_path, out)
-    assert not aside.exists() and {p: p.read_bytes() for p in out.rglob("*") if p.is_file()} == before
+
+
+def test_out_never_touches_a_users_files_beside_the_target(tmp_path):
+    """Issue 25: `golden --out D/v2` removed a user's directory D/.v2.golden-mine-999999/ (a dead pid's name)."""
+    out = tmp_path / "v2"
+    mine = [tmp_path / ".v2.golden-mine-999999", tmp_path / ".v2.golden-old-999999999",
+            tmp_path / ".v2.golden-new-1"]
+    for d in mine:
+        d.mkdir()
+        (d / "notes.txt").write_text("precious")
+    for _ in range(2):  # a new target, then a replacement
+        write_golden(out, bounds=["rruv16.thm3_4.filter"], grid="sample", digits=20, streams=False,
+                     conversions=False)
+    assert all((d / "notes.txt").read_text() == "precious" for d in mine)
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(["v2"] + [d.name for d in mine])
+
+
+@pytest.mark.parametrize("sub", ["spec", "proofs_check"])
+def test_out_inside_the_installed_spec_or_proofs_check_is_refused(tmp_path, sub):
+    """Issue 25: only reference/ was guarded; an editable install maps dpbounds.spec and .proofs_check elsewhere."""
+    import dpbounds.proofs_check as pc
+    pkg = Path((G.spec if sub == "spec" else pc).__file__).resolve().parent
+    target = pkg / "golden-test-out"
+    with pytest.raises(G.spec.DomainError, match="outside the installed dpbounds package"):
+        write_golden(target, bounds=["rruv16.thm3_4.filter"], grid="sample", digits=20)
+    assert not target.exists()
 
 
 def test_out_refuses_a_directory_that_is_not_a_golden_tree_a_file_and_a_symlink(tmp_path):

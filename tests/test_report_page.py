@@ -25,8 +25,8 @@ from dpbounds.outputs import report as rep
 from dpbounds.util.progress import Progress
 
 FAST_CLAIMS = ("fz21.sec6.adult_eps1_0", "fz21.sec6.mnist_eps0_3", "howard.stitching.k1", "nikolov17.thm7.azuma")
-SECTIONS = ["section_proofs", "section_registry", "section_bstar", "section_filters", "section_audit",
-            "section_figures"]
+SECTIONS = ["section_proofs", "section_registry", "section_bstar", "section_filters", "section_golden",
+            "section_audit", "section_figures"]
 
 
 @pytest.fixture(scope="module")
@@ -40,6 +40,10 @@ def page(tmp_path_factory):
         mp.setenv("DPBOUNDS_PROGRESS", "0")
         mp.setattr(core, "all_claims", lambda: claims)
         mp.setattr(audit_run, "ADAPTERS", {**audit_run.ADAPTERS, "fake": "tests.fake_peers.wrong_constant"})
+        from dpbounds.outputs import golden
+        small = golden.write_golden  # the golden section on one bound (the sample grid of all takes a minute)
+        mp.setattr(golden, "write_golden", lambda d, **kw: small(d, **{**kw, "bounds": ["rruv16.thm5_1"]},
+                                                                 streams=False, conversions=False))
         sections = rep.build_report(out, quick=True, only=SECTIONS)
     return out, sections, (out / "index.html").read_text(encoding="utf-8")
 
@@ -117,7 +121,7 @@ def test_no_section_fails_and_the_page_has_a_title_summary_and_contents(page):
     assert p.title == rep.TITLE
     assert "".join(p.h1).strip() == rep.TITLE  # the <h1> is the title only, not the intro
     assert "summary" in p.ids and "contents" in p.ids
-    assert sorted(p.toc_links) == sorted(f"#{s}" for s in SECTIONS)
+    assert sorted(p.toc_links) == sorted([f"#{s}" for s in SECTIONS] + ["#glossary"])
     summary = text[text.index("id='summary'"):text.index("id='contents'")]
     assert "Proof checks" in summary and "Audit verdicts" in summary and "Git commit" in summary
     # the verdict counts of the claims that ran, as the summary box shows them
@@ -216,6 +220,97 @@ def test_progress_writes_lines_off_a_terminal_and_a_heartbeat_when_a_step_is_lon
     assert lines[-1].startswith("job: 2/2") and "\r" not in s.getvalue()
 
 
+def test_the_first_screen_says_what_was_checked_what_is_wrong_where_and_what_to_do(page):
+    """Issue 25: a DP maintainer gets the message in two minutes -- a summary before anything else."""
+    out, sections, text = page
+    glance = text[text.index("id='glance'"):text.index("id='summary'")]
+    assert text.index("id='glance'") < text.index("id='contents'") < text.index("id='section_proofs'")
+    for head in ("What was checked", "What is wrong, where", "What to do"):
+        assert head in glance
+    p = _parse(glance)
+    local = [h[1:] for h in p.hrefs if h.startswith("#")]
+    assert "claim-rruv16.lemma2_3.second_conversion" not in local  # not in the fast subset ...
+    assert any(h.startswith("claim-") for h in local)            # ... but the subset's erratum/refutation is
+    assert any(h.startswith("audit-") for h in local)            # the planted unsound peer, linked to its row
+    assert "fake" in glance and "unsound" in glance and "glossary" in local
+    for mark in ("`", "**"):
+        assert mark not in " ".join(p.prose)
+
+
+def test_details_on_demand_long_tables_and_figures_are_folded(page):
+    out, sections, text = page
+    for s in sections:
+        for b in s.blocks:
+            if b[0] == "table":
+                assert b[5] == (len(b[2]) > rep.OPEN_ROWS) or s.key == "section_golden"
+    assert text.count("<details class='tbl'>") >= 3
+    audit = text[text.index("id='section_audit'"):text.index("id='section_figures'")]
+    assert "Show the table:" in audit and audit.index("Show the table:") < audit.index("<table")
+
+
+def test_source_cells_hold_the_citation_a_reader_uses_not_internal_strings(page):
+    out, sections, text = page
+    p = _parse(text)
+    for cell in p.cells:
+        assert "[seed " not in cell and "version not verified" not in cell, cell[:200]
+    assert "arXiv:1605.08294" in text  # the citation itself stays
+
+
+def test_the_peer_column_never_wraps_and_the_golden_section_shows_a_record(page):
+    out, sections, text = page
+    assert re.search(r"<td class='nw'>fake", text) and re.search(r"<td class='nw'>opendp", text) or \
+        "opendp" not in text.split("id='section_audit'")[1][:20000]
+    golden = text[text.index("id='section_golden'"):text.index("id='section_audit'")]
+    for field in ("value", "lo", "hi", "lower", "upper", "params"):
+        assert f"<td>{field}</td>" in golden
+    assert "rruv16.thm5_1" in golden and "dpbounds golden --check" in golden
+
+
+def test_the_glossary_explains_the_terms(page):
+    out, sections, text = page
+    g = text[text.index("id='glossary'"):]
+    for term in ("B*", "zCDP", "RDP", "filter", "odometer", "CONT / HALT", "ulp", "enclosure"):
+        assert f"<dt>{html.escape(term)}" in g, term
+    assert "## Glossary" in (out / "README.md").read_text(encoding="utf-8")
+
+
+def test_git_commit_is_found_after_a_plain_pip_install_from_a_clone(tmp_path, monkeypatch):
+    """Issue 25: "Git commit: not available" after `pip install .` from a git clone: pip's direct_url.json names the
+    clone (PEP 610); its HEAD is read there."""
+    if shutil.which("git") is None:
+        pytest.skip("git is not installed")
+    clone = tmp_path / "clone"
+    (clone / "reference").mkdir(parents=True)
+    (clone / "pyproject.toml").write_text('[project]\nname = "dpbounds"\n')
+    env = {"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t", "GIT_COMMITTER_NAME": "t",
+           "GIT_COMMITTER_EMAIL": "t@t", "PATH": os.environ.get("PATH", "")}
+    for cmd in (["init", "-q"], ["add", "."], ["commit", "-qm", "x"]):
+        subprocess.run(["git", *cmd], cwd=clone, env=env, check=True, capture_output=True)
+    head = subprocess.run(["git", "rev-parse", "--short=12", "HEAD"], cwd=clone, capture_output=True,
+                          text=True).stdout.strip()
+
+    class Dist:
+        def read_text(self, name):
+            return json.dumps({"url": clone.as_uri(), "dir_info": {}}) if name == "direct_url.json" else None
+    import importlib.metadata
+    real_head = rep._git_head
+    monkeypatch.setattr(rep, "_git_head", lambda d: "" if "reference" in str(d) or d == Path.cwd() else real_head(d))
+    monkeypatch.setattr(importlib.metadata, "distribution", lambda name: Dist())
+    got = rep.git_commit()
+    assert got.startswith(head) and "installed from" in got
+    monkeypatch.setattr(Dist, "read_text", lambda self, name: json.dumps(
+        {"url": "https://example.invalid/x.git", "vcs_info": {"vcs": "git", "commit_id": "a" * 40}}))
+    assert rep.git_commit().startswith("a" * 12)
+
+
+def test_a_finding_summary_is_never_cut_inside_a_formula():
+    ev = ("The bound fails at P(Z_1 > t) = exp(-t^2/2) for every t larger than the stated constant, which the "
+          "lemma needs; see the proof.")
+    head = rep._first_sentence(ev, 40)
+    assert ev.startswith(head) and head.count("(") == head.count(")")
+    assert not head.rstrip().endswith(("=", "(", "P(Z_1")) and "P(Z_1 > t) = exp(-t^2/2)" in head
+
+
 def test_git_commit_never_fails(tmp_path, monkeypatch):
     assert rep.git_commit(tmp_path) == ""          # not a checkout
     monkeypatch.setenv("PATH", str(tmp_path))       # no git at all
@@ -280,6 +375,7 @@ def test_the_page_in_a_headless_browser_at_1400_px(page, tmp_path):
     assert m, (r.returncode, r.stderr[-2000:])
     res = json.loads(html.unescape(m.group(1)))
     assert res["pageWidth"] <= res["viewport"], res
+    assert res["height"] < 12000, res["height"]  # a summary first, details folded (it was 30000 px)
     wide = [t for t in res["tables"] if t["right"] > res["viewport"] + 1 or t["hidden"] > 1]
     assert wide == [], wide
     assert any(t["section"] == "section_audit" for t in res["tables"])

@@ -790,7 +790,10 @@ class Filter(_Accountant):
 
     def _save(self) -> None:
         if self.save_path is not None:
-            atomic_write_json(self.save_path, self.state())
+            if self._lock is not None and self._lock.path == self.save_path:
+                self._lock.write_json(self.state())  # compare-and-swap: refused if another process wrote it
+            else:
+                atomic_write_json(self.save_path, self.state())
 
     def close(self) -> None:
         """Release the state file's lock (the filter keeps deciding, but another process may now take the file)."""

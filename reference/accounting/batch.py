@@ -353,14 +353,14 @@ _BENCH = {
 
 def _bench_stream(quick: bool) -> list[dict]:
     """Filter.try_spend_many on a homogeneous (eps = 0.005) and a random (eps ~ U(0.001, 0.01), delta in
-    {0, 1e-13}) stream of 1e6 rounds (1e5 with --quick), every filter of the registry; the per-round try_spend
-    on the same random stream (first 2e4 rounds) for the ratio."""
+    {0, 1e-13}) stream of 1e6 rounds (1e4 with --quick), every filter of the registry; the per-round try_spend
+    on the same random stream (first 2e4 rounds, 2e3 with --quick) for the ratio."""
     import time
 
     from dpbounds import spec
     make_filter = _ACC.make_filter
     from dpbounds.spec.core import Kind
-    n = 100_000 if quick else 1_000_000
+    n = 10_000 if quick else 1_000_000
     rng = np.random.default_rng(0)
     rows = []
     ids = sorted({e.id for e in spec.registry().values() if e.kind is Kind.FILTER} | set(_BENCH))
@@ -386,7 +386,7 @@ def _bench_stream(quick: bool) -> list[dict]:
             note = f"{k} CONT, {f.certified_decisions} certified decisions"
             if label == "random":
                 g = make_filter(fid, **budget)
-                m = min(n, 20_000)
+                m = min(n, 2_000 if quick else 20_000)
                 one = {nm: v[:m].tolist() for nm, v in vals.items()}
                 t0 = time.perf_counter()
                 for i in range(m):

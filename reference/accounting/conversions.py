@@ -23,6 +23,8 @@ Domain: rho >= 0, 0 < delta < 1, eps >= 0, eps_g > 0, 0 < delta_g < 1; violation
 
 from __future__ import annotations
 
+import decimal
+
 import math
 from dataclasses import dataclass
 from fractions import Fraction
@@ -336,14 +338,47 @@ def delta_of(rho: Exact, eps: Exact, conversion: str = "cks20", alpha: Exact | N
 
 # ------------------------------------------------------------------------------------------ B*
 
+class LowerEnd(Fraction):
+    """An exact rational that reads as a short decimal: a :class:`~fractions.Fraction` in every respect (compare,
+    add, ``float()``, ``Fraction(x)`` give the exact value; arithmetic returns plain Fractions), whose ``str`` is
+    its decimal rounded *down* to 21 significant digits (a true lower bound; exact when shorter) and whose ``repr``
+    says so.  ``x.exact`` is the plain Fraction.  Used for :attr:`BStar.b_star` (before, an 85-digit fraction)."""
+
+    __slots__ = ()
+
+    @property
+    def exact(self) -> Fraction:
+        """The exact value as a plain Fraction."""
+        return Fraction(self)
+
+    def __str__(self) -> str:
+        return show.number(Fraction(self), 21, "floor")
+
+    def __repr__(self) -> str:
+        s = str(self)
+        tail = "" if Fraction(decimal.Decimal(s)) == self else "... (rounded down; .exact is the Fraction)"
+        return f"{s}{tail}"
+
+
 @dataclass(frozen=True)
 class BStar:
-    """B* with its certified bracket; ``b_star`` is the lower end (certified feasible), never overstated."""
+    """B* with its certified bracket; ``b_star`` is the lower end (certified feasible), never overstated.
+
+    ``b_star`` is exact (a :class:`LowerEnd`, i.e. a Fraction that prints as its first 21 digits rounded down);
+    ``str(b)`` is one readable line; :meth:`as_dict` gives any number of certified digits."""
 
     b_star: Fraction
     bracket: tuple[Fraction, Fraction]
     conversion: str
     valid_conversion: bool
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "b_star", LowerEnd(self.b_star))
+
+    def __str__(self) -> str:
+        valid = "" if self.valid_conversion else " (the Gaussian limit, not a valid general conversion)"
+        return (f"B*_{self.conversion} >= {self.b_star} (certified lower end; B* in "
+                f"{show.interval(*self.bracket, digits=21)}){valid}")
 
     def __repr__(self) -> str:
         valid = "" if self.valid_conversion else "; the Gaussian limit, not a valid general conversion"

@@ -1,14 +1,25 @@
-"""Filter/odometer state files: bounded, strictly validated reading, an exclusive lock while in use, no stale temps.
+"""Filter/odometer state files: bounded, strictly validated reading, one writer at a time, no stray files.
 
 * :func:`read_state_file` -> the JSON object of a state file, or a one-line :class:`DomainError` for anything that is
-  not a small UTF-8 JSON object of bounded nesting with short integers (never RecursionError, UnicodeDecodeError,
-  ValueError or OverflowError; a device or FIFO is refused before it is read).
-* :class:`StateLock` -- ``fcntl.flock`` (exclusive, non-blocking) on the sidecar ``FILE.lock`` for as long as a
-  filter writes FILE: a second process (or a second filter in this process) on the same state is refused with a
-  clear error instead of both spending from the same budget and one overwriting the other's rounds.  Holding the
-  lock, it removes the ``.FILE.*.tmp`` files that :func:`dpbounds.util.io.atomic_write_bytes` leaves when a writer
-  is killed between creating its temp file and renaming it (no live writer can own them: writers hold the lock).
+  not a small UTF-8 JSON object of bounded nesting with short integers and no duplicated key (never RecursionError,
+  UnicodeDecodeError, ValueError or OverflowError; a device or FIFO is refused before it is read).
+* :class:`StateLock` -- one writer per state file, held by the kernel, not by a file's existence:
+
+  1. ``fcntl.flock`` (exclusive, non-blocking) on the sidecar ``FILE.lock`` for as long as a filter uses FILE: a
+     second dpbounds process (or a second filter in this process) is refused at once with a clear error.  The
+     holder removes ``FILE.lock`` when it releases the lock (after a clean exit nothing is left); a process that
+     was killed leaves it behind, and that leftover is harmless: the lock lives in the kernel and dies with its
+     process, so a leftover file locks nothing and the next run simply takes it.
+  2. Every write is a compare-and-swap under a short ``flock`` on the state file's *directory* (an inode whose
+     identity never changes while the state is in use): the state file must still be the very file this filter
+     last read or wrote (device, inode, size, mtime), or the write is refused and the round is not recorded (so
+     not reported as CONT).  So even with ``FILE.lock`` deleted by hand while a filter runs, two processes can
+     never both spend from one budget: the second to write is refused, and no CONT is ever printed for a round
+     that is not in the file.
 * :func:`exact_int` -> a decimal integer string of bounded length as int.
+
+Temporary files: :func:`dpbounds.util.io.atomic_write_bytes` writes into an unnamed file and names it only for the
+final rename, and nothing here ever deletes a file this process did not create (a user's ``.FILE.x.tmp`` is safe).
 
 The lock is advisory: it binds dpbounds processes, not other programs writing the file.
 """
@@ -22,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from dpbounds.spec import DomainError
+from dpbounds.util.io import unique_keys
 
 #: a state file is a few KiB (one exact sum per aggregate); anything much larger is not one of ours
 MAX_STATE_BYTES = 1 << 20
@@ -124,7 +136,8 @@ def read_state_file(path, kind: str = "filter") -> dict:
         elif ch in "]}":
             depth -= 1
     try:
-        obj = json.loads(text, parse_int=_parse_int, parse_float=_parse_float, parse_constant=_parse_constant)
+        obj = json.loads(text, parse_int=_parse_int, parse_float=_parse_float, parse_constant=_parse_constant,
+                         object_pairs_hook=unique_keys)
     except (ValueError, RecursionError) as e:  # JSONDecodeError is a ValueError
         raise _bad(path, f"not valid: {str(e)[:120]}", kind) from None
     if not isinstance(obj, dict):
@@ -134,9 +147,19 @@ def read_state_file(path, kind: str = "filter") -> dict:
     return obj
 
 
+def _identity(path: Path) -> tuple | None:
+    """What tells one version of the state file from another (atomic writes give each a new inode); None if absent."""
+    try:
+        st = os.lstat(path)
+    except FileNotFoundError:
+        return None
+    return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+
+
 class StateLock:
-    """An exclusive advisory lock on ``FILE.lock`` (fcntl.flock, non-blocking) held until :meth:`release` or until
-    the process ends (the kernel drops it even on SIGKILL).  Refuses with a one-line DomainError when held."""
+    """One writer per state file (see the module docstring): an exclusive ``flock`` on ``FILE.lock`` held until
+    :meth:`release` or until the process ends (the kernel drops it even on SIGKILL), and compare-and-swap writes
+    (:meth:`write_json`).  Refuses with a one-line DomainError when another filter holds the lock."""
 
     def __init__(self, path) -> None:
         import fcntl
@@ -145,38 +168,66 @@ class StateLock:
         self.lock_path = self.path.with_name(self.path.name + ".lock")
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            fd = os.open(self.lock_path, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o644)
         except OSError as e:
-            raise DomainError("state", str(path), "a state file whose lock file can be created", _WHERE,
-                              f"{self.lock_path}: {e.strerror or e}") from None
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
+            raise DomainError("state", str(path), "a state file in a directory that can be created", _WHERE,
+                              e.strerror or str(e)) from None
+        for _ in range(100):
+            try:
+                fd = os.open(self.lock_path, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o644)
+            except OSError as e:
+                raise DomainError("state", str(path), "a state file whose lock file can be created", _WHERE,
+                                  f"{self.lock_path}: {e.strerror or e}") from None
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                os.close(fd)
+                raise DomainError("state", str(path), "a state file no other filter is using", _WHERE,
+                                  f"locked by another process or filter ({self.lock_path}); wait for it to finish")
+            # the path must still name the file we locked: a holder that releases removes it, and we may have
+            # opened it just before that (then our lock is on a file nobody else will open: take a fresh one)
+            if _identity(self.lock_path) is not None and os.lstat(self.lock_path).st_ino == os.fstat(fd).st_ino:
+                break
             os.close(fd)
+        else:
             raise DomainError("state", str(path), "a state file no other filter is using", _WHERE,
-                              f"locked by another process or filter ({self.lock_path}); wait for it to finish")
+                              f"{self.lock_path} keeps changing; another process is using it")
         self._fd: int | None = fd
-        self._remove_stale_temps()
+        self._seen = _identity(self.path)  # the version of the state file this filter reads (None: a new file)
 
-    def _remove_stale_temps(self) -> None:
-        # atomic_write_bytes names its temps ".NAME.<random>.tmp" beside NAME; under our lock none is live
-        prefix = f".{self.path.name}."
+    def write_json(self, obj: Any) -> None:
+        """Write ``obj`` to the state file atomically, iff the file is still the version this lock last saw.
+
+        The check and the rename happen under ``flock`` on the state file's directory, so two writers (say, one
+        that started after ``FILE.lock`` was removed by hand) cannot both pass the check: the second is refused
+        with a DomainError and its round is not recorded."""
+        import fcntl
+
+        from dpbounds.util.io import atomic_write_json
+
         try:
-            names = os.listdir(self.path.parent)
-        except OSError:
-            return
-        for n in names:
-            if n.startswith(prefix) and n.endswith(".tmp") and len(n) <= len(prefix) + 40:
-                p = self.path.parent / n
-                try:
-                    if stat.S_ISREG(os.lstat(p).st_mode):
-                        os.unlink(p)
-                except OSError:
-                    pass
+            dfd = os.open(self.path.parent, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+        except OSError as e:
+            raise DomainError("state", str(self.path), "a state file in a readable directory", _WHERE,
+                              e.strerror or str(e)) from None
+        try:
+            fcntl.flock(dfd, fcntl.LOCK_EX)
+            if _identity(self.path) != self._seen:
+                raise DomainError("state", str(self.path), "a state file only this filter writes", _WHERE,
+                                  "another process changed it since this filter read it (was its .lock file "
+                                  "removed?); this round is not recorded")
+            atomic_write_json(self.path, obj, "state")
+            self._seen = _identity(self.path)
+        finally:
+            os.close(dfd)  # drops the directory lock
 
     def release(self) -> None:
-        """Drop the lock (idempotent)."""
+        """Drop the lock and remove ``FILE.lock`` if it is still ours (idempotent)."""
         if self._fd is not None:
+            try:  # removed while we hold the lock, so no other dpbounds process can be relying on this file
+                if os.lstat(self.lock_path).st_ino == os.fstat(self._fd).st_ino:
+                    os.unlink(self.lock_path)
+            except OSError:
+                pass
             os.close(self._fd)
             self._fd = None
 

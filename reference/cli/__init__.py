@@ -21,6 +21,9 @@ class _Parser(argparse.ArgumentParser):
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="dpbounds", description="Reference bounds for fully adaptive composition in differential "
                 "privacy: filters, odometers, conversions, proof checks, golden vectors and audits.")
+    from dpbounds import __version__
+    p.add_argument("--version", action="version", version=f"dpbounds {__version__}",
+                   help="print the version and exit")
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
     for name in COMMANDS:

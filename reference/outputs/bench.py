@@ -36,24 +36,36 @@ def _class_of(expr) -> str:
     return "closed form"
 
 
-def _bench_entries():
+def _bench_entries(quick: bool = False):
+    """The entries benchmarked: every bound, or with ``quick`` one per expression class (the classes' rates are
+    what --quick is for: a look in seconds, not a table of every entry)."""
     from dpbounds import spec
     from dpbounds.spec.core import Kind
-    return [e for e in spec.registry().values()
-            if e.kind is not Kind.AGGREGATE and e.optimize is None and not e.expr.is_Boolean]
+    entries = [e for e in spec.registry().values()
+               if e.kind is not Kind.AGGREGATE and e.optimize is None and not e.expr.is_Boolean]
+    if not quick:
+        return entries
+    seen, out = set(), []
+    for e in entries:
+        c = _class_of(e.expr)
+        if c not in seen:
+            seen.add(c)
+            out.append(e)
+    return out
 
 
 def bench_fast_path(quick: bool) -> list[dict]:
-    """float64 interval fast path on arrays: 10^6 points (10^5 with --quick; 10^3 for exact sums, which are
-    evaluated per element), the aggregates (or, without aggregates, the first parameter) varying by +-50% around
-    the entry's sample point; best of 3 calls (1 with --quick), domain checks off (they are timed apart)."""
+    """float64 interval fast path on arrays: 10^6 points (10^4 with --quick, one entry per expression class; 10^3
+    for exact sums, which are evaluated per element), the aggregates (or, without aggregates, the first parameter)
+    varying by +-50% around the entry's sample point; best of 3 calls (1 with --quick), domain checks off (they are
+    timed apart)."""
     from dpbounds.evaluation.evaluate import fast_interval
     rows = []
     rng = np.random.default_rng(0)
-    for e in _bench_entries():
+    for e in _bench_entries(quick):
         cls = _class_of(e.expr)
         size = 1_000 if cls == "exact sum" else 20 if cls == "implicit function" else \
-            (100_000 if quick else 1_000_000)
+            (10_000 if quick else 1_000_000)
         pt = e.sample_point()
         arrays: dict = {}
         for k, v in pt.items():
@@ -78,10 +90,11 @@ def bench_fast_path(quick: bool) -> list[dict]:
 
 
 def bench_certified(quick: bool) -> list[dict]:
-    """Certified enclosures to 50 significant digits (rel_tol 1e-50, from 200 bits) at the sample point."""
+    """Certified enclosures to 50 significant digits (rel_tol 1e-50, from 200 bits) at the sample point (with
+    --quick: one entry per expression class, about 0.02 s each)."""
     from dpbounds.evaluation.evaluate import enclose_inputs, prepare
     rows = []
-    for e in _bench_entries():
+    for e in _bench_entries(quick):
         pt = e.sample_point()
         params = {k: v for k, v in pt.items() if k in e.params}
         aggs = {k: v for k, v in pt.items() if k in e.aggregates}
@@ -93,7 +106,7 @@ def bench_certified(quick: bool) -> list[dict]:
             continue
         t0 = time.perf_counter()
         enclose_inputs(e, inp, rel_tol=1e-50)
-        n = max(1, int((0.05 if quick else 0.2) / max(time.perf_counter() - t0, 1e-6)))  # ~0.2 s per timed call
+        n = max(1, int((0.02 if quick else 0.2) / max(time.perf_counter() - t0, 1e-6)))  # ~0.2 s per timed call
         rate = _best_rate(lambda: [enclose_inputs(e, inp, rel_tol=1e-50) for _ in range(n)], n,
                           1 if quick else 3)
         rows.append({"bench": "certified 50 digits", "id": e.id, "rate": rate, "unit": "evals/s",
@@ -143,11 +156,13 @@ def _stream_run(cmd: list[str], n: int) -> tuple[float, int, int]:
 
 def bench_streaming_memory(quick: bool) -> list[dict]:
     """Peak RSS of `dpbounds filter` (rruv16.thm3_4.filter, a budget never reached) and `dpbounds odometer`
-    (rruv16.thm3_4.odometer) over 10^7 rounds (10^6 with --quick) and over 1/100 of that: equal peaks mean the
-    commands stream in constant memory (rows are read and written one at a time)."""
+    (rruv16.thm3_4.odometer) over 10^7 rounds and over 1/100 of that: equal peaks mean the commands stream in
+    constant memory (rows are read and written one at a time).  --quick: the filter alone, 10^4 and 10^2 rounds (a
+    smoke run: the interpreter's start dominates)."""
     rows = []
-    n = 10**6 if quick else 10**7
-    for cmd in (["filter", "rruv16.thm3_4.filter", "--budget", "eps_g=1e300"], ["odometer", "rruv16.thm3_4.odometer"]):
+    n = 10**4 if quick else 10**7
+    cmds = [["filter", "rruv16.thm3_4.filter", "--budget", "eps_g=1e300"], ["odometer", "rruv16.thm3_4.odometer"]]
+    for cmd in cmds[:1] if quick else cmds:
         for m in (n // 100, n):
             dt, lines, peak = _stream_run(cmd, m)
             rows.append({"bench": "streaming memory", "id": f"{cmd[0]} {cmd[1]}", "rate": m / dt,

@@ -921,6 +921,15 @@ def _owned_by_us(d: Path) -> bool:
         return False
 
 
+def _package_dirs() -> list[Path]:
+    """The directories of the installed package: dpbounds itself and the subpackages that an editable install maps
+    elsewhere (dpbounds.spec -> spec/, dpbounds.proofs_check -> proofs_check/)."""
+    import dpbounds.proofs_check as pc
+
+    return [Path(__file__).resolve().parents[1], Path(spec.__file__).resolve().parent,
+            Path(pc.__file__).resolve().parent]
+
+
 def check_target(out_dir: str | Path) -> None:
     """DomainError unless ``out_dir`` may be replaced by a golden tree: not empty, not a symlink, file or device, not
     inside the installed package, and new, empty or an earlier golden tree (anything else would be deleted)."""
@@ -929,8 +938,7 @@ def check_target(out_dir: str | Path) -> None:
     out = Path(out_dir)
     if out.is_symlink() or (out.exists() and not out.is_dir()):
         raise spec.DomainError("--out", str(out), "a directory (not a symlink, file or device)", "dpbounds golden")
-    pkg = Path(__file__).resolve().parents[1]
-    if out.resolve() == pkg or pkg in out.resolve().parents:
+    if any(out.resolve() == pkg or pkg in out.resolve().parents for pkg in _package_dirs()):
         raise spec.DomainError("--out", str(out), "a directory outside the installed dpbounds package",
                                "dpbounds golden")
     if out.exists() and not _owned_by_us(out):
@@ -946,67 +954,51 @@ def check_target(out_dir: str | Path) -> None:
 def replace_tree(out_dir: str | Path, files: dict[str, str]) -> None:
     """Replace directory ``out_dir`` by exactly ``files``, atomically as a whole.
 
-    The tree is written into a sibling temporary directory (fsynced), then swapped in: the old tree is renamed
-    aside, the new one renamed in, the old one removed.  A crash leaves the old complete tree, or the new complete
-    tree at ``out`` -- or, killed between the two renames, the old complete tree beside it as
-    ``.NAME.golden-old-PID``, which the next run restores before it starts; no file of an earlier run survives.
+    The tree is written into a fresh sibling directory (``mkdtemp``: a new name, never an existing one; fsynced),
+    then swapped in: the old tree is renamed onto a second fresh empty directory, the new one renamed in, the old
+    one removed.  A crash leaves the old complete tree, or the new complete tree at ``out`` -- or, killed between
+    the two renames, the old complete tree beside it as ``.NAME.golden-old-XXXXXXXX`` (rename it back).  Only the
+    directories this call created are ever removed: nothing else beside ``out`` is touched, whatever its name.
     Refuses (DomainError) a target that is a symlink or not a directory, and a non-empty directory that is not a
     golden tree (it would be deleted)."""
+    import tempfile
+
     check_target(out_dir)
     out = Path(out_dir)
     parent = out.absolute().parent
-    tmp = parent / f".{out.name}.golden-new-{os.getpid()}"
-    old = parent / f".{out.name}.golden-old-{os.getpid()}"
+    tmp = old = None
     moved_aside = False
     try:
         parent.mkdir(parents=True, exist_ok=True)
-        _remove_leftovers(parent, out)
-        shutil.rmtree(tmp, ignore_errors=True)
+        tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.golden-new-", dir=parent))
         for rel, text in sorted(files.items()):
             p = tmp / rel
             p.parent.mkdir(parents=True, exist_ok=True)
-            with open(p, "w", encoding="utf-8", newline="") as f:
+            with open(p, "x", encoding="utf-8", newline="") as f:
                 f.write(text)
                 f.flush()
                 os.fsync(f.fileno())
         if out.exists():
-            os.rename(out, old)
+            old = Path(tempfile.mkdtemp(prefix=f".{out.name}.golden-old-", dir=parent))
+            os.rename(out, old)  # onto our own empty directory (rename(2) replaces an empty directory)
             moved_aside = True
         os.rename(tmp, out)
+        tmp = None
         moved_aside = False
         _fsync_dir(parent)
-        shutil.rmtree(old, ignore_errors=True)
     except OSError as e:
         if moved_aside and not out.exists():  # the new tree did not go in: put the old one back
             try:
                 os.rename(old, out)
+                old = None
             except OSError:
                 pass
-        shutil.rmtree(tmp, ignore_errors=True)
         raise spec.DomainError("--out", str(out), "a writable directory path", "dpbounds golden",
                                e.strerror or str(e)) from None
-
-
-def _remove_leftovers(parent: Path, out: Path) -> None:
-    """Clean up after earlier runs on ``out`` that were killed: a tree moved aside comes back if ``out`` is
-    missing (a kill between the two renames), every other temporary tree of a dead process is removed."""
-    dead = []
-    for p in sorted(parent.glob(f".{out.name}.golden-*-*")):
-        try:
-            pid = int(p.name.rsplit("-", 1)[1])
-            if pid != os.getpid():
-                os.kill(pid, 0)
-                continue  # a live process (perhaps another run) owns it
-        except ProcessLookupError:
-            pass
-        except (ValueError, PermissionError):
-            continue
-        dead.append(p)
-    for p in dead:
-        if ".golden-old-" in p.name and not out.exists():
-            os.rename(p, out)
-        else:
-            shutil.rmtree(p, ignore_errors=True)
+    finally:
+        for d in (tmp, old):  # ours (made by mkdtemp above), and only when the swap no longer needs them
+            if d is not None and not (moved_aside and d == old):
+                shutil.rmtree(d, ignore_errors=True)
 
 
 def _fsync_dir(d: Path) -> None:
@@ -1020,78 +1012,4 @@ def _fsync_dir(d: Path) -> None:
         pass
 
 
-# ------------------------------------------------------------------------------------------------
-# Reading and checking
-# ------------------------------------------------------------------------------------------------
-
-def verify_manifest(out_dir: str | Path) -> list[str]:
-    """Files whose SHA-256 does not match the manifest, and files the manifest does not list (empty when all
-    match)."""
-    out = Path(out_dir)
-    manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
-    bad = []
-    for rel, meta in manifest["files"].items():
-        p = out / rel
-        if not p.is_file() or hashlib.sha256(p.read_bytes()).hexdigest() != meta["sha256"]:
-            bad.append(rel)
-    listed = set(manifest["files"]) | {"manifest.json"}
-    bad += sorted(str(p.relative_to(out)) for p in out.rglob("*")
-                  if p.is_file() and str(p.relative_to(out)) not in listed)
-    return bad
-
-
-class BadGoldenInput(ValueError):
-    """The directory given to check_golden is not a golden tree at all (exit 2, not a mismatch)."""
-
-
-def check_golden(out_dir: str | Path) -> list[str]:
-    """Problems of a golden tree against its manifest and schemas (empty when it verifies).
-
-    Raises BadGoldenInput when ``out_dir`` has no readable manifest.  Checks: the manifest against its schema;
-    every listed file's SHA-256; no unlisted file; every JSONL record against the schema of its kind (the tree's
-    own, hash-checked schema file), one kind per file; each CSV twin has the JSONL's row count."""
-    out = Path(out_dir)
-    if not out.is_dir():
-        raise BadGoldenInput(f"{out}: not a directory")
-    try:
-        manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError, UnicodeDecodeError) as e:
-        raise BadGoldenInput(f"{out}/manifest.json: unreadable ({e})") from None
-    if not isinstance(manifest, dict) or manifest.get("format") != FORMAT or not isinstance(manifest.get("files"),
-                                                                                           dict):
-        raise BadGoldenInput(f"{out}/manifest.json: not a golden manifest of format {FORMAT}")
-    problems = [f"manifest.json: {e}" for e in validate(SCHEMAS["manifest"], manifest)]
-    problems += [f"{rel}: hash mismatch, missing or unlisted" for rel in verify_manifest(out)]
-    schemas = {}
-    for kind in KINDS:
-        try:
-            schemas[kind] = json.loads((out / f"schemas/{kind}.schema.json").read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            problems.append(f"schemas/{kind}.schema.json: missing or not JSON")
-    for rel, meta in sorted(manifest["files"].items()):
-        if not rel.endswith(".jsonl") or not (out / rel).is_file():
-            continue
-        kind = meta.get("kind")
-        sch = schemas.get(kind)
-        if sch is None:
-            problems.append(f"{rel}: unknown kind {kind!r}")
-            continue
-        n = 0
-        with open(out / rel, encoding="utf-8") as f:
-            for i, line in enumerate(f, 1):
-                try:
-                    rec = json.loads(line)
-                except ValueError:
-                    problems.append(f"{rel}:{i}: not JSON")
-                    continue
-                n += 1
-                problems += [f"{rel}:{i}: {e}" for e in validate(sch, rec)[:3]]
-        if n != meta.get("records"):
-            problems.append(f"{rel}: {n} records, the manifest says {meta.get('records')}")
-        twin = out / (rel[:-len(".jsonl")] + ".csv")
-        if twin.is_file():
-            with open(twin, encoding="utf-8", newline="") as f:
-                rows = sum(1 for _ in csv.reader(f)) - 1
-            if rows != n:
-                problems.append(f"{twin.relative_to(out)}: {rows} rows, its JSONL twin has {n}")
-    return problems
+# Reading and checking: dpbounds.outputs.golden_check (check_golden, verify_manifest) and golden_load (load_golden).

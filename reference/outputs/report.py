@@ -31,6 +31,8 @@ from dpbounds.util.progress import Progress
 HEARTBEAT = 3.0
 #: a cell longer than this (or with a line break) shows its first sentence and opens to the full text
 LONG_CELL = 140
+#: a table with more rows than this is folded (details on demand): the page stays a summary first
+OPEN_ROWS = 8
 
 
 @dataclass(frozen=True)
@@ -62,12 +64,19 @@ class Section:
         self.blocks.append(("items", list(texts)))
 
     def table(self, headers: list[str], rows: list[list], ids: list[str] | None = None,
-              classes: list[str] | None = None) -> None:
+              classes: list[str] | None = None, collapse: bool | None = None) -> None:
+        """A table; on the page one of more than :data:`OPEN_ROWS` rows (or ``collapse``) is folded behind a
+        <details> line saying what it holds (it opens by itself when a link points into it)."""
         rows = [[c if isinstance(c, Cell) else Cell(str(c)) for c in r] for r in rows]
-        self.blocks.append(("table", list(headers), rows, ids, classes))
+        cites = [i for i, h in enumerate(headers) if re.search(r"source|citation|where", h)]
+        rows = [[Cell(_reader_citation(c.text), None if c.html is None else _reader_citation(c.html), c.cls)
+                 if i in cites else c for i, c in enumerate(r)] for r in rows]
+        fold = len(rows) > OPEN_ROWS if collapse is None else collapse
+        self.blocks.append(("table", list(headers), rows, ids, classes, fold))
 
-    def img(self, file: str, caption: str) -> None:
-        self.blocks.append(("img", file, caption))
+    def img(self, file: str, caption: str, fold: bool = False) -> None:
+        """A figure; ``fold``: behind a <details> line with the caption's first sentence (details on demand)."""
+        self.blocks.append(("img", file, caption, fold))
 
 
 def anchor(*parts: str) -> str:
@@ -76,9 +85,18 @@ def anchor(*parts: str) -> str:
 
 
 def citation(source) -> str:
-    """The citation of a spec entry's or claim's source as one line of text: whatever the source gives (a
-    :class:`dpbounds.spec.core.Source` renders its paper, citation and location; a claim's source is text)."""
-    return " ".join(str(source).split())
+    """The citation of a spec entry's or claim's source as a reader uses it, one line: authors, title, venue, year,
+    arXiv id (with its version where known) and the location in the paper.  The repository's own locators (the
+    seed file a result was read from, "[seed 004_....txt]") and bookkeeping notes ("version not verified": the
+    version is then simply not given) are left out; ``dpbounds spec --show ID`` prints them."""
+    return _reader_citation(" ".join(str(source).split()))
+
+
+def _reader_citation(text: str) -> str:
+    """``text`` without the repository's internal locators ("[seed 004_....txt, line 12]") and notes ("version not
+    verified"): what a reader of the page can use to find the paper."""
+    text = re.sub(r"\s*\[seed [^\]]*\]", "", text)
+    return re.sub(r",?\s*version not verified", "", text)
 
 
 # ------------------------------------------------------------------------------------------------ math
@@ -135,6 +153,15 @@ def section_proofs(sec: Section, out: Path, quick: bool) -> None:
           "**erratum** (statement and proof disagree). Open a row's evidence for the full record; the same text is "
           "committed in `proofs_check/VERDICTS.md`.")
     findings = [r for r in results if r.verdict in ("erratum", "refuted")]
+    sec.facts["checked"] = [f"{len(results)} proof claims of the source papers, each decided (symbolic proof, "
+                            "certified numerics or a counterexample)"]
+    sec.facts["wrong"] = _at_most([(f"{r.id} ({r.verdict}): {_first_sentence(r.evidence, 90)}",
+                                    anchor("claim", r.id)) for r in findings], "proof findings", "section_proofs")
+    caveats = sorted(e.id for e in entries.values() if e.caveat)
+    if caveats:
+        sec.facts["todo"] = [(f"Use the '.corrected' variants of the {len(caveats)} entries whose constant is "
+                              f"refuted (marked [caveat: refuted constant] in the registry): "
+                              f"{', '.join(caveats[:4])}{', ...' if len(caveats) > 4 else ''}", "section_registry")]
     if findings:
         sec.p("Findings (errata and refutations); each opens to its full evidence and links to its row:")
         sec.items([Cell(f"`{r.id}` ({r.verdict}): {' '.join(r.evidence.split())}",
@@ -241,10 +268,27 @@ def section_filters(sec: Section, out: Path, quick: bool) -> None:
 
 
 def section_golden(sec: Section, out: Path, quick: bool) -> None:
+    import json
+
     from dpbounds.outputs.golden import write_golden  # provided by dpbounds.outputs.golden
     summary = write_golden(out / "golden", bounds=None, grid="sample")
+    sec.facts["checked"] = [f"golden vectors written and self-checked: {summary.split(',')[0]}"]
+    sec.facts["todo"] = [("Library authors: test against the golden vectors -- `dpbounds golden --out vectors/`, then "
+                          "`dpbounds golden --check vectors/`; the README shows a consumer.", "section_golden")]
     sec.p(f"A sample of golden vectors written to `golden/` ({summary}). Generate the full set with "
-          "`dpbounds golden --out DIR`.")
+          "`dpbounds golden --out DIR` and verify any copy with `dpbounds golden --check DIR`.")
+    sample = out / "golden" / "bounds" / "rruv16.thm5_1.jsonl"
+    if sample.is_file():
+        rec = json.loads(sample.read_text(encoding="utf-8").splitlines()[0])
+        sec.p("One record (`golden/bounds/rruv16.thm5_1.jsonl`, line 1), as a test suite reads it: exact inputs "
+              "as decimal strings, the value with only certified digits, the certified enclosure [lo, hi] and the "
+              "float64 bracket [lower, upper] an implementation's float result must respect.")
+        keys = ["id", "params", "value", "digits", "lo", "hi", "lower", "upper", "halt", "source"]
+        def shown(k: str) -> Cell:
+            text = citation(rec[k]) if k == "source" else (json.dumps(rec[k]) if not isinstance(rec[k], str)
+                                                           else rec[k])
+            return Cell(text, html.escape(text), cls="brk")
+        sec.table(["field", "value"], [[k, shown(k)] for k in keys if k in rec], collapse=False)
 
 
 def section_audit(sec: Section, out: Path, quick: bool) -> None:
@@ -268,13 +312,30 @@ def section_audit(sec: Section, out: Path, quick: bool) -> None:
     if not ran:
         sec.p("No peer is installed, so nothing was compared: install them with `pip install 'dpbounds[report]'` "
               f"(peers known here: {', '.join(sorted(ADAPTERS))}).")
+    skipped = [r for r in results if r.status == "skipped"]
     for r in results:
-        for n in r.notes:
-            sec.p(n)
+        if r.status != "skipped":
+            for n in r.notes:
+                sec.p(n)
+    if skipped:
+        sec.p("Not installed, so not compared: " + "; ".join(" ".join(n for n in r.notes) or r.peer
+                                                            for r in skipped) + ".")
     comps = [(r, c) for r in results for c in r.comparisons]
     ids = [anchor("audit", str(i + 1)) for i in range(len(comps))]
     row_of = {id(c): i for i, (_, c) in enumerate(comps)}
     found = findings_with_witness(results)
+    sec.facts["checked"] = [f"{len(comps)} values of {len(ran)} installed peer libraries "
+                            f"({', '.join(f'{r.peer} {r.version}'.strip() for r in ran) or 'none installed'}) against "
+                            "certified enclosures"]
+    sec.facts["wrong"] = _at_most([(f"{f['peer']} {'.'.join(f['function'].split('.')[-2:])}: {f['verdict']} in "
+                                    f"{f['failing']} of {f['of']} values"
+                                    + (" -- the privacy claim is false" if f["claim_false"] else
+                                       " -- departs from the formula it cites" if f["formula_only"] else ""),
+                                    ids[row_of[id(w)]]) for f, w in found], "audit findings", "section_audit")
+    if found:
+        sec.facts["todo"] = [("Peer maintainers: each finding links to its row, with a reproducer; a float bound "
+                              "below the certified value by a few ulps (unsound-rounding) is fixed by rounding it "
+                              "up (README, 'Rounding a float bound up').", ids[row_of[id(found[0][1])]])]
     if found:
         sec.p("Findings: one per failing peer function (unsound, unsound-rounding, unproven or raising), most severe "
               "first, each linked to the row of its worst witness:")
@@ -289,7 +350,7 @@ def section_audit(sec: Section, out: Path, quick: bool) -> None:
         detail_html = html.escape(detail) + (f"<pre>{html.escape(c.reproducer.rstrip())}</pre>" if c.reproducer
                                              else "")
         rows.append([Cell(str(i + 1), f"<a href='#{ids[i]}'>{i + 1}</a>"),
-                     Cell(f"{c.peer} {r.version}".strip(), cls="brk"),
+                     Cell(f"{c.peer} {r.version}".strip(), cls="nw"),
                      Cell(f"{c.function}: {c.check}", f"{_code(c.function)}<br>"
                                                        f"{html.escape(c.check)}"),
                      Cell(", ".join(f"{k}={v}" for k, v in c.inputs.items()),
@@ -315,9 +376,10 @@ def section_figures(sec: Section, out: Path, quick: bool) -> None:
         return
     from dpbounds.outputs.figures import make_figures
     failed = []
+    sec.p("Each figure opens from its line; the captions say what it shows.")
     for file, caption in make_figures(out):
         if file:
-            sec.img(file, caption)
+            sec.img(file, caption, fold=True)
         else:
             sec.p(caption)
             failed.append(caption.split(":")[0])
@@ -335,7 +397,7 @@ def _figure(sec: Section, name: str, out: Path, *args) -> None:
     from dpbounds.outputs import figures
     made = figures.draw(getattr(figures, name), out, *args)
     if made:
-        sec.img(*made)
+        sec.img(*made, fold=name == "fig_audit")  # one row per comparison: tall, so on demand
 
 
 SECTIONS: list[tuple[str, Callable]] = [
@@ -353,14 +415,29 @@ SECTIONS: list[tuple[str, Callable]] = [
 
 
 def _first_sentence(text: str, limit: int = 110) -> str:
-    """The first sentence of ``text`` (cut at a word boundary, never mid-word, when longer than ``limit``)."""
+    """The first sentence of ``text``; when longer than ``limit``, its first clauses up to ``limit`` (cut only at a
+    clause boundary -- ', ', '; ', ': ', ' -- ' -- outside any parenthesis), so a summary never ends mid-word or
+    mid-formula; a sentence with no such boundary is kept whole."""
     one = " ".join(text.split())
     m = re.match(r"(.+?[.;])(?=\s+[A-Z]|\s*$)", one)  # a sentence ends before a capital, not at "Prop. 6"
     head = m.group(1) if m else one
     if len(head) > limit:
-        cut = head.rfind(" ", 0, limit)
-        head = head[:cut if cut > 0 else limit]
+        cuts = [mm.start() for mm in re.finditer(r"(,|;|:| --) ", head[:limit + 1])
+                if _first_unclosed(head[:mm.start()]) is None and mm.start() >= 24]
+        if cuts:
+            head = head[:cuts[-1]]
     return head
+
+
+def _first_unclosed(text: str) -> int | None:
+    """The index of the first bracket of ``text`` that is not closed within it (None when all are)."""
+    stack = []
+    for i, ch in enumerate(text):
+        if ch in "([{":
+            stack.append(i)
+        elif ch in ")]}" and stack:
+            stack.pop()
+    return stack[0] if stack else None
 
 
 def _code(name: str) -> str:
@@ -404,11 +481,8 @@ def _cell_html(c: Cell) -> str:
 # ------------------------------------------------------------------------------------------------ summary
 
 
-def git_commit(where: Path | None = None) -> str:
-    """The git commit of the source tree (``abc123def456``, ``+ local changes`` when dirty), or "" when it is not
-    a git checkout or git is absent: never fails."""
-    import dpbounds
-    cwd = where or Path(dpbounds.__file__).resolve().parent
+def _git_head(cwd: Path) -> str:
+    """``abc123def456`` (``+ local changes`` when dirty) of the git checkout at ``cwd``, or ""."""
     try:
         head = subprocess.run(["git", "rev-parse", "--short=12", "HEAD"], cwd=cwd, capture_output=True, text=True,
                               timeout=10)
@@ -419,6 +493,52 @@ def git_commit(where: Path | None = None) -> str:
         return head.stdout.strip() + (" + local changes" if dirty.returncode == 0 and dirty.stdout.strip() else "")
     except (OSError, subprocess.SubprocessError):
         return ""
+
+
+def _is_dpbounds_clone(d: Path) -> bool:
+    try:
+        text = (d / "pyproject.toml").read_text(encoding="utf-8")[:4000]
+    except (OSError, UnicodeDecodeError):
+        return False
+    return re.search(r'^name\s*=\s*"dpbounds"', text, re.M) is not None and (d / "reference").is_dir()
+
+
+def git_commit(where: Path | None = None) -> str:
+    """The git commit dpbounds was built from, or "" when there is no way to know: never fails.
+
+    In order: the checkout the package runs from (an editable install); the commit pip recorded for a
+    ``pip install git+URL`` (``direct_url.json``, PEP 610); the clone a ``pip install .`` was made from (its
+    ``direct_url.json`` names the directory; its HEAD now, said so); the current directory when it is a dpbounds
+    clone (said so).  ``where`` (tests): look only there."""
+    if where is not None:
+        return _git_head(where)
+    import dpbounds
+    found = _git_head(Path(dpbounds.__file__).resolve().parent)
+    if found:
+        return found
+    try:
+        import json
+        from importlib.metadata import PackageNotFoundError, distribution
+        from urllib.parse import unquote, urlparse
+        text = distribution("dpbounds").read_text("direct_url.json")
+        info = json.loads(text) if text else {}
+        commit = (info.get("vcs_info") or {}).get("commit_id")
+        if isinstance(commit, str) and commit:
+            return f"{commit[:12]} (recorded by pip at install)"
+        url = urlparse(str(info.get("url", "")))
+        if url.scheme == "file":
+            src = Path(unquote(url.path))
+            found = _git_head(src) if _is_dpbounds_clone(src) else ""
+            if found:
+                return f"{found} (the clone installed from, {src}, at report time)"
+    except (ImportError, PackageNotFoundError, OSError, ValueError, AttributeError):
+        pass
+    cwd = Path.cwd()
+    if _is_dpbounds_clone(cwd):
+        found = _git_head(cwd)
+        if found:
+            return f"{found} (the dpbounds clone in the current directory)"
+    return ""
 
 
 def summary_facts(sections: list[Section]) -> list[tuple[str, str, str]]:
@@ -453,6 +573,66 @@ def summary_facts(sections: list[Section]) -> list[tuple[str, str, str]]:
     return rows
 
 
+#: items of one kind in the first screen's "what is wrong" before the rest is only counted (with a link)
+GLANCE_ITEMS = 6
+
+
+def _at_most(items: list[tuple[str, str]], what: str, section: str) -> list[tuple[str, str]]:
+    if len(items) <= GLANCE_ITEMS:
+        return items
+    return items[:GLANCE_ITEMS] + [(f"... and {len(items) - GLANCE_ITEMS} more {what}: see the section", section)]
+
+
+def glance(sections: list[Section]) -> dict[str, list[tuple[str, str]]]:
+    """The page's first screen: what was checked, what is wrong where, what to do -- each a list of (text, anchor
+    or ""), gathered from the sections' facts (``checked``, ``wrong``, ``todo``) and their failures."""
+    out: dict[str, list[tuple[str, str]]] = {"checked": [], "wrong": [], "todo": []}
+    for s in sections:
+        out["checked"] += [(t, s.key) for t in s.facts.get("checked", [])]
+        out["wrong"] += list(s.facts.get("wrong", []))
+        out["todo"] += list(s.facts.get("todo", []))
+        if s.failed:
+            out["wrong"].insert(0, (f"the section '{s.title}' FAILED (its traceback is in the section)", s.key))
+    if not out["wrong"]:
+        out["wrong"] = [("nothing: no erratum, refutation or audit finding in what ran", "")]
+    out["todo"].append(("Terms (B*, zCDP, RDP, filter, odometer, CONT/HALT, ulp, enclosure) are explained in the "
+                        "glossary at the end.", "glossary"))
+    return out
+
+
+#: the glossary at the end of the page (term, explanation)
+GLOSSARY = [
+    ("(eps, delta)-DP", "differential privacy: for neighbouring inputs, every event's probability grows by at most "
+     "a factor e^eps, plus delta."),
+    ("zCDP (rho-zCDP)", "zero-concentrated DP (Bun-Steinke 2016): every Renyi divergence of order alpha > 1 between "
+     "neighbouring output laws is at most rho * alpha. Composes by adding rho."),
+    ("RDP", "Renyi DP (Mironov 2017): the Renyi divergence of one order alpha is at most a given value."),
+    ("GDP (mu-GDP)", "Gaussian DP (Dong-Roth-Su): as hard to tell apart as N(0,1) from N(mu,1); a mu-GDP round is "
+     "(mu^2/2)-zCDP."),
+    ("filter", "a stopping rule for adaptively chosen rounds: before each round it answers CONT (run it) or HALT "
+     "(do not), so that the whole interaction meets a fixed budget."),
+    ("odometer", "a running bound on the privacy loss spent so far, valid at every round of an adaptive "
+     "interaction (no budget fixed in advance)."),
+    ("CONT / HALT", "a filter's decision: CONT records the round (it may run); HALT refuses it and ends the "
+     "interaction."),
+    ("B*", "the largest zCDP budget rho that a given conversion still turns into (eps_g, delta_g)-DP: "
+     "B* = sup{rho : conversion(rho) is (eps_g, delta_g)-DP}. Reported as a certified lower end (never "
+     "overstated)."),
+    ("conversion", "a theorem turning zCDP or RDP into (eps, delta)-DP: BS16 (Bun-Steinke), CKS20 (Canonne-"
+     "Kamath-Steinke, tighter); 'gauss' is the Gaussian mechanism's exact curve, a limit, not a general conversion."),
+    ("enclosure", "an interval [lo, hi] proved (by interval arithmetic, arb) to contain the exact value: every "
+     "digit printed is backed by it."),
+    ("ulp", "unit in the last place: the gap between a float64 and the next one (about 2.2e-16 relative). A float "
+     "bound below the certified value by a few ulps is 'unsound-rounding'."),
+    ("unsound / unsound-rounding / conservative / exact", "audit verdicts: below the certified value (by more than "
+     "rounding / by rounding only), above it (sound, looser), or equal within the enclosure."),
+    ("erratum / refuted / proved / verified", "proof-check verdicts: statement and proof disagree / a "
+     "counterexample / a symbolic proof / certified numerics over the whole stated domain."),
+    ("golden vectors", "certified values with their enclosures (JSON Lines + CSV + schemas) for other libraries' "
+     "test suites."),
+]
+
+
 TITLE = "dpbounds report: privacy filters, odometers and conversions, checked"
 LEAD = ("What this project knows about fully adaptive composition in differential privacy: the verdict on every "
         "proof step of the source papers, every bound at a sample point with its certified enclosure, B* and the "
@@ -464,6 +644,9 @@ LEAD = ("What this project knows about fully adaptive composition in differentia
 
 def _md(sections: list[Section]) -> str:
     out = [f"# {TITLE}", "", LEAD, ""]
+    g = glance(sections)
+    for key, head in (("checked", "What was checked"), ("wrong", "What is wrong, where"), ("todo", "What to do")):
+        out += [f"**{head}**", ""] + [f"- {t}" for t, _ in g[key]] + [""]
     out += [f"- **{k}:** {v}" for k, v, _ in summary_facts(sections)] + [""]
     out += ["Contents: " + " · ".join(f"[{s.title}](#{anchor(s.title.lower())})" for s in sections), ""]
     for s in sections:
@@ -474,7 +657,7 @@ def _md(sections: list[Section]) -> str:
             elif b[0] == "items":
                 out += [f"- {t.text if isinstance(t, Cell) else t}" for t in b[1]] + [""]
             elif b[0] == "table":
-                _, headers, rows, _ids, _cls = b
+                _, headers, rows, _ids, _cls, _fold = b
                 out.append("| " + " | ".join(headers) + " |")
                 out.append("|" + "---|" * len(headers))
                 for r in rows:
@@ -482,6 +665,7 @@ def _md(sections: list[Section]) -> str:
                 out.append("")
             elif b[0] == "img":
                 out += [f"![{b[2]}]({b[1]})", "", f"*{b[2]}*", ""]
+    out += ["## Glossary", ""] + [f"- **{t}**: {d}" for t, d in GLOSSARY]
     return "\n".join(out) + "\n"
 
 
@@ -491,6 +675,12 @@ body{font-family:system-ui,-apple-system,"Segoe UI",sans-serif;line-height:1.45;
 h1{font-size:1.7em;margin:.8em 0 .3em}h2{margin-top:2em;border-bottom:1px solid #ddd;padding-bottom:.2em}
 .lead{font-size:1.05em;color:#444;max-width:60em}
 .summary{border:1px solid #cbd5e1;background:#f8fafc;border-radius:6px;padding:.6em 1em;margin:1em 0}
+.glance{display:grid;grid-template-columns:1fr 1.4fr 1fr;gap:1em;margin:1em 0}
+.glance>div{border:1px solid #cbd5e1;border-radius:6px;padding:.4em 1em;background:#f8fafc}
+.glance h3{margin:.3em 0}.glance ul{padding-left:1.2em;margin:.3em 0}.glance li{margin:.25em 0}
+.glance .g-wrong{background:#fff5f5;border-color:#f5c2c2}.glance .g-todo{background:#f3faf4;border-color:#bfe3c6}
+details.tbl>summary{font-weight:600;color:#1d4ed8;margin:.4em 0}
+dl dt{font-weight:600;margin-top:.5em}dl dd{margin-left:1.5em;max-width:60em}
 .summary table{font-size:.95em}.summary th{text-align:left;background:none;border:none;padding-right:1em;
  white-space:nowrap}.summary td{border:none}
 nav.toc ol{columns:2;max-width:50em}
@@ -518,15 +708,30 @@ def _html(sections: list[Section]) -> str:
     out = ["<!doctype html>", "<html lang='en'><head><meta charset='utf-8'>",
            "<meta name='viewport' content='width=device-width, initial-scale=1'>",
            f"<title>{e(TITLE)}</title><style>{CSS}</style></head><body>",
-           f"<header><h1>{e(TITLE)}</h1><p class='lead'>{e(LEAD)}</p>",
-           "<section class='summary' id='summary'><table>"]
+           f"<header><h1>{e(TITLE)}</h1><p class='lead'>{e(LEAD)}</p>"]
+
+    def linked(text: str, target: str) -> str:  # the label (before the first ': ') is the link, the rest plain
+        label, sep, rest = text.partition(": ")
+        if not target:
+            return _inline_html(text)
+        if not sep or len(label) > 60 or _first_unclosed(label) is not None:
+            return f"<a href='#{e(target)}'>{_inline_html(text)}</a>"
+        return f"<a href='#{e(target)}'>{_inline_html(label)}</a>: {_inline_html(rest)}"
+    g = glance(sections)
+    out.append("<section class='glance' id='glance'>")
+    for key, head in (("checked", "What was checked"), ("wrong", "What is wrong, where"), ("todo", "What to do")):
+        out.append(f"<div class='g-{key}'><h3>{head}</h3><ul>"
+                   + "".join(f"<li>{linked(t, a)}</li>" for t, a in g[key]) + "</ul></div>")
+    out.append("</section>")
+    out.append("<section class='summary' id='summary'><details><summary>Build facts: version, spec, peers, commit, "
+               "timings</summary><table>")
     for k, v, target in summary_facts(sections):
         val = f"<a href='#{target}'>{e(v)}</a>" if target else e(v)
         out.append(f"<tr><th>{e(k)}</th><td>{val}</td></tr>")
-    out.append("</table></section>")
+    out.append("</table></details></section>")
     out.append("<nav class='toc' id='contents'><h2>Contents</h2><ol>"
                + "".join(f"<li><a href='#{s.key}'>{e(s.title)}</a>{' (FAILED)' if s.failed else ''}</li>"
-                         for s in sections) + "</ol></nav></header><main>")
+                         for s in sections) + "<li><a href='#glossary'>Glossary</a></li></ol></nav></header><main>")
     for s in sections:
         out.append(f"<section id='{s.key}'><h2 class='{'failed' if s.failed else ''}'>{e(s.title)}</h2>")
         for b in s.blocks:
@@ -536,7 +741,10 @@ def _html(sections: list[Section]) -> str:
                 out.append("<ul>" + "".join(f"<li>{t.html if isinstance(t, Cell) else _inline_html(t)}</li>"
                                             for t in b[1]) + "</ul>")
             elif b[0] == "table":
-                _, headers, rows, ids, classes = b
+                _, headers, rows, ids, classes, fold = b
+                if fold:
+                    out.append(f"<details class='tbl'><summary>Show the table: {len(rows)} rows ("
+                               f"{e(', '.join(headers))})</summary>")
                 out.append("<div class='scroll'><table><thead><tr>" + "".join(f"<th>{e(h)}</th>" for h in headers)
                            + "</tr></thead><tbody>")
                 for i, r in enumerate(rows):
@@ -545,11 +753,15 @@ def _html(sections: list[Section]) -> str:
                     out.append(f"<tr{rid}{rcls}>" + "".join(
                         f"<td{f' class={chr(39)}{e(c.cls)}{chr(39)}' if c.cls else ''}>{_cell_html(c)}</td>"
                         for c in r) + "</tr>")
-                out.append("</tbody></table></div>")
+                out.append("</tbody></table></div>" + ("</details>" if fold else ""))
             elif b[0] == "img":
-                out.append(f"<figure><img src='{e(b[1])}' alt='{e(b[2])}' loading='lazy'>"
-                           f"<figcaption>{_inline_html(b[2])}</figcaption></figure>")
+                fig = (f"<figure><img src='{e(b[1])}' alt='{e(b[2])}' loading='lazy'>"
+                       f"<figcaption>{_inline_html(b[2])}</figcaption></figure>")
+                out.append(f"<details class='tbl'><summary>Figure: {_inline_html(_first_sentence(b[2], 120))}"
+                           f"</summary>{fig}</details>" if b[3] else fig)
         out.append("</section>")
+    out.append("<section id='glossary'><h2>Glossary</h2><dl>"
+               + "".join(f"<dt>{e(t)}</dt><dd>{e(d)}</dd>" for t, d in GLOSSARY) + "</dl></section>")
     out.append("</main></body></html>")
     return "\n".join(out) + "\n"
 

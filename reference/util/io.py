@@ -12,6 +12,7 @@ path, so the command line reports it in one line with exit status 2.
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import stat
@@ -94,41 +95,95 @@ def ensure_output_dir(path: str | os.PathLike, name: str = "--out", create: bool
     return p
 
 
+#: whether unnamed temporaries (O_TMPFILE, named through /proc/self/fd) work here; found out on first use
+_UNNAMED_OK = bool(getattr(os, "O_TMPFILE", 0)) and os.path.isdir("/proc/self/fd")
+
+
+def _write_unnamed(path: Path, data: bytes, mode: int) -> str | None:
+    """``data`` in a new file beside ``path``, unnamed while it is written (so a process killed meanwhile leaves
+    nothing behind) and then linked under a fresh name (linkat never replaces a file); that name, or None where the
+    OS or file system does not allow it (then nothing was created)."""
+    global _UNNAMED_OK
+    import secrets
+
+    if not _UNNAMED_OK:
+        return None
+    try:
+        fd = os.open(path.parent, os.O_TMPFILE | os.O_WRONLY | getattr(os, "O_CLOEXEC", 0), 0o600)
+    except OSError:
+        _UNNAMED_OK = False
+        return None
+    with os.fdopen(fd, "wb") as f:
+        os.fchmod(fd, mode)
+        f.write(data)
+        f.flush()
+        os.fsync(fd)
+        for _ in range(100):
+            tmp = str(path.parent / f".{path.name}.{secrets.token_hex(8)}.tmp")
+            try:
+                os.link(f"/proc/self/fd/{fd}", tmp, follow_symlinks=True)
+                return tmp
+            except FileExistsError:
+                continue
+            except OSError:  # e.g. EXDEV in some sandboxes: named temporaries from now on
+                _UNNAMED_OK = False
+                return None
+    raise FileExistsError(errno.EEXIST, "no free temporary name", str(path.parent))
+
+
+def _write_named(path: Path, data: bytes, mode: int, name: str) -> str:
+    """``data`` in a fresh ``mkstemp`` file beside ``path`` (never an existing file); its name."""
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    except OSError as e:
+        raise _os_error(name, path, "a path in a writable directory", e) from None
+    try:
+        with os.fdopen(fd, "wb") as f:
+            os.fchmod(fd, mode)
+            f.write(data)
+            f.flush()
+            os.fsync(fd)
+    except BaseException:
+        os.unlink(tmp)  # the file this call created, and only it
+        raise
+    return tmp
+
+
 def atomic_write_bytes(path: str | os.PathLike, data: bytes, name: str = "path") -> None:
     """Write ``data`` to ``path`` atomically (temp file in the same directory, fsync, rename).
 
     Refuses (DomainError naming ``name``) a target that is not a regular file, and turns every OS error (read-only
     or missing directory, a parent that is a file, a full disk) into a DomainError; the old file stays intact.
+    The temporary file is unnamed until the rename where the OS allows it (:func:`_write_unnamed`), else a fresh
+    ``mkstemp`` name; only that file is ever removed (a process killed mid-write may leave its ``.NAME.*.tmp``,
+    which is safe to delete; dpbounds never deletes a file it did not create).
     """
     path = check_output_path(path, name)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
     except OSError as e:
         raise _os_error(name, path, "a path in a writable directory", e) from None
+    # keep the old file's mode, or the usual 0644 (less the umask) for a new one
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+        mode = os.stat(path).st_mode & 0o7777
+    except FileNotFoundError:
+        umask = os.umask(0)
+        os.umask(umask)
+        mode = 0o666 & ~umask
     except OSError as e:
-        raise _os_error(name, path, "a path in a writable directory", e) from None
+        raise _os_error(name, path, "a writable regular file", e) from None
+    tmp = None
     try:
-        # mkstemp makes 0600 files: keep the old file's mode, or the usual 0644 (less the umask) for a new one
-        try:
-            mode = os.stat(path).st_mode & 0o7777
-        except FileNotFoundError:
-            umask = os.umask(0)
-            os.umask(umask)
-            mode = 0o666 & ~umask
-        os.fchmod(fd, mode)
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
+        tmp = _write_unnamed(path, data, mode) or _write_named(path, data, mode, name)
         check_output_path(path, name)  # again just before the rename: a special file may have appeared
         os.replace(tmp, path)
+        tmp = None
     except BaseException as exc:
-        try:
-            os.unlink(tmp)
-        except FileNotFoundError:
-            pass
+        if tmp is not None:  # only ever the name this call created
+            try:
+                os.unlink(tmp)
+            except FileNotFoundError:
+                pass
         if isinstance(exc, OSError):
             raise _os_error(name, path, "a writable regular file", exc) from None
         raise
@@ -152,19 +207,22 @@ def atomic_write_json(path: str | os.PathLike, obj: Any, name: str = "path") -> 
     atomic_write_text(path, json.dumps(obj, indent=2, sort_keys=True) + "\n", name)
 
 
-def read_bytes_bounded(path: str | os.PathLike, name: str = "path", max_bytes: int = MAX_INPUT_BYTES) -> bytes:
+def read_bytes_bounded(path: str | os.PathLike, name: str = "path", max_bytes: int = MAX_INPUT_BYTES,
+                       follow_symlinks: bool = True) -> bytes:
     """The contents of the regular file ``path`` (at most ``max_bytes``); DomainError otherwise.
 
     Devices, FIFOs, sockets and directories are refused before reading (a FIFO is opened non-blocking, so the
-    call never waits for a writer); a file larger than ``max_bytes`` is refused without reading it all.
+    call never waits for a writer); a file larger than ``max_bytes`` is refused without reading it all; with
+    ``follow_symlinks=False`` a symbolic link is refused too (lstat, O_NOFOLLOW).
     """
     if isinstance(path, str) and not path.strip():
         raise DomainError(name, path, "a non-empty file path", _INPUT)
     try:
-        st = os.stat(path)  # before open(): opening some devices has side effects
+        st = os.stat(path, follow_symlinks=follow_symlinks)  # before open(): opening some devices has side effects
         if not stat.S_ISREG(st.st_mode):
             raise DomainError(name, str(path), "a regular file", _INPUT, f"it is a {_kind(st.st_mode)}")
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+        nofollow = 0 if follow_symlinks else getattr(os, "O_NOFOLLOW", 0)
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | nofollow | getattr(os, "O_CLOEXEC", 0))
     except OSError as e:
         raise _os_error(name, path, "a readable regular file", e) from None
     try:
@@ -189,6 +247,17 @@ def read_bytes_bounded(path: str | os.PathLike, name: str = "path", max_bytes: i
         raise _os_error(name, path, "a readable regular file", e) from None
     finally:
         os.close(fd)
+
+
+def unique_keys(pairs: list[tuple[str, Any]]) -> dict:
+    """``object_pairs_hook`` for json.loads: the pairs as a dict, ValueError on a repeated key (json would keep the
+    last one silently: a second ``"halted": false`` in a state file, a second ``"halt"`` in a golden record)."""
+    out: dict = {}
+    for k, v in pairs:
+        if k in out:
+            raise ValueError(f"the key {k[:40]!r} appears twice")
+        out[k] = v
+    return out
 
 
 def read_text_bounded(path: str | os.PathLike, name: str = "path", max_bytes: int = MAX_INPUT_BYTES) -> str:

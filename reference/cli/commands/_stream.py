@@ -14,8 +14,8 @@ from dpbounds.spec import DomainError, parse_exact
 ALLOWED = ("eps", "delta", "rho")
 
 
-def read_rounds(stream=None) -> Iterator[dict[str, str]]:
-    """Yield one dict per data row; malformed rows raise DomainError naming the row.  Lines are read through
+def read_rounds(stream=None, allowed: tuple[str, ...] = ALLOWED) -> Iterator[dict[str, str]]:
+    """Yield one dict per data row (columns among ``allowed``); malformed rows raise DomainError naming the row.  Lines are read through
     :func:`dpbounds.util.io.bounded_lines` (a line at a time, each bounded: ``/dev/zero`` or a 128 KiB field is a
     DomainError, not a memory exhaustion or a csv error)."""
     from dpbounds.util.io import bounded_lines
@@ -28,8 +28,8 @@ def read_rounds(stream=None) -> Iterator[dict[str, str]]:
     except csv.Error as e:
         raise DomainError("header", "<line 1>", "a CSV header line", "stream input", str(e)) from None
     header = [h.strip() for h in header]
-    if not header or any(h not in ALLOWED for h in header) or len(set(header)) != len(header):
-        raise DomainError("header", ",".join(header), f"a CSV header with columns among {', '.join(ALLOWED)}",
+    if not header or any(h not in allowed for h in header) or len(set(header)) != len(header):
+        raise DomainError("header", ",".join(header), f"a CSV header with columns among {', '.join(allowed)}",
                           "stream input")
     for i, row in enumerate(_rows(reader), start=1):
         if len(row) != len(header):

@@ -43,8 +43,8 @@ def add_parser(sub) -> None:
                    help="significant digits of the value, 1..5000 (default 30); the enclosure is certified to "
                    "relative width 10^-(N+3)")
     p.add_argument("--what", default="expr", metavar="EXPR",
-                   help="which expression: expr (default), lhs (of a lemma) or extra.<name>; a filter's HALT "
-                   "condition is decided by `dpbounds filter`")
+                   help="which expression: expr (default), lhs (of a lemma) or extra.<name>; for a filter, expr "
+                   "also prints the decision (CONT/HALT) at these rounds")
     p.add_argument("--format", choices=("text", "json"), default="text", help="text (default) or json")
     p.set_defaults(func=run)
 
@@ -65,9 +65,29 @@ def run(args) -> int:
             raise DomainError("--delta-file", args.delta_file, "either --delta or --delta-file", "command line")
         delta = read_list_file(args.delta_file, "--delta-file")
     r = evaluate(args.id, params, digits=args.digits, eps=eps, delta=delta, rho=rho, what=args.what)
+    decision = _decision(args.id, params, eps, delta, rho) if args.what == "expr" else None
     if args.format == "json":
-        emit_json(r.as_dict())
+        emit_json({**r.as_dict(), **({"decision": decision} if decision else {})})
     else:
-        sys.stdout.write(f"{r.id} = {r.value}\n  enclosure [{r.enclosure[0]}, {r.enclosure[1]}]\n"
-                         f"  float64 [{r.lower!r}, {r.upper!r}]\n  source: {r.source}\n")
+        sys.stdout.write(f"{r.id} = {r.value}\n")  # (the first line stays `ID = VALUE`: scripts read it)
+        if decision:
+            sys.stdout.write(f"  decision: {decision} -- {_MEANING[decision]} (certified: the filter's HALT rule "
+                             f"on these rounds)\n")
+        sys.stdout.write(f"  enclosure [{r.enclosure[0]}, {r.enclosure[1]}]\n  float64 [{r.lower!r}, {r.upper!r}]\n")
+        sys.stdout.write(f"  source: {r.source}\n")
     return 0
+
+
+_MEANING = {"CONT": "the rounds so far fit the budget; the last one may run",
+            "HALT": "the budget is exceeded; the last round must not run"}
+
+
+def _decision(entry_id: str, params, eps, delta, rho) -> str | None:
+    """CONT/HALT of a filter entry at these inputs (its spec's HALT condition, decided by arb); None otherwise."""
+    from dpbounds import spec
+    from dpbounds.evaluation.evaluate import decide, prepare
+
+    entry = spec.get(entry_id)
+    if entry.kind is not spec.Kind.FILTER or entry.halt is None:
+        return None
+    return "HALT" if decide(entry, prepare(entry, params or {}, eps=eps, delta=delta, rho=rho)) else "CONT"

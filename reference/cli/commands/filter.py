@@ -4,9 +4,16 @@ The CSV has a header naming its columns (eps, delta and/or rho); one line per ro
 round, the decision and an upper bound on the running statistic (the spec ``expr``: on the recorded rounds, or for
 the refused round on the aggregates it would have made).  After HALT the filter stops reading.  With ``--state FILE``
 the filter's state is persisted after every recorded round (before CONT is printed) and resumed from FILE if it
-exists: FILE is locked (FILE.lock) while the command runs (a second command on it exits 2), and on resume a
+exists: FILE is locked while the command runs (a second command on it exits 2; the kernel holds the lock, on
+FILE.lock, which is removed at exit -- one left by a killed process is harmless and may be deleted; even with it
+deleted by hand a second writer is refused and no round is lost), and on resume a
 ``--budget``/``--conversion`` given must equal the recorded one (exit 2 otherwise; give none to keep the recorded
 budget).  Rows are read and written one at a time (constant memory; ``--format json`` streams its ``rounds`` array).
+
+The Gaussian-DP filters (st22.filter, kth23.individual_filter) also read a ``mu`` column: a mu_t-GDP round (e.g. a
+Gaussian mechanism with sensitivity/sigma = mu_t) is recorded as rho_t = mu_t^2/2, so ``mu`` and ``rho`` are two
+names for one cost (the filter continues while sum mu_t^2 <= mu_g^2, i.e. sum rho_t <= B = mu_g^2/2); give one of
+the two columns.
 """
 
 from __future__ import annotations
@@ -14,7 +21,8 @@ from __future__ import annotations
 import sys
 
 from dpbounds.cli.commands import parse_assignments
-from dpbounds.cli.commands._stream import RowWriter, read_rounds
+from dpbounds.cli.commands._stream import ALLOWED, RowWriter, read_rounds
+from dpbounds.spec import DomainError
 
 
 def add_parser(sub) -> None:
@@ -28,6 +36,7 @@ after HALT the filter stops reading.
 examples:
   dpbounds filter rruv16.thm5_1 --budget eps_g=1 --budget delta_g=1e-6 < stream.csv
   dpbounds filter fz21.thm4_7 --budget eps_g=1 --budget delta_g=1e-6 --conversion cks20 --state f.json < eps.csv
+  printf 'mu\\n0.1\\n0.2\\n' | dpbounds filter st22.filter --budget eps_g=1 --budget delta_g=1e-6
   printf 'eps\\n0.1\\n0.2\\n' | dpbounds filter wrrw23.thm2 --budget eps_g=1 --budget delta_prime=1e-6 \\
       --budget delta_dprime=0 --format json
 """
@@ -59,8 +68,14 @@ def run(args) -> int:
         w = RowWriter(sys.stdout, args.format, {"id": f.entry.id, "budget": budget},
                       lambda r: f"{r['round']}\t{r['decision']}\tstatistic<={r['statistic_upper']!r}")
         halt_round = None
-        for i, rec in enumerate(read_rounds(sys.stdin), start=f.rounds + 1):
-            d = f.try_spend(rec.get("eps"), rec.get("delta", "0"), rec.get("rho"))
+        gdp = hasattr(f, "try_spend_mu")  # the Gaussian-DP filters: a mu column (rho = mu^2/2)
+        for i, rec in enumerate(read_rounds(sys.stdin, ALLOWED + ("mu",) if gdp else ALLOWED), start=f.rounds + 1):
+            if "mu" in rec:
+                if "rho" in rec:
+                    raise DomainError("header", "mu,rho", "one of the columns mu and rho (rho = mu^2/2)", f.entry.id)
+                d = f.try_spend_mu(rec["mu"])
+            else:
+                d = f.try_spend(rec.get("eps"), rec.get("delta", "0"), rec.get("rho"))
             stat = _upper(f.statistic(candidate=d is Decision.HALT))
             w.row({"round": i, **rec, "decision": d.value, "statistic_upper": stat})
             if d is Decision.HALT:

@@ -1,5 +1,5 @@
 """`dpbounds golden --out DIR [--bounds ID,...] [--grid sample|default|dense] [--digits 40]` and
-`dpbounds golden --check DIR` (exit 0 verified, 1 mismatch, 2 not a golden tree)."""
+`dpbounds golden --check DIR` (exit 0 verified, 1 mismatch, 2 not a usable golden tree)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ examples:
   dpbounds golden --out golden/                               # every bound, default grid
   dpbounds golden --out g/ --bounds rruv16.thm5_1,fz21.thm4_7 --grid sample --digits 30
   dpbounds golden --out g/ --grid dense --no-streams
-  dpbounds golden --check golden/                             # verify a tree against its manifest and schemas
+  dpbounds golden --check golden/      # verify a tree: hashes, dpbounds' own schemas, invariants, a recomputed sample
 """
 
 
@@ -25,8 +25,9 @@ def add_parser(sub) -> None:
                        description=__doc__, epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     g = p.add_mutually_exclusive_group(required=True)
     g.add_argument("--out", metavar="DIR", help="output directory (replaced as a whole, atomically)")
-    g.add_argument("--check", metavar="DIR", help="verify DIR against its manifest and schemas (exit 0 verified, "
-                   "1 mismatch, 2 not a golden tree)")
+    g.add_argument("--check", metavar="DIR", help="verify DIR without trusting it: manifest hashes, dpbounds' own "
+                   "schemas, every record's invariants, HALT flags and a seeded sample recomputed against the "
+                   "reference (exit 0 verified, 1 mismatch, 2 not a usable golden tree)")
     p.add_argument("--bounds", metavar="ID,ID", help="comma-separated spec ids (default: every bound)")
     p.add_argument("--grid", choices=("sample", "default", "dense"), default="default",
                    help="parameter grid: sample (one point per bound), default, or dense")
@@ -38,7 +39,8 @@ def add_parser(sub) -> None:
 
 
 def run(args) -> int:
-    from dpbounds.outputs.golden import BadGoldenInput, check_golden, write_golden
+    from dpbounds.outputs.golden import write_golden
+    from dpbounds.outputs.golden_check import BadGoldenInput, check_golden
     if args.check is not None:
         try:
             problems = check_golden(args.check)

@@ -1,0 +1,491 @@
+"""``dpbounds golden --check DIR``: verify a golden tree without trusting it.
+
+Order of work, so that nothing the tree says is believed before it is checked:
+
+1. the tree's shape: ``manifest.json`` a regular file (not a symlink, FIFO or device) of bounded size, valid
+   against dpbounds' *own* manifest schema; every listed name a plain relative path of the golden layout (no
+   ``..``, no absolute path, nothing outside the tree); no symlink, device or FIFO anywhere in the tree;
+   bounded file count and bytes.  Anything else is unusable input: :class:`BadGoldenInput` (exit 2).
+2. every listed file's SHA-256, *before* its content is parsed: a file whose hash does not match is reported and
+   never parsed;
+3. the schema files equal dpbounds' own (records are validated against dpbounds' installed schemas, never the
+   tree's, so a tree cannot bring a catastrophic-backtracking pattern);
+4. each record: bounded JSON, dpbounds' own schema of its kind, and its invariants (the value backed by
+   ``[lo, hi]``, ``lo <= hi``, ``lower <= upper`` with neither on the wrong side of ``[lo, hi]``, the exact/infinite conventions; a
+   stream's rounds 1, 2, ... in order and nothing after a HALT);
+5. each CSV twin byte-equal to the twin that dpbounds writes for the JSONL records;
+6. against the reference: every filter stream's HALT flags (the last two rounds decided again, certified; with
+   HALT non-decreasing along a stream this fixes every flag), and a seeded sample of the other records
+   (:data:`SAMPLE_RATE`, at least :data:`SAMPLE_MIN` per kind) recomputed from their parameters.
+
+Every problem found is one line; the exit status is 1 when there is any, 0 when none (2 for unusable input).
+Time and memory are bounded by the size limits (:data:`MAX_TREE_BYTES`, :data:`MAX_FILES`, and those of
+:mod:`dpbounds.outputs.golden_load`).
+"""
+
+from __future__ import annotations
+
+import decimal
+import functools
+import hashlib
+import json
+import math
+import os
+import random
+import re
+import stat
+from collections import defaultdict
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from dpbounds.outputs.golden_load import GoldenInputError, decode_text, parse_json, read_regular_bytes
+
+#: the most bytes of all files of one tree (a --grid dense tree is far below)
+MAX_TREE_BYTES = 2 << 30
+#: the most files and directories in one tree
+MAX_FILES = 20000
+#: the manifest's size limit (a dense tree's manifest is a few hundred KiB)
+MAX_MANIFEST_BYTES = 16 << 20
+#: the fraction of records of each kind recomputed against the reference, and the least number per kind
+SAMPLE_RATE = 0.02
+SAMPLE_MIN = 3
+#: problems listed before the rest are only counted (bounded output)
+MAX_PROBLEMS = 1000
+
+#: the file names a golden tree may hold (relative to its root): nothing else is ever opened
+_NAME = re.compile(r"(?:(?:bounds|streams|conversions|bstar)/[A-Za-z0-9][A-Za-z0-9_.+-]{0,200}\.(?:jsonl|csv)"
+                   r"|schemas/[a-z_]{1,40}\.schema\.json)")
+_DIR_KIND = {"bounds": ("bound",), "streams": ("filter_stream", "odometer_stream"), "conversions": ("conversion",),
+             "bstar": ("bstar",)}
+#: an exact decimal the checker computes with: bounded length and exponent (the grid's are far inside)
+_MAX_DEC_CHARS = 1200
+_MAX_EXP = 400000
+
+
+class BadGoldenInput(ValueError):
+    """The directory given to check_golden is not a usable golden tree (exit 2, not a mismatch)."""
+
+
+class _Problems(list):
+    def add(self, msg: str) -> None:
+        if len(self) < MAX_PROBLEMS:
+            self.append(msg)
+        else:
+            self.dropped = getattr(self, "dropped", 0) + 1
+
+
+# ------------------------------------------------------------------ 1. shape
+
+def _safe_rel(rel: Any) -> bool:
+    return isinstance(rel, str) and _NAME.fullmatch(rel) is not None and ".." not in rel.split("/")
+
+
+def _walk(out: Path) -> tuple[set[str], int]:
+    """Relative names of the regular files under ``out`` and their total size; BadGoldenInput on a symlink,
+    device, FIFO or socket anywhere, or a tree beyond the limits (os.scandir never follows a link)."""
+    files, total, count = set(), 0, 0
+    stack = [(out, "")]
+    while stack:
+        d, prefix = stack.pop()
+        try:
+            entries = list(os.scandir(d))
+        except OSError as e:
+            raise BadGoldenInput(f"{d}: {e.strerror or e}") from None
+        for ent in entries:
+            count += 1
+            if count > MAX_FILES:
+                raise BadGoldenInput(f"{out}: more than {MAX_FILES} files (not a golden tree)")
+            rel = prefix + ent.name
+            st = ent.stat(follow_symlinks=False)
+            if stat.S_ISDIR(st.st_mode):
+                if rel.count("/") >= 2:
+                    raise BadGoldenInput(f"{out}/{rel}: nested deeper than a golden tree")
+                stack.append((Path(ent.path), rel + "/"))
+            elif stat.S_ISREG(st.st_mode):
+                files.add(rel)
+                total += st.st_size
+                if total > MAX_TREE_BYTES:
+                    raise BadGoldenInput(f"{out}: more than {MAX_TREE_BYTES} bytes (not a golden tree)")
+            else:
+                what = "symbolic link" if stat.S_ISLNK(st.st_mode) else "special file (FIFO, device or socket)"
+                raise BadGoldenInput(f"{out}/{rel}: a {what} in the tree; a golden tree holds regular files only")
+    return files, total
+
+
+def _manifest(out: Path) -> dict:
+    from dpbounds.outputs.golden import FORMAT, SCHEMAS, validate
+
+    try:
+        text = decode_text(read_regular_bytes(out / "manifest.json", MAX_MANIFEST_BYTES), "manifest.json")
+        m = parse_json(text, "manifest.json", MAX_MANIFEST_BYTES)
+    except GoldenInputError as e:
+        raise BadGoldenInput(f"{out}/{e}") from None
+    if not isinstance(m, dict) or m.get("format") != FORMAT or not isinstance(m.get("files"), dict):
+        raise BadGoldenInput(f"{out}/manifest.json: not a golden manifest of format {FORMAT}")
+    for rel in m["files"]:
+        if not _safe_rel(rel):
+            raise BadGoldenInput(f"{out}/manifest.json: lists {str(rel)[:80]!r}, not a file of a golden tree "
+                                 f"(a relative path under bounds/, streams/, conversions/, bstar/ or schemas/; "
+                                 f"nothing outside the tree)")
+    errs = validate(SCHEMAS["manifest"], m)
+    if errs:
+        raise BadGoldenInput(f"{out}/manifest.json: {errs[0][:200]}")
+    return m
+
+
+# ------------------------------------------------------------------ 4. record invariants
+
+def _dec(s: Any, what: str) -> decimal.Decimal:
+    if not isinstance(s, str) or len(s) > _MAX_DEC_CHARS:
+        raise ValueError(f"{what} is not a decimal string of at most {_MAX_DEC_CHARS} characters")
+    d = decimal.Decimal(s)
+    if not d.is_finite() or abs(d.adjusted()) > _MAX_EXP:
+        raise ValueError(f"{what} = {s[:40]} is out of range")
+    return d
+
+
+def _sig_digits(s: str) -> int:
+    return len(s.lstrip("-").split("E")[0].replace(".", "").lstrip("0")) or 1
+
+
+def _half_units(value: decimal.Decimal, digits: int) -> tuple[decimal.Decimal, decimal.Decimal]:
+    """(below, above): how far the reals that round to ``value`` at ``digits`` significant digits reach below and
+    above it (closed; below a power of ten the next smaller decade's unit)."""
+    unit = decimal.Decimal(1).scaleb(value.copy_abs().adjusted() - digits + 1)
+    half = unit / 2
+    mant = value.copy_abs().scaleb(-value.copy_abs().adjusted())
+    small = half / 10 if mant == 1 else half  # 1000 is reached from 999.95, not from 999.5
+    return (small, half) if value > 0 else (half, small)
+
+
+def _value_problems(rec: dict) -> list[str]:
+    """The value block's invariants (kinds bound, odometer_stream, conversion)."""
+    if rec["infinite"]:
+        bad = [k for k in ("value", "lo", "hi", "upper", "lower") if rec[k] is not None]
+        return [f"infinite, but {', '.join(bad)} not null"] if bad or rec["digits"] != 0 else []
+    if rec["value"] is None or rec["lo"] is None or rec["hi"] is None or rec["lower"] is None:
+        return ["a finite value with a null value, lo, hi or lower"]
+    with decimal.localcontext() as ctx:
+        ctx.prec, ctx.Emax, ctx.Emin = 1200, 10**9, -10**9
+        v, lo, hi = _dec(rec["value"], "value"), _dec(rec["lo"], "lo"), _dec(rec["hi"], "hi")
+        out = []
+        if lo > hi:
+            out.append(f"lo {rec['lo'][:30]} > hi {rec['hi'][:30]}")
+        if rec["exact"]:
+            if not lo == v == hi:
+                out.append("exact, but lo, value and hi differ")
+        else:
+            if rec["digits"] < 1 or _sig_digits(rec["value"]) != rec["digits"]:
+                out.append(f"value {rec['value'][:30]} does not have digits = {rec['digits']} significant digits")
+            elif v == 0:
+                out.append("a value of 0 that is not exact (no digit of it is backed)")
+            else:
+                below, above = _half_units(v, rec["digits"])
+                if not (v - below <= lo and hi <= v + above):
+                    out.append(f"value {rec['value'][:30]} is not backed by [lo, hi] = [{rec['lo'][:30]}, "
+                               f"{rec['hi'][:30]}] (every digit must be the exact value's, correctly rounded)")
+        lower, upper = rec["lower"], rec["upper"]
+        if upper is not None and lower > upper:
+            out.append(f"lower {lower!r} > upper {upper!r}")
+        elif decimal.Decimal(lower) > hi:
+            out.append(f"lower {lower!r} > hi: not a lower bound of the value")
+        elif upper is not None and decimal.Decimal(upper) < lo:
+            out.append(f"upper {upper!r} < lo: not an upper bound of the value")
+        elif upper is None and lower != 1.7976931348623157e308:
+            out.append("upper is null (+inf) below the largest float64")
+    return out
+
+
+def _bstar_problems(rec: dict) -> list[str]:
+    with decimal.localcontext() as ctx:
+        ctx.prec, ctx.Emax, ctx.Emin = 1200, 10**9, -10**9
+        b, lo, hi = _dec(rec["b_star"], "b_star"), _dec(rec["lo"], "lo"), _dec(rec["hi"], "hi")
+        out = []
+        if not 0 <= lo <= hi:
+            out.append(f"not 0 <= lo <= hi ({rec['lo'][:30]}, {rec['hi'][:30]})")
+        if _sig_digits(rec["b_star"]) > rec["digits"]:
+            out.append(f"b_star {rec['b_star'][:30]} has more than digits = {rec['digits']} digits")
+        if b > lo:
+            out.append(f"b_star {rec['b_star'][:30]} > lo {rec['lo'][:30]}: overstated")
+        elif b > 0 and lo - b >= decimal.Decimal(1).scaleb(b.adjusted() - rec["digits"] + 1):
+            out.append(f"b_star {rec['b_star'][:30]} is not lo rounded down to {rec['digits']} digits")
+        if decimal.Decimal(rec["lower"]) > lo:
+            out.append(f"lower {rec['lower']!r} > lo")
+    return out
+
+
+def record_problems(rec: dict, kind: str) -> list[str]:
+    """Violations of a record's own invariants (beyond its schema); empty when it is consistent."""
+    try:
+        if kind in ("bound", "odometer_stream", "conversion"):
+            return _value_problems(rec)
+        if kind == "bstar":
+            return _bstar_problems(rec)
+    except (ValueError, ArithmeticError, TypeError) as e:
+        return [str(e)[:200]]
+    return []
+
+
+# ------------------------------------------------------------------ 6. against the reference
+
+def _stream_key(rec: dict, kind: str) -> tuple:
+    side = rec["budget"] if kind == "filter_stream" else rec["params"]
+    return rec["id"], json.dumps(side, sort_keys=True), rec["stream"]
+
+
+def _stream_problems(groups: dict[tuple, list[dict]], kind: str, rel: str, probs: _Problems) -> None:
+    """Rounds 1, 2, ... in file order per stream; a filter stream ends at its first HALT."""
+    for key, recs in groups.items():
+        where = f"{rel}: stream {key[2]!r} of {key[0]} at {key[1]}"
+        if [r["round"] for r in recs] != list(range(1, len(recs) + 1)):
+            probs.add(f"{where}: rounds are not 1, 2, ..., {len(recs)} in order")
+            continue
+        if kind == "filter_stream" and any(r["halt"] for r in recs[:-1]):
+            probs.add(f"{where}: a HALT before the last round (a filter stream ends at its first HALT)")
+
+
+def _rounds_of(entry, recs: list[dict]) -> dict[str, list[str]]:
+    from dpbounds.outputs.golden import round_inputs
+
+    names = round_inputs(entry)
+    for r in recs:
+        for n in ("eps", "delta", "rho"):
+            if (r[n] is None) != (n not in names):
+                raise ValueError(f"round {r['round']}: {n} is {'null' if r[n] is None else 'given'}, but the "
+                                 f"entry's per-round inputs are {', '.join(names)}")
+            if r[n] is not None:
+                _dec(r[n], n)
+                if len(r[n]) > 120:
+                    raise ValueError(f"round {r['round']}: {n} longer than the generator writes")
+    return {n: [r[n] for r in recs] for n in names}
+
+
+def _check_params(params: dict) -> None:
+    for k, v in params.items():
+        d = _dec(v, k)
+        if len(v) > 60 or abs(d.adjusted()) > 400:
+            raise ValueError(f"parameter {k} = {v[:40]} is outside the range the generator writes")
+
+
+@functools.lru_cache(maxsize=256)
+def _accepted_budget(entry_id: str, budget_json: str) -> None:
+    """DomainError unless dpbounds' own filter accepts the budget (a B above the certified B* certifies nothing)."""
+    from dpbounds.accounting.accountants import make_filter
+
+    make_filter(entry_id, **json.loads(budget_json)).close()
+
+
+def _filter_stream_recompute(groups, rel: str, probs: _Problems) -> None:
+    from dpbounds import spec
+    from dpbounds.outputs.golden import _halts
+
+    for key, recs in groups.items():
+        where = f"{rel}: stream {key[2]!r} of {key[0]} at {key[1]}"
+        try:
+            entry = spec.get(key[0])
+            _check_params(recs[0]["budget"])
+            _accepted_budget(key[0], key[1])
+            rounds = _rounds_of(entry, recs)
+            n = len(recs)
+            for i in ([n - 1, n] if n > 1 else [n]):  # HALT is non-decreasing: these two fix every flag
+                got = _halts(entry, recs[0]["budget"], {k: v[:i] for k, v in rounds.items()})
+                if got != recs[i - 1]["halt"]:
+                    probs.add(f"{where}: round {i} says {'HALT' if recs[i - 1]['halt'] else 'CONT'}, the filter's "
+                              f"rule decides {'HALT' if got else 'CONT'} (certified)")
+        except Exception as e:  # a hostile record (unknown id, refused budget) is a mismatch, never a crash
+            probs.add(f"{where}: cannot be decided again ({type(e).__name__}: {str(e)[:160]})")
+
+
+_COMPARED = ("value", "digits", "exact", "infinite", "lo", "hi", "upper", "lower")
+
+
+def _recompute(rec: dict, kind: str, manifest: dict, stream: list[dict] | None) -> list[str]:
+    """Differences between a record and the same record computed again now (empty when equal)."""
+    from dpbounds import spec
+    from dpbounds.accounting.conversions import b_star_to_digits, delta_of, eps_of
+    from dpbounds.outputs import golden as G
+
+    digits = manifest["digits"]
+    if kind == "bound":
+        entry = spec.get(rec["id"])
+        _check_params(rec["params"])
+        again = G._bound_record(entry, rec["params"], digits, rec["spec_version"])
+        fields = _COMPARED + ("halt",)
+    elif kind == "odometer_stream":
+        entry = spec.get(rec["id"])
+        _check_params(rec["params"])
+        rounds = _rounds_of(entry, stream[:rec["round"]])
+        inp = G._stream_inputs(entry, rec["params"], rounds)
+        again = G._certified_block(entry, inp, min(digits, 30), 1 << 13)
+        fields = _COMPARED
+    elif kind == "conversion":
+        _check_params(rec["params"])
+        p = rec["params"]
+        d = min(digits, 20)
+        if rec["direction"] == "eps_of_delta":
+            enc = eps_of(p["rho"], p["delta"], rec["conversion"], rel_tol=Fraction(1, 10 ** (d + 3)))
+        else:
+            enc = delta_of(p["rho"], p["eps"], rec["conversion"])
+        again = G.value_block(enc, d)
+        fields = _COMPARED
+    else:  # bstar
+        _check_params(rec["params"])
+        b, d = b_star_to_digits(rec["params"]["eps_g"], rec["params"]["delta_g"], rec["conversion"],
+                                G.BSTAR_DIGITS)
+        again = {"b_star": G.decimal_round(b.bracket[0], d, "floor"), "digits": d}
+        fields = ("b_star", "digits")
+    if again is None:
+        return ["the reference certifies no value at this point now"]
+    return [f"{k} = {str(rec.get(k))[:40]}, the reference gives {str(again.get(k))[:40]}" for k in fields
+            if rec.get(k) != again.get(k)]
+
+
+# ------------------------------------------------------------------ the check
+
+def check_golden(out_dir: str | Path, *, seed: int = 0, sample_rate: float = SAMPLE_RATE,
+                 sample_min: int = SAMPLE_MIN) -> list[str]:
+    """Problems of a golden tree (empty when it verifies); see the module docstring for what is checked.
+
+    Raises BadGoldenInput (exit 2) when ``out_dir`` is not a usable golden tree.  The records recomputed are a
+    seeded sample (``seed``, ``sample_rate``, ``sample_min`` per kind): the same tree and seed, the same check."""
+    import warnings
+
+    with warnings.catch_warnings():  # recomputing a refuted entry's record is not a use of it: no warning per record
+        warnings.simplefilter("ignore")
+        return _check(Path(out_dir), seed, sample_rate, sample_min)
+
+
+def _check(out: Path, seed: int, sample_rate: float, sample_min: int) -> list[str]:
+    from dpbounds.outputs.golden import KINDS, SCHEMAS, csv_text, schema_text, validate
+
+    try:
+        if not out.is_dir():
+            raise BadGoldenInput(f"{out}: not a directory")
+    except OSError as e:
+        raise BadGoldenInput(f"{out}: {e.strerror or e}") from None
+    present, _ = _walk(out)
+    manifest = _manifest(out)
+    listed: dict[str, dict] = manifest["files"]
+    probs = _Problems()
+    for rel in sorted(present - set(listed) - {"manifest.json"}):
+        probs.add(f"{rel}: not listed in the manifest")
+    for kind in KINDS:
+        if f"schemas/{kind}.schema.json" not in listed:
+            probs.add(f"schemas/{kind}.schema.json: not listed in the manifest")
+    total = 0
+    by_kind: dict[str, list[tuple[str, dict, list[dict] | None]]] = defaultdict(list)
+    jsonl: dict[str, tuple[str, list[dict]]] = {}
+    csvs: dict[str, str] = {}
+    for rel, meta in sorted(listed.items()):
+        if rel not in present:
+            probs.add(f"{rel}: missing")
+            continue
+        try:
+            data = read_regular_bytes(out / rel)
+        except GoldenInputError as e:
+            raise BadGoldenInput(str(e)) from None
+        if hashlib.sha256(data).hexdigest() != meta["sha256"]:
+            probs.add(f"{rel}: SHA-256 does not match the manifest (not parsed)")
+            continue
+        top = rel.split("/", 1)[0]
+        if top == "schemas":
+            kind = rel[len("schemas/"):-len(".schema.json")]
+            if meta["kind"] != "schema":
+                probs.add(f"{rel}: listed as kind {meta['kind']!r}, it is a schema")
+            elif kind not in KINDS or data != schema_text(kind).encode():
+                probs.add(f"{rel}: differs from dpbounds' own schema (records are validated against dpbounds' "
+                          f"installed schemas, never the tree's)")
+            continue
+        kind = meta["kind"]
+        if kind not in _DIR_KIND[top]:
+            probs.add(f"{rel}: listed as kind {kind!r}, which does not belong under {top}/")
+            continue
+        try:
+            text = decode_text(data, rel)
+        except GoldenInputError as e:
+            probs.add(str(e))
+            continue
+        if rel.endswith(".csv"):
+            csvs[rel] = text
+            continue
+        recs, bad = [], False
+        for i, line in enumerate(text.split("\n"), 1):
+            if not line.strip():
+                continue
+            try:
+                rec = parse_json(line, f"{rel}:{i}")
+            except GoldenInputError as e:
+                probs.add(str(e))
+                bad = True
+                continue
+            errs = validate(SCHEMAS[kind], rec)
+            if errs:
+                probs.add(f"{rel}:{i}: {errs[0][:200]}" + (f" (and {len(errs) - 1} more)" if len(errs) > 1 else ""))
+                bad = True
+                continue
+            if rec["spec_version"] != manifest["spec_version"]:
+                probs.add(f"{rel}:{i}: spec_version differs from the manifest's")
+            for p in record_problems(rec, kind):
+                probs.add(f"{rel}:{i}: {p}")
+            recs.append(rec)
+        if len(recs) + bad != meta["records"] and not bad:
+            probs.add(f"{rel}: {len(recs)} records, the manifest says {meta['records']}")
+        total += len(recs)
+        jsonl[rel] = (kind, recs)
+        if kind in ("filter_stream", "odometer_stream"):
+            groups: dict[tuple, list[dict]] = defaultdict(list)
+            for r in recs:
+                groups[_stream_key(r, kind)].append(r)
+            _stream_problems(groups, kind, rel, probs)
+            if kind == "filter_stream":
+                _filter_stream_recompute(groups, rel, probs)
+            else:
+                for g in groups.values():
+                    by_kind[kind] += [(rel, r, g) for r in g]
+        else:
+            by_kind[kind] += [(rel, r, None) for r in recs]
+    if total != manifest["records"]:
+        probs.add(f"manifest.json: records = {manifest['records']}, the files hold {total}")
+    for rel, text in sorted(csvs.items()):
+        twin = rel[:-len(".csv")] + ".jsonl"
+        if twin not in jsonl:
+            probs.add(f"{rel}: no verified JSONL twin {twin}")
+        elif text != csv_text(jsonl[twin][1]):
+            probs.add(f"{rel}: differs from the CSV twin of {twin} (same records, same order)")
+    for rel in jsonl:
+        if rel[:-len(".jsonl")] + ".csv" not in csvs and rel[:-len(".jsonl")] + ".csv" not in listed:
+            probs.add(f"{rel}: no CSV twin")
+    rng = random.Random(seed)
+    for kind in sorted(by_kind):
+        items = by_kind[kind]
+        n = min(len(items), max(sample_min, math.ceil(sample_rate * len(items))))
+        for rel, rec, stream in rng.sample(items, n):
+            where = f"{rel}: round {rec['round']} of stream {rec['stream']!r}" if stream else \
+                f"{rel}: {rec.get('params')}"
+            try:
+                diffs = _recompute(rec, kind, manifest, stream)
+            except Exception as e:  # a hostile record is a mismatch, never a crash
+                diffs = [f"cannot be recomputed ({type(e).__name__}: {str(e)[:160]})"]
+            for d in diffs:
+                probs.add(f"{where}: recomputed against the reference: {d}")
+    if getattr(probs, "dropped", 0):
+        probs.append(f"... and {probs.dropped} more problems")
+    return list(probs)
+
+
+def verify_manifest(out_dir: str | Path) -> list[str]:
+    """Files whose SHA-256 does not match the manifest, missing files, and files the manifest does not list (empty
+    when all match); BadGoldenInput for a tree that cannot be read safely (see :func:`check_golden`)."""
+    out = Path(out_dir)
+    present, _ = _walk(out)
+    listed = _manifest(out)["files"]
+    bad = []
+    for rel, meta in listed.items():
+        try:
+            ok = rel in present and hashlib.sha256(read_regular_bytes(out / rel)).hexdigest() == meta["sha256"]
+        except GoldenInputError as e:
+            raise BadGoldenInput(str(e)) from None
+        if not ok:
+            bad.append(rel)
+    return bad + sorted(present - set(listed) - {"manifest.json"})
