@@ -35,6 +35,7 @@ from __future__ import annotations
 import importlib.util
 import math
 import struct
+import sys
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -69,13 +70,27 @@ def _ordered(x: float) -> int:
     return i if i >= 0 else -(i & 0x7FFFFFFFFFFFFFFF)
 
 
+def _float_near(q: Fraction) -> float:
+    """float(q), or +-inf where q is beyond float64's range (float() of such a Fraction raises OverflowError)."""
+    try:
+        return float(q)
+    except OverflowError:
+        return math.inf if q > 0 else -math.inf
+
+
 def _float_up(q: Fraction) -> float:
-    f = float(q)
+    """The smallest float64 >= q (+inf above the range)."""
+    f = _float_near(q)
+    if not math.isfinite(f):
+        return f if f > 0 else -sys.float_info.max
     return f if Fraction(f) >= q else math.nextafter(f, math.inf)
 
 
 def _float_down(q: Fraction) -> float:
-    f = float(q)
+    """The largest float64 <= q (-inf below the range)."""
+    f = _float_near(q)
+    if not math.isfinite(f):
+        return f if f < 0 else sys.float_info.max
     return f if Fraction(f) <= q else math.nextafter(f, -math.inf)
 
 
@@ -106,8 +121,8 @@ class Judgement:
                              "verdict": self.verdict}
         if self.lo is not None and self.hi is not None:
             d["enclosure"] = [_dec(self.lo, "floor"), _dec(self.hi, "ceiling")]  # outward: contains [lo, hi]
-            d["lower"] = _float_down(self.lo)
-            d["upper"] = _float_up(self.hi)
+            d["lower"] = _finite_or_none(_float_down(self.lo))  # null: beyond float64 (the enclosure says where)
+            d["upper"] = _finite_or_none(_float_up(self.hi))
         if self.decision is not None:
             d["decision"] = self.decision
         d["ratio"] = _finite_or_none(self.ratio)
@@ -121,15 +136,12 @@ class Judgement:
             return self.decision
         if self.lo is None or self.hi is None:
             return ""
-        return f"[{float(self.lo):.17g}, {float(self.hi):.17g}]"
+        return f"[{_float_near(self.lo):.17g}, {_float_near(self.hi):.17g}]"
 
 
 def _ratio(a: Fraction, b: Fraction) -> float:
-    """a / b as a float, +inf when it overflows (b > 0)."""
-    try:
-        return float(a / b)
-    except OverflowError:
-        return math.inf
+    """a / b as a float, +-inf when it overflows (b > 0); exact until the one rounding."""
+    return _float_near(a / b)
 
 
 def _finite_or_none(x: float | None) -> float | None:
@@ -157,11 +169,12 @@ def judge_upper(peer_value: float, lo: Fraction, hi: Fraction, *, role: str, ref
         return j
     pv = Fraction(peer_value)
     up = _float_up(hi)
-    if lo <= pv <= Fraction(up):
+    up_q = Fraction(up) if math.isfinite(up) else None  # None: hi is beyond float64, above every finite value
+    if lo <= pv and (up_q is None or pv <= up_q):
         j.detail = ("inside the certified enclosure" if pv <= hi else
                     "the certified upper end rounded up to float64 (the sound float answer)")
         return j
-    if pv > Fraction(up):
+    if up_q is not None and pv > up_q:
         j.verdict = "conservative"
         j.ratio = _ratio(pv, hi) if hi > 0 else math.inf
         above = _ordered(peer_value) - _ordered(up)
@@ -177,7 +190,7 @@ def judge_upper(peer_value: float, lo: Fraction, hi: Fraction, *, role: str, ref
     j.gap_rel = _ratio(lo - pv, abs(lo)) if lo != 0 else math.inf
     j.ratio = _ratio(pv, lo) if lo > 0 else None
     j.verdict = "unsound-rounding" if j.gap_ulps <= ROUNDING_ULPS else "unsound"
-    j.detail = (f"below the certified lower end {float(lo):.17g} by {_gap_text(j)}: claims more privacy than "
+    j.detail = (f"below the certified lower end {_float_near(lo):.17g} by {_gap_text(j)}: claims more privacy than "
                 f"{reference} proves")
     return j
 
@@ -195,11 +208,12 @@ def judge_lower(peer_value: float, lo: Fraction, hi: Fraction, *, role: str, ref
         return j
     pv = Fraction(peer_value)
     down = _float_down(lo)
-    if Fraction(down) <= pv <= hi:
+    down_q = Fraction(down) if math.isfinite(down) else None  # None: lo is below float64's range
+    if (down_q is None or down_q <= pv) and pv <= hi:
         j.detail = ("inside the certified enclosure" if pv >= lo else
                     "the certified lower end rounded down to float64 (the sound float answer)")
         return j
-    if pv < Fraction(down):
+    if down_q is not None and pv < down_q:
         j.verdict = "conservative"
         j.ratio = _ratio(pv, lo) if lo > 0 else None
         j.detail = (f"sound, smaller by a factor {j.ratio:.6g}" if j.ratio is not None else "sound")
@@ -209,7 +223,7 @@ def judge_lower(peer_value: float, lo: Fraction, hi: Fraction, *, role: str, ref
     j.gap_rel = _ratio(pv - hi, abs(hi)) if hi != 0 else math.inf
     j.ratio = _ratio(pv, hi) if hi > 0 else None
     j.verdict = "unsound-rounding" if j.gap_ulps <= ROUNDING_ULPS else "unsound"
-    j.detail = f"above the certified upper end {float(hi):.17g} by {_gap_text(j)}: admits more than {reference} proves"
+    j.detail = f"above the certified upper end {_float_near(hi):.17g} by {_gap_text(j)}: admits more than {reference} proves"
     return j
 
 

@@ -7,10 +7,11 @@ import importlib
 import json
 import math
 import warnings
+from fractions import Fraction
 from types import ModuleType
 from typing import Any
 
-from dpbounds.audit.common import UNSOUND, VERDICTS, Comparison, PeerResult, version_of
+from dpbounds.audit.common import UNSOUND, VERDICTS, Comparison, PeerResult, _ratio, version_of
 
 #: the adapters of this repository, by peer name
 ADAPTERS = {
@@ -309,10 +310,13 @@ def render_html(results: list[PeerResult], fail_on: str = "unsound-rounding") ->
 
 
 def ratio_of(c: Comparison) -> float | None:
-    """peer value / reference (the formula's, else the truth's) for figures; None for decisions."""
+    """peer value / reference (the formula's, else the truth's) for figures; None for decisions.
+
+    The quotient is taken in exact arithmetic (a reference far below float64's range, e.g. a delta of 1e-400,
+    must not underflow to 0 before dividing) and rounded to float64 once: 0.0 or +inf where it leaves the range."""
     for j in (c.formula, c.truth):
         if j is not None and j.lo is not None and j.hi is not None and c.peer_value is not None:
             mid = (j.lo + j.hi) / 2
-            if mid > 0 and math.isfinite(c.peer_value):
-                return c.peer_value / float(mid)
+            if mid > 0 and isinstance(c.peer_value, float) and math.isfinite(c.peer_value):
+                return _ratio(Fraction(c.peer_value), mid)
     return None
