@@ -212,6 +212,15 @@ def arb_end_pairs(v: arb) -> tuple[tuple[int, int], tuple[int, int]] | None:
     return (int(lm), int(le)), (int(hm), int(he))
 
 
+def log10_of(q) -> float:
+    """log10(q) for a positive rational of any size (float(q) underflows to 0.0 below 1e-324, and math.log of that
+    raises 'math domain error'; math.log10 of each integer does not)."""
+    q = Fraction(q)
+    if q <= 0:
+        raise ValueError(f"log10_of: {q} is not positive")
+    return math.log10(q.numerator) - math.log10(q.denominator)
+
+
 #: exact rational ends are built only for magnitudes in (2**-EXP_LIMIT, 2**EXP_LIMIT), about 10**(+-315653): an
 #: arb ball's exponent is unbounded (exp(1e308) is a finite ball), and ``man << exp`` of such an end would take
 #: gigabytes (``eps=[2**63]``: MemoryError) -- the work must not grow with the value's magnitude
