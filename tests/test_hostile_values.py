@@ -119,3 +119,24 @@ def test_an_uncertifiable_value_is_exit_2_one_line(argv):
     r = limited(argv=argv)
     assert_answer_or_refusal(r)
     assert "internal error" not in r.stderr
+
+
+# ------------------------------------------------------------------------------------------ item 3: work ~ value
+
+@pytest.mark.parametrize("argv,stdin", [
+    (["eval", "conversions.cks20.delta", "--param", "rho=0.5", "--param", "eps_g=49999"], ""),
+    (["eval", "rruv16.thm4_2", "--param", "s=1e1000", "--param", "t=1000"], ""),
+    (["filter", "rruv16.thm5_1", "--budget", "eps_g=1", "--budget", "delta_g=1e-6"], "eps\n4e9\n"),
+    (["eval", "rruv16.thm5_1", "--param", "eps_g=1", "--param", "delta_g=1e-6", "--eps", "3e9"], ""),
+], ids=["cks20.delta-eps49999", "thm4_2-s1e1000", "filter-eps4e9", "thm5_1-eps3e9"])
+def test_short_inputs_with_huge_values_finish_within_the_limits(argv, stdin):
+    r = limited(argv=argv, stdin=stdin)
+    assert_answer_or_refusal(r)
+    if argv[0] == "filter":
+        assert r.returncode == 0 and "HALT" in r.stdout, r.stdout  # a round beyond the budget: HALT, not a refusal
+
+
+def test_exact_value_skips_powers_whose_size_grows_with_the_value():
+    from dpbounds.evaluation.digits import exact_value
+    e = spec.get("rruv16.thm4_2")
+    assert exact_value(e, {"s": Fraction(10**1000), "t": Fraction(1000)}, {}) is None
