@@ -72,3 +72,15 @@ def entry_points(draw, entry, spread: float = 2.0, as_float: bool = True):
         else:
             pt[name] = base * 10 ** draw(st.floats(-spread, spread))
     return pt
+
+
+#: hostile scalars for the API: huge and tiny exact numbers, float64's extremes (1e308, subnormals, inf, nan),
+#: strings that are and are not numbers
+hostile_scalars = st.one_of(
+    st.sampled_from([10**5000, -10**5000, 2**63, 10**308, 1e308, -1e308, 5e-324, 2.2e-308, float("inf"),
+                     float("-inf"), float("nan"), 0, 0.0, -0.0, "1e1000", "1e-1000", "1e1001", "nan", "inf", "",
+                     " 1", "1/0", "0x10", "1_000", "\x00", "9" * 500, Fraction(1, 10**1000)]),
+    st.integers(min_value=-10**1200, max_value=10**1200),
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.text(max_size=12),
+    st.fractions(max_denominator=10**400))

@@ -140,3 +140,61 @@ def test_exact_value_skips_powers_whose_size_grows_with_the_value():
     from dpbounds.evaluation.digits import exact_value
     e = spec.get("rruv16.thm4_2")
     assert exact_value(e, {"s": Fraction(10**1000), "t": Fraction(1000)}, {}) is None
+
+
+# ------------------------------------------------------------------------------------------ item 4: fuzz
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from tests.strategies import hostile_scalars  # noqa: E402
+
+
+def _documented(call) -> None:
+    """call() returns, or raises one of the documented refusals (DomainError, CertificationError, TypeError)."""
+    from dpbounds.evaluation.enclosure import CertificationError
+    try:
+        call()
+    except (spec.DomainError, CertificationError, TypeError):
+        pass
+
+
+@settings(max_examples=40, deadline=None)
+@given(a=hostile_scalars, b=hostile_scalars, conv=st.sampled_from(["cks20", "bs16", "gauss"]))
+def test_conversions_take_hostile_numbers_with_a_documented_answer(a, b, conv):
+    _documented(lambda: dpbounds.delta_of(a, b, conv))
+    _documented(lambda: dpbounds.eps_of(a, b, conv))
+
+
+@settings(max_examples=25, deadline=None)
+@given(cost=hostile_scalars)
+def test_a_filter_takes_a_hostile_round_with_a_documented_answer(cost):
+    f = dpbounds.make_filter("rruv16.thm5_1", eps_g="1", delta_g="1e-6")
+    _documented(lambda: f.try_spend(cost))
+    if isinstance(cost, (int, float, Fraction)) and not isinstance(cost, bool) and cost == cost and cost >= 2:
+        assert f.try_spend("0") == dpbounds.Decision.HALT or f.halted  # eps >= 2 is over the whole budget
+
+
+@settings(max_examples=25, deadline=None)
+@given(v=hostile_scalars, name=st.sampled_from(["eps_g", "delta_g"]))
+def test_evaluate_takes_hostile_parameters_with_a_documented_answer(v, name):
+    params = {"eps_g": "1", "delta_g": "1e-6", name: v}
+    _documented(lambda: dpbounds.evaluate("rruv16.thm5_1", params, eps=["0.1", "0.2"], digits=20))
+
+
+def _chunks(n: int = 4) -> list[list[str]]:
+    ids = sorted(spec.registry())
+    return [ids[i::n] for i in range(n)]
+
+
+@pytest.mark.filterwarnings("ignore::dpbounds.spec.RefutedConstantWarning")
+@pytest.mark.parametrize("chunk", range(4))
+def test_every_entry_at_extreme_points_answers_or_refuses_within_the_limits(chunk):
+    """The class, not the instances: every registry entry (and every filter, one round at an extreme cost) at each
+    parameter pushed to 1e-1000 .. 1e1000 (tests/extreme_points.py), under RLIMIT_AS / RLIMIT_CPU."""
+    ids = _chunks()[chunk]
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    r = subprocess.run([sys.executable, "-c", _PRELUDE + f"sys.path.insert(0, {root!r})\n"
+                        "from tests.extreme_points import main\n" + f"sys.exit(main({ids!r}))\n"],
+                       capture_output=True, text=True, timeout=8 * CPU_S + 120, cwd=root)
+    assert r.returncode == 0 and "checked" in r.stdout, (r.returncode, r.stdout[-3000:], r.stderr[-1500:])

@@ -240,7 +240,7 @@ def _gauss_eps(rho: Fraction, delta: Fraction) -> Enclosure:
         try:
             v = f({"rho": r, _eps_name("conversions.gauss.delta"): e})
             return -(ctx.log(v) - ld) if v > 0 else ctx.inf
-        except (ValueError, ZeroDivisionError):
+        except (ValueError, ZeroDivisionError, OverflowError):  # (mpmath's erfc at a huge argument)
             return None
     # bs16's eps is feasible for the Gaussian curve (a valid conversion is never below the limit)
     hi = _mp(ctx, _enc("conversions.bs16", {"rho": rho, "delta": delta}, Fraction(1, 10**20)).hi) + 1

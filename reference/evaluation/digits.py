@@ -127,7 +127,7 @@ def exact_value(entry: SpecEntry, params: dict[str, Fraction], aggregates: dict,
 #: the largest |exponent| of an exact power, and the largest numerator/denominator (bits) that sp.simplify sees:
 #: exact work that grows with a value (t**s at s = 1e1000, log-combined powers) is skipped, not attempted
 _MAX_EXACT_EXPONENT = 4096
-_MAX_SIMPLIFY_BITS = 64
+_MAX_SIMPLIFY_BITS = 12  # (an exponent logcombine builds from such a coefficient stays <= 4096)
 
 
 def _exact_work_bounded(raw: sp.Expr) -> bool:
