@@ -87,3 +87,12 @@ def test_b_star_digits_argument_is_checked():
         dpbounds.b_star("1", "1e-6", digits=0)
     with pytest.raises(dpbounds.DomainError):
         dpbounds.b_star("1", "1e-6", digits=1001)
+
+
+def test_eval_cks20_to_400_digits(capsys):
+    """--digits 400 on conversions.cks20 crashed with 'math domain error' (log10 of a rel_tol of 1e-415 taken on
+    its float, 0.0).  Expected prefix: mpmath at 60 digits, findroot of d eps / d alpha = 0 at rho = 1, delta = 1e-6."""
+    rc = main(["eval", "conversions.cks20", "--param", "rho=1", "--param", "delta=1e-6", "--digits", "400"])
+    out, err = capsys.readouterr()
+    assert rc == 0, err
+    assert out.split("=", 1)[1].split()[0].startswith("7.766216625311720736435484004726935539969")
