@@ -38,8 +38,7 @@ from dpbounds.evaluation import npfast, optimize as _opt, sequences
 from dpbounds.evaluation.enclosure import (CertificationError as CertificationError, Enclosure as Enclosure,
                                            entry_expr as entry_expr)
 from dpbounds.evaluation.interp import POS_INF, ArbBackend, MpBackend, NotCertified, NpIntervalBackend, compile_expr
-from dpbounds.evaluation.numeric import (EXP_LIMIT, arb_end_pairs, arb_prec, dyadic_fraction, float_down, float_up,
-                                         mp_context)
+from dpbounds.evaluation.numeric import arb_end_pairs, arb_prec, dyadic_fraction, float_down, float_up, mp_context
 
 
 # ------------------------------------------------------------------------------------------------
@@ -163,7 +162,7 @@ def _arb_env(inp: Inputs) -> dict[str, Any]:
 # Ends are built as exact Fractions only for |value| in (2**-_EXP_LIMIT, 2**_EXP_LIMIT), about 10**(+-315653): a
 # smaller end is rounded outward to 0 or +-2**-_EXP_LIMIT (so an exp(-1e30) is enclosed in [0, 2**-_EXP_LIMIT]),
 # and a larger one cannot be certified as a Fraction at all.
-_EXP_LIMIT = EXP_LIMIT  # (numeric.arb_endpoints clamps the same way)
+_EXP_LIMIT = 1 << 20
 
 
 class MagnitudeOutOfRange(NotCertified):

@@ -221,10 +221,11 @@ def log10_of(q) -> float:
     return math.log10(q.numerator) - math.log10(q.denominator)
 
 
-#: exact rational ends are built only for magnitudes in (2**-EXP_LIMIT, 2**EXP_LIMIT), about 10**(+-315653): an
-#: arb ball's exponent is unbounded (exp(1e308) is a finite ball), and ``man << exp`` of such an end would take
-#: gigabytes (``eps=[2**63]``: MemoryError) -- the work must not grow with the value's magnitude
-EXP_LIMIT = 1 << 20
+#: exact rational ends are built only for magnitudes in (2**-EXP_LIMIT, 2**EXP_LIMIT), about 10**(+-2e7), at
+#: most 8 MB each: an arb ball's exponent is unbounded (exp(1e308) is a finite ball), and ``man << exp`` of such
+#: an end would take gigabytes (``eps=[2**63]``: MemoryError) -- the work must not grow with the value's magnitude.
+#: (evaluate's enclosures clamp tighter, at 2**(2**20): dpbounds.evaluation.evaluate._EXP_LIMIT)
+EXP_LIMIT = 1 << 26
 
 
 def arb_endpoints(v: arb) -> tuple[Fraction, Fraction] | None:
