@@ -326,6 +326,9 @@ CANONICAL: dict[str, tuple[dict[str, bool], str]] = {
     "lam": ({"real": True}, "a free real parameter of an exponential moment"),
     "u": ({"positive": True}, "a boundary value (the unknown of a boundary's defining equation)"),
     "m": ({"nonnegative": True, "integer": True}, "completed filter restarts (FZ21 Algorithm 5)"),
+    "eps2": ({"nonnegative": True}, "the second distinct per-round epsilon of a heterogeneous sequence"),
+    "k2": ({"nonnegative": True, "integer": True}, "the number of rounds with the second epsilon"),
+    "l2": ({"nonnegative": True, "integer": True}, "a count of 'bad' outcomes among the rounds with the second epsilon"),
 }
 
 

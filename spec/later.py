@@ -209,7 +209,97 @@ register(SpecEntry(
           "P[L_T > eps_g] <= k (delta_g/k) = delta_g, and a tail bound on the privacy loss gives (eps_g, delta_g)-DP.  "
           "The split is a union bound over the orders: each order is charged delta_g/k (any weights summing to "
           "delta_g work; equal weights here).  Without the split (every order at delta_g) the proof gives only "
-          "k delta_g.  The conversion used per order is the tail bound (Mironov), not CKS20's sharper hockey-stick "
-          "bound, because the union needs tail events.  dpbounds' older MultiOrderRenyiFilter (accountants) is the "
+          "k delta_g.  The conversion used per order is the tail bound (Mironov).  The union does NOT need tail "
+          "events (an earlier version of this note said it did): partitioning the hockey-stick integrand by the "
+          "first order that fits at the stopping time allows CKS20's sharper budgets at delta_g/k -- "
+          "lec21.multi_order.cks20, proved in lec21.multi_order.cks20.partition, allows more rounds.  dpbounds' older MultiOrderRenyiFilter (accountants) is the "
           "INTERSECTION (CONT only while every order fits): valid at every order without any split, and never "
           "continuing longer than its best single order."))
+
+# ------------------------------------------------------------------------------------------ issue 29: tighter filters
+#: log C_alpha, C_alpha = (1/alpha)(1 - 1/alpha)^(alpha - 1) = max_{x} (1 - e^{-x})_+ e^{-(alpha - 1) x} (the constant of
+#: the pointwise bound behind CKS20 Proposition 12; proofs_check lec21.multi_order.cks20.partition)
+_log_C = (alpha - 1) * sp.log(1 - 1 / alpha) - sp.log(alpha)
+_B_cks_k = eps_g - (sp.log(_k / delta_g) + _log_C) / (alpha - 1)
+register(SpecEntry(
+    id="lec21.multi_order.cks20", title="multi-order Renyi filter with CKS20 per-order budgets at delta_g/k: CONT iff "
+    "SOME order alpha of k has sum_t rho_t(alpha) <= eps_g - (log(k/delta_g) + log C_alpha)/(alpha - 1)",
+    kind=Kind.FILTER,
+    source=Source("LEC21", "multi-order Renyi filter (Section 3), each order's budget CKS20 Prop. 12 at delta_g/k; "
+                  "validity proved here"),
+    params=("alpha", "eps_g", "delta_g", "k"), aggregates=("R",), expr=R, halt=R > _B_cks_k,
+    domain=(alpha > 1, eps_g > 0, delta_g > 0, delta_g < 1, _k >= 1), extra={"B": _B_cks_k}, monotone={"R": +1},
+    proof_claims=("lec21.multi_order.cks20.partition", "lec21.multi_order.cks20.exact_engine"),
+    same_as=("lec21.multi_order",), example={"alpha": "8", "R": "0.1", "k": "4"},
+    notes="As lec21.multi_order, ONE order's component (R = that order's spend, B its budget, extra B; k = the "
+          "number of orders fixed before the interaction); the filter (make_filter('lec21.multi_order.cks20', "
+          "eps_g=..., delta_g=..., orders='2,4,...')) CONTinues iff at least one component would.  Budget: "
+          "B(alpha) = eps_g - (log(k/delta_g) + (alpha - 1) log(1 - 1/alpha) - log alpha)/(alpha - 1), i.e. CKS20 "
+          "Proposition 12 (arXiv:2004.00010v4) at delta_g/k -- larger than the tail-bound budget eps_g - "
+          "log(k/delta_g)/(alpha - 1) of lec21.multi_order by -log(C_alpha)/(alpha - 1) > 0.  Validity (proved in "
+          "proofs_check, lec21.multi_order.cks20.partition): delta(eps_g) = E_P[(1 - e^{eps_g - L_T})_+] at the "
+          "stopping time T; partition the outcomes by the FIRST order J whose spend fits at T (some order fits: the "
+          "last accepted round was accepted by one); on {J = j}, (1 - e^{-x})_+ <= C_alpha e^{(alpha - 1) x} at x = "
+          "L_T - eps_g and R_T(alpha_j) <= B(alpha_j) give the integrand <= C_j e^{(alpha_j - 1)(B_j - eps_g)} "
+          "M_T(alpha_j) with M_t(alpha) = exp((alpha - 1)(L_t - R_t(alpha))); E_P[M_T(alpha)] <= 1 by optional "
+          "stopping of that nonnegative supermartingale; summing the k pieces, each <= delta_g/k, gives delta_g.  "
+          "The note of lec21.multi_order ('the union needs tail events') is what this corrects: the union is taken "
+          "over a partition of the hockey-stick integrand, not over tail events.  At (1, 1e-6) on orders "
+          "2, 4, ..., 64: 406 rounds of pure eps = 0.01 (315 with the tail-bound budgets)."))
+
+_Dsum, _dpp = sym("D"), sym("delta_dprime")
+register(SpecEntry(
+    id="kov15.lift", title="(eps_i, delta_i) rounds through a pure-round filter: HALT when sum delta_i would exceed "
+    "delta'' or the pure filter (at delta' = delta_g - delta'') halts on the eps_i",
+    kind=Kind.FILTER,
+    source=Source("KOV15", "Theorem 2.2 (dominance by (eps, delta)-RR; adaptive form WRRW23 Lemma 11); the lift "
+                  "proved here", theorem="Theorem 2.2"),
+    params=("eps_g", "delta_g", "delta_dprime"), aggregates=("D",), expr=_Dsum, halt=_Dsum > _dpp,
+    domain=(eps_g > 0, delta_g > 0, delta_g < 1, _dpp >= 0, _dpp < delta_g),
+    extra={"delta_prime": delta_g - _dpp}, monotone={"D": +1},
+    proof_claims=("kov15.lift.coupling", "kov15.lift.exact_engine"),
+    example={"delta_g": "0.001", "delta_dprime": "0.0005", "D": "0.0001"},
+    notes="The spec states the delta component (D = sum delta_i with the candidate round, HALT iff D > delta''); "
+          "the filter (make_filter('kov15.lift', eps_g=..., delta_g=..., delta_dprime=..., base=<pure filter id>, "
+          "<the base's own parameters>)) also runs the base filter, built at (eps_g, delta' = delta_g - delta''), on "
+          "the rounds' eps_i, and CONTinues iff both do (a round refused by either is not charged to either).  "
+          "Bases: fz21.thm4_3.rr (alpha=...), lec21.multi_order / lec21.multi_order.cks20 (orders=...), "
+          "fz21.thm4_7 (B defaults to B*(eps_g, delta')), rruv16.thm5_1, rruv16.thm3_4.filter (the default: basic composition, sum eps_i <= eps_g).  Validity (proofs_check kov15.lift.coupling): each (eps_i, "
+          "delta_i)-DP round, given the past, is a post-processing of (eps_i, delta_i)-randomized response (KOV15 "
+          "Theorem 2.2; WRRW23 Lemma 11 for adaptively chosen parameters), i.e. of a coin C_i ~ Bernoulli(delta_i) "
+          "that reveals the input and otherwise pure RR_{eps_i}; on the event N that no coin fires the transcript "
+          "is that of the all-pure interaction, whose law has the same weight prod_i (1 - delta_i) (a function of "
+          "the transcript) under both inputs, so P(E) - e^eps_g Q(E) <= [pure interaction's delta, <= delta' since "
+          "the base is valid for pure rounds and halting also on D only stops earlier] + P(N^c), and P(N^c) <= "
+          "E[sum of the delta_i of the rounds run] <= delta''.  At (1, 1e-6) with delta'' = 5e-8 and base "
+          "fz21.thm4_3.rr at alpha = 22: 488 rounds of (0.01, 1e-10) (WRRW23 Theorem 2: 349)."))
+
+# ------------------------------------------------------------------------------------------ heterogeneous optimum
+_eps2, _k2, _l2 = sym("eps2"), sym("k2"), sym("l2")
+_lk = sym("l")
+_w1 = sp.binomial(_k, _lk) * sp.binomial(_k2, _l2) / ((1 + sp.exp(eps))**_k * (1 + sp.exp(_eps2))**_k2)
+_Ph = _w1 * sp.exp((_k - _lk) * eps + (_k2 - _l2) * _eps2)
+_Qh = _w1 * sp.exp(_lk * eps + _l2 * _eps2)
+register(SpecEntry(
+    id="conversions.mv16.exact", title="exact delta(eps_g) of composing k rounds of RR(eps) and k2 rounds of RR(eps2) "
+    "(the optimal composition of a fixed heterogeneous pure-DP sequence with two distinct eps)",
+    kind=Kind.CONVERSION,
+    source=Source("MV16", "the optimal composition theorem (Section 1; number not checked), pure case; RR "
+                  "dominance: KOV15 Theorem 2.2", theorem="optimal composition theorem"),
+    params=("eps", "k", "eps2", "k2", "eps_g"),
+    expr=sp.Sum(sp.Sum(sp.Max(0, _Ph - sp.exp(eps_g) * _Qh), (_l2, 0, _k2)), (_lk, 0, _k)),
+    domain=(eps >= 0, _k >= 1, _eps2 >= 0, _k2 >= 0, eps_g >= 0),
+    monotone={"k": +1, "k2": +1, "eps": +1, "eps2": +1, "eps_g": -1},
+    proof_claims=("conversions.mv16.exact.brute_force",),
+    same_as=("conversions.kov15.exact",), example={"eps": "0.1", "k": "6", "eps2": "0.3", "k2": "4", "eps_g": "1"},
+    notes="Returns delta.  Every eps-DP round is a post-processing of RR_eps (KOV15), so the exact privacy curve of a "
+          "FIXED sequence eps_1, ..., eps_n of pure rounds is that of RR_eps_1 x ... x RR_eps_n: an outcome sign "
+          "pattern S (the rounds whose output 'disagrees') has loss sum_{i not in S} eps_i - sum_{i in S} eps_i, "
+          "P = prod e^{eps_i [i not in S]}/(1 + e^eps_i), Q = prod e^{eps_i [i in S]}/(1 + e^eps_i), and delta(eps_g) "
+          "= sum_S (P - e^eps_g Q)_+ (Murtagh-Vadhan's optimal composition, pure case; #P-complete in general).  "
+          "Grouping the rounds by their value makes it polynomial when the eps take few distinct values: only the "
+          "number l_j of 'disagree' outputs per group matters, weight prod_j C(k_j, l_j).  The spec states two "
+          "groups (k rounds of eps, k2 of eps2; l, l2 the summation indices); dpbounds.exact.worst_case.delta_rr "
+          "evaluates any number of groups (certified, arb) and the tests compare both with brute-force enumeration "
+          "of the 2^n sign patterns.  The longest prefix of a stream whose value is <= delta_g is what no valid "
+          "filter can exceed on that stream (dpbounds.outputs.compare.rr_optimum_prefix)."))

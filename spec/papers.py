@@ -143,6 +143,13 @@ PAPERS: dict[str, Paper] = {p.key: p for p in (
           "(v1), last revised 4 Jun 2021 (this version, v2)'), read with the search tool; only the abstract was "
           "read, so no theorem number is cited.  The delta split across orders used here is proved in proofs_check "
           "(lec21.multi_order.union_bound), not taken from the paper."),
+    Paper("MV16", ("Jack Murtagh", "Salil Vadhan"),
+          "The Complexity of Computing the Optimal Composition of Differential Privacy",
+          "Theory of Cryptography (TCC 2016-A), LNCS 9562; journal version Theory of Computing 14(8):1-35, 2018", 2016,
+          "1507.03113", _NV, False,
+          "Title, authors, venues and the abstract (optimal composition of (eps_1, delta_1), ..., (eps_k, delta_k), "
+          "#P-complete in general) from the Theory of Computing abstract page (v014a008) and the Harvard privacy "
+          "tools record, read with the search tool; the arXiv revision and the theorem number were not checked."),
     Paper("KTH23", ("Antti Koskela", "Marlon Tobaben", "Antti Honkela"),
           "Individual Privacy Accounting with Gaussian Differential Privacy",
           "The Eleventh International Conference on Learning Representations (ICLR 2023), OpenReview JmC_Tld3v-f",

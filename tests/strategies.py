@@ -1,4 +1,8 @@
-"""Hypothesis strategies shared by the test suite (composed, named for what they generate)."""
+"""Hypothesis strategies shared by the test suite (composed, named for what they generate).
+
+The domain-wide strategies live in the installed package, :mod:`dpbounds.testing.strategies` (what
+``check_conversion`` / ``check_filter`` search with); the ones here are the test suite's narrower choices.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +10,8 @@ from fractions import Fraction
 
 import numpy as np
 from hypothesis import strategies as st
+
+from dpbounds.testing.strategies import costs, expand, points, streams, values  # noqa: F401  (re-exported)
 
 
 def log_uniform(lo_exp: float, hi_exp: float) -> st.SearchStrategy[float]:
@@ -72,6 +78,12 @@ def entry_points(draw, entry, spread: float = 2.0, as_float: bool = True):
         else:
             pt[name] = base * 10 ** draw(st.floats(-spread, spread))
     return pt
+
+
+def budget_streams(eps_g: float = 1.0, max_rounds: int = 4096) -> st.SearchStrategy[list[dict[str, float]]]:
+    """Per-round eps streams for a filter of budget ``eps_g``, every shape (see dpbounds.testing.strategies.streams),
+    expanded to one dict per round."""
+    return streams(("eps",), {"eps": eps_g}, max_rounds).map(expand)
 
 
 #: hostile scalars for the API: huge and tiny exact numbers, float64's extremes (1e308, subnormals, inf, nan),

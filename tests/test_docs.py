@@ -34,6 +34,7 @@ def _text(path: Path) -> str:
 
 def test_site_has_the_pages(site):
     for page in ("index.html", "tutorials/audit/index.html", "tutorials/golden/index.html",
+                 "tutorials/testing/index.html",
                  "tutorials/proofs/index.html", "cli/index.html", "api/index.html", "sources/index.html",
                  "changelog/index.html"):
         assert (site / page).is_file(), page
@@ -71,9 +72,13 @@ def test_api_reference_documents_every_public_name(site):
     directives = set(re.findall(r"^::: ([\w.]+)$", (ROOT / "docs" / "api.md").read_text(), re.M))
     documented = {d.rsplit(".", 1)[1] for d in directives}
     assert set(dpbounds.__all__) - {"__version__"} <= documented, set(dpbounds.__all__) - documented
-    for d in directives:                                          # each directive names the object dpbounds exports
+    import importlib
+    testing = importlib.import_module("dpbounds.testing")
+    importlib.import_module("dpbounds.testing.strategies")  # (documented as a module)
+    for d in directives:          # each directive names the object dpbounds (or dpbounds.testing) exports
         name = d.rsplit(".", 1)[1]
-        assert getattr(dpbounds, name) is getattr(__import__(d.rsplit(".", 1)[0], fromlist=[name]), name), d
+        home = testing if d.startswith("dpbounds.testing.") else dpbounds
+        assert getattr(home, name) is getattr(__import__(d.rsplit(".", 1)[0], fromlist=[name]), name), d
     text = _text(site / "api" / "index.html")
-    for name in ("make_filter", "try_spend", "b_star", "Enclosure", "load_golden"):
+    for name in ("make_filter", "try_spend", "b_star", "Enclosure", "load_golden", "check_filter", "Declaration"):
         assert name in text, name

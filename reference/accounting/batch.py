@@ -347,6 +347,7 @@ _BENCH = {
     "kth23.individual_filter": ({"eps_g": "1e5", "delta_g": "1e-6"}, "rho"),  # one individual's filter
     "fz21.thm4_3.rr": ({"alpha": "8", "eps_g": "1e5", "delta_g": "1e-6"}, "eps"),  # eps charged its RR curve
     "lec21.multi_order": ({"alpha": "8", "eps_g": "1e5", "delta_g": "1e-6", "k": "4"}, "eps"),
+    "lec21.multi_order.cks20": ({"alpha": "8", "eps_g": "1e5", "delta_g": "1e-6", "k": "4"}, "eps"),
 }
 
 

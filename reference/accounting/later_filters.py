@@ -11,6 +11,11 @@ Public API
 * :class:`MultiOrderUnionFilter` (``make_filter("lec21.multi_order", eps_g=..., delta_g=..., orders="2,4,8")``) --
   CONT while SOME order fits its budget, delta_g split evenly across the orders (proofs_check
   ``lec21.multi_order.union_bound``); ``try_spend(eps)`` or ``try_spend(rho={alpha: rho, ...})``.
+* ``make_filter("lec21.multi_order.cks20", eps_g=..., delta_g=..., orders=...)`` -- the same with CKS20 budgets at
+  delta_g/k per order (proofs_check ``lec21.multi_order.cks20.partition``).
+* :class:`LiftedFilter` (``make_filter("kov15.lift", eps_g=..., delta_g=..., delta_dprime=..., base="fz21.thm4_3.rr",
+  alpha=...)``) -- (eps_i, delta_i) rounds through a pure-round filter at delta' = delta_g - delta'', halting when
+  sum delta_i would exceed delta'' (proofs_check ``kov15.lift.coupling``); ``try_spend(eps, delta)``.
 * :data:`BUILDERS` -- spec id -> builder, the hook :func:`dpbounds.accounting.accountants.make_filter` consults.
 
 Decisions are the generic :class:`~dpbounds.accounting.accountants.Filter`'s (exact sums, certified comparisons); this
@@ -31,7 +36,8 @@ from dpbounds.spec.core import Exact
 
 from .accountants import Decision, Filter
 
-__all__ = ["BUILDERS", "GDPFilter", "MultiOrderUnionFilter", "RenyiRRFilter", "gdp_budget", "rr_rdp_upper"]
+__all__ = ["BUILDERS", "GDPFilter", "LiftedFilter", "MultiOrderUnionFilter", "RenyiRRFilter", "gdp_budget",
+           "rr_rdp_upper"]
 
 
 def gdp_budget(eps_g: Exact, delta_g: Exact, B: Exact | None = None, entry_id: str = "st22.filter") -> Fraction:
@@ -198,10 +204,12 @@ def _rr_filter(*, save_path=None, conversion: str | None = None, _lock=None, **b
 
 
 class MultiOrderUnionFilter:
-    """Multi-order Renyi filter: CONT iff SOME order alpha has sum_t rho_t(alpha) <= eps_g - log(k/delta_g)/(alpha-1).
+    """Multi-order Renyi filter: CONT iff SOME order alpha has sum_t rho_t(alpha) <= B(alpha), the component budget of
+    ``entry_id``: eps_g - log(k/delta_g)/(alpha-1) (``lec21.multi_order``, tail bound) or the CKS20 budget at
+    delta_g/k (``lec21.multi_order.cks20``).
 
     Source: spec ``lec21.multi_order`` (Lecuyer's construction; the delta_g/k split per order proved in proofs_check
-    ``lec21.multi_order.union_bound``).  Every accepted round is charged at every order (exact rationals; pure
+    ``lec21.multi_order.union_bound``; the CKS20 budgets in ``lec21.multi_order.cks20.partition``).  Every accepted round is charged at every order (exact rationals; pure
     eps-DP rounds at their exact RR curve, rounded up).  Decisions are certified (:func:`decide` on each order's
     component entry).  Domain: distinct orders alpha > 1, eps_g > 0, 0 < delta_g < 1.
     """
@@ -209,8 +217,8 @@ class MultiOrderUnionFilter:
     def close(self) -> None:
         """Nothing to release: this filter keeps no state file (no save_path)."""
 
-    def __init__(self, eps_g, delta_g, orders):
-        self.entry = spec.get("lec21.multi_order")
+    def __init__(self, eps_g, delta_g, orders, entry_id: str = "lec21.multi_order"):
+        self.entry = spec.get(entry_id)
         th = self.entry.theorem
         if isinstance(orders, str):
             orders = [o for o in orders.split(",") if o.strip()]
@@ -282,32 +290,107 @@ class MultiOrderUnionFilter:
         return Enclosure(v, v, 0)
 
 
-def _multi_order(*, save_path=None, conversion: str | None = None, _lock=None, **budget):
+def _multi_order(*, save_path=None, conversion: str | None = None, _lock=None, entry_id: str = "lec21.multi_order",
+                 **budget):
     if conversion is not None or save_path is not None:
         raise DomainError("conversion" if conversion is not None else "save_path", conversion or save_path,
-                          "not supported by the multi-order filter", "lec21.multi_order")
+                          "not supported by the multi-order filter", entry_id)
     if "orders" in budget:
         extra = set(budget) - {"eps_g", "delta_g", "orders"}
         if extra:
-            raise DomainError(sorted(extra)[0], budget[sorted(extra)[0]], "eps_g, delta_g, orders", "lec21.multi_order",
+            raise DomainError(sorted(extra)[0], budget[sorted(extra)[0]], "eps_g, delta_g, orders", entry_id,
                               "unknown parameter")
         for key in ("eps_g", "delta_g"):
             if key not in budget:
-                raise DomainError(key, spec.core.MISSING, "a value is required", "lec21.multi_order",
-                                  "missing parameter")
-        return MultiOrderUnionFilter(budget["eps_g"], budget["delta_g"], budget["orders"])
+                raise DomainError(key, spec.core.MISSING, "a value is required", entry_id, "missing parameter")
+        return MultiOrderUnionFilter(budget["eps_g"], budget["delta_g"], budget["orders"], entry_id)
     # one component (alpha, k given): the per-order rule of the spec, pure rounds at their RR curve
-    return RenyiRRFilter("lec21.multi_order", budget)
+    return RenyiRRFilter(entry_id, budget)
+
+
+def _multi_order_cks20(**kw):
+    return _multi_order(entry_id="lec21.multi_order.cks20", **kw)
+
+
+#: the pure-round filters kov15.lift accepts as its base (each reads the rounds' eps only)
+LIFT_BASES = ("fz21.thm4_3.rr", "lec21.multi_order", "lec21.multi_order.cks20", "fz21.thm4_7", "rruv16.thm5_1",
+              "rruv16.thm3_4.filter")
+
+
+class LiftedFilter:
+    """(eps_i, delta_i) rounds through a pure-round filter: CONT iff sum delta_i <= delta'' (candidate included) AND
+    the base filter, built at (eps_g, delta' = delta_g - delta''), CONTinues on eps_i.
+
+    Source: spec ``kov15.lift`` (KOV15 Theorem 2.2 / WRRW23 Lemma 11 dominance; the lift proved in proofs_check
+    ``kov15.lift.coupling``).  The delta sum is the generic exact accountant of the spec's component (HALT iff D >
+    delta''); a round refused by either part is charged to neither, and HALT is final.
+    Domain: eps_g > 0, 0 <= delta'' < delta_g < 1, base one of :data:`LIFT_BASES` with its own parameters (default
+    rruv16.thm3_4.filter, basic composition sum eps_i <= eps_g: the lift is then basic composition of (eps_i, delta_i)
+    rounds; pass base="fz21.thm4_3.rr", alpha=... for the tight RR Renyi base).
+    """
+
+    def close(self) -> None:
+        """Nothing to release: this filter keeps no state file (no save_path)."""
+
+    def __init__(self, eps_g, delta_g, delta_dprime, base: str = "rruv16.thm3_4.filter", **base_params):
+        from .accountants import make_filter
+        self.entry = spec.get("kov15.lift")
+        th = self.entry.theorem
+        if base not in LIFT_BASES:
+            raise DomainError("base", base, "one of " + ", ".join(LIFT_BASES), th, "not a pure-round filter")
+        self.deltas = Filter("kov15.lift", {"eps_g": eps_g, "delta_g": delta_g, "delta_dprime": delta_dprime})
+        b = self.deltas.budget
+        self.delta_prime = b["delta_g"] - b["delta_dprime"]
+        want = spec.get(base).params
+        kw = {"eps_g": b["eps_g"], **({"delta_g": self.delta_prime} if "delta_g" in want or "orders" in base_params
+                                      else {}), **base_params}
+        self.base = make_filter(base, **kw)
+        self.budget = {**b, "delta_prime": self.delta_prime, "base": base, **base_params}
+        self.halted = False
+        self.rounds = 0
+
+    def try_spend(self, eps=None, delta=0, rho=None) -> Decision:
+        """CONT (charged to both parts; the round may run) or HALT (nothing recorded; final)."""
+        th = self.entry.theorem
+        if self.halted:
+            return Decision.HALT
+        if eps is None or rho is not None:
+            raise DomainError(f"eps[{self.rounds}]", eps if rho is None else rho, "a per-round eps (and delta)", th)
+        rnd = self.deltas._round(None, 0 if delta is None else delta, None)  # validates 0 <= delta < 1 (eps: the base)
+        halt, used, ups = self.deltas._probe(rnd)
+        if halt or not self.base.try_spend(eps):
+            self.halted = True
+            return Decision.HALT
+        self.deltas._record(rnd, used, ups)
+        self.rounds += 1
+        return Decision.CONT
+
+    def statistic(self, *, candidate: bool = False):
+        """Exact enclosure of the delta spend D = sum delta_i (the spec's statistic; with ``candidate=True`` after a
+        HALT: the refused round included when the delta side refused it, else the recorded sum)."""
+        return self.deltas.statistic(candidate=candidate)
+
+
+def _lift(*, save_path=None, conversion: str | None = None, _lock=None, **budget):
+    if conversion is not None or save_path is not None:
+        raise DomainError("conversion" if conversion is not None else "save_path", conversion or save_path,
+                          "not supported by the lifted filter", "kov15.lift")
+    for key in ("eps_g", "delta_g", "delta_dprime"):
+        if key not in budget:
+            raise DomainError(key, spec.core.MISSING, "a value is required", "kov15.lift", "missing parameter")
+    return LiftedFilter(**budget)
 
 
 #: spec id -> the Filter subclass a saved state of that filter is restored as (consulted by Filter.from_state)
 CLASSES: dict[str, type] = {"st22.filter": GDPFilter, "fz21.thm4_3.rr": RenyiRRFilter,
-                             "lec21.multi_order": RenyiRRFilter, "kth23.individual_filter": GDPFilter}
+                             "lec21.multi_order": RenyiRRFilter, "kth23.individual_filter": GDPFilter,
+                             "lec21.multi_order.cks20": RenyiRRFilter}
 
 #: spec id -> builder(save_path=..., conversion=..., **budget); consulted by accountants.make_filter
 BUILDERS: dict[str, Callable[..., Any]] = {"st22.filter": _gdp_filter, "fz21.thm4_3.rr": _rr_filter,
                                            "lec21.multi_order": _multi_order,
-                                           "kth23.individual_filter": _individual_gdp_filter}
+                                           "kth23.individual_filter": _individual_gdp_filter,
+                                           "lec21.multi_order.cks20": _multi_order_cks20, "kov15.lift": _lift}
 
 
 def _register() -> None:

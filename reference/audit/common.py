@@ -362,6 +362,7 @@ class PeerResult:
     functions: list[str] = field(default_factory=list)
     comparisons: list[Comparison] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    search: list[dict[str, Any]] = field(default_factory=list)  # dpbounds audit --search: one summary per function
 
     def skip(self, reason: str) -> "PeerResult":
         self.status, self.reason = "skipped", reason
@@ -374,7 +375,8 @@ class PeerResult:
             counts[c.verdict] = counts.get(c.verdict, 0) + 1
         return {"peer": self.peer, "version": self.version or None, "status": self.status,
                 "reason": self.reason or None, "functions": self.functions, "notes": self.notes,
-                "counts": counts, "comparisons": [c.as_json() for c in self.comparisons]}
+                "counts": counts, "comparisons": [c.as_json() for c in self.comparisons],
+                **({"search": self.search} if self.search else {})}
 
 
 def error_comparison(peer: str, function: str, check: str, inputs: dict[str, str], exc: BaseException,

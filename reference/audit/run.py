@@ -17,10 +17,10 @@ from dpbounds.audit.common import UNSOUND, VERDICTS, Comparison, PeerResult, _ra
 ADAPTERS = {
     "opendp": "dpbounds.audit.opendp_adapter",
     "dp_accounting": "dpbounds.audit.dp_accounting_adapter",
-    "autodp": "dpbounds.audit.autodp_adapter",
+    "autodp": "dpbounds.audit.peers.autodp",
     "diffprivlib": "dpbounds.audit.diffprivlib_adapter",
     "confseq": "dpbounds.audit.confseq_adapter",
-    "prv_accountant": "dpbounds.audit.prv_accountant_adapter",
+    "prv_accountant": "dpbounds.audit.peers.prv_accountant",
     "pipeline_dp": "dpbounds.audit.pipeline_dp_adapter",
     "peer_tests": "dpbounds.audit.peer_tests",
     "smartnoise_sql": "dpbounds.audit.smartnoise_sql_adapter",
@@ -52,9 +52,13 @@ def load_adapter(spec: str) -> ModuleType:
             raise  # the adapter exists but imports something missing: an error of the adapter, not of the input
         raise DomainError("--adapter", spec, f"a peer in {sorted(ADAPTERS)} or an importable module path",
                           "dpbounds audit", str(e)) from None
+    from dpbounds.audit.engine import is_declarative
+    if is_declarative(mod):  # PEER, DIST, MODULE and declarations(): runs on the dpbounds.testing engine
+        return mod
     if not callable(getattr(mod, "audit", None)) or not isinstance(getattr(mod, "PEER", None), str):
-        raise DomainError("--adapter", spec, "a module defining PEER: str and audit(quick: bool) -> PeerResult",
-                          "dpbounds audit (adapter protocol: dpbounds.audit.common)")
+        raise DomainError("--adapter", spec, "a module defining PEER: str and audit(quick: bool) -> PeerResult, "
+                          "or PEER, DIST, MODULE and declarations() -> list[dpbounds.testing.Declaration]",
+                          "dpbounds audit (adapter protocol: dpbounds.audit.common, dpbounds.testing)")
     return mod
 
 
@@ -100,6 +104,14 @@ class _cwd_on_path:
             sys.path.remove(os.getcwd())
 
 
+def _run_adapter(mod: ModuleType, quick: bool, python: str | None, search: Any) -> PeerResult:
+    """One adapter's PeerResult: a declarative adapter on the engine (with the --search options), else audit()."""
+    from dpbounds.audit.engine import audit_declarations, is_declarative
+    if is_declarative(mod):
+        return audit_declarations(mod, quick=quick, python=python, search=search)
+    return mod.audit(quick=quick, **({"python": python} if python else {}))
+
+
 def entry_point_adapters() -> dict[str, str]:
     """Adapters that installed packages register under the entry-point group ``dpbounds.audit_adapters``."""
     import importlib.metadata as md
@@ -117,7 +129,7 @@ DEFAULT_TIMEOUT = 900.0
 
 def audit_peers(peers: list[str] | None = None, quick: bool = False,
                 adapters: list[str] | None = None, pythons: dict[str, str] | None = None,
-                timeout: float | None = DEFAULT_TIMEOUT) -> list[PeerResult]:
+                search: Any = None, timeout: float | None = DEFAULT_TIMEOUT) -> list[PeerResult]:
     """Run the chosen peers' adapters (default: every adapter of this repository and of the entry points) and
     any extra adapter modules; a peer that is not installed is ``skipped`` with the reason.  ``peers=["none"]``
     (or ``[]`` with ``adapters``) runs only the extra adapters.  ``pythons`` maps a peer to the interpreter of
@@ -136,6 +148,8 @@ def audit_peers(peers: list[str] | None = None, quick: bool = False,
     if peers is not None and list(peers) == ["none"]:
         peers = []
     chosen = list(peers) if peers else ([] if adapters or peers == [] else list(known))
+    for m in _loadable(adapters or []):  # (--python PEER=PATH for them too; a broken one is an error row later)
+        known.setdefault(m.PEER, m.__name__)
     for p in chosen:
         if p not in known:
             raise DomainError("--peers", p, f"a comma-separated subset of {', '.join(sorted(known))}, or none "
@@ -153,7 +167,8 @@ def audit_peers(peers: list[str] | None = None, quick: bool = False,
     runs = [(p, known[p], False) for p in chosen] + [(a, a, True) for a in adapters or []]
     for p in pythons:
         mod = load_adapter(known[p])
-        if not getattr(mod, "SUPPORTS_PYTHON", False):
+        from dpbounds.audit.engine import is_declarative
+        if not (getattr(mod, "SUPPORTS_PYTHON", False) or is_declarative(mod)):
             raise DomainError("--python", p, "a peer whose adapter runs in another interpreter (SUPPORTS_PYTHON): "
                               + ", ".join(q for q in sorted(ADAPTERS) if getattr(load_adapter(ADAPTERS[q]),
                                                                                   "SUPPORTS_PYTHON", False)),
@@ -164,9 +179,9 @@ def audit_peers(peers: list[str] | None = None, quick: bool = False,
     for label, module, own in runs:
         python = pythons.get(label)
         if timeout is None:
-            r = run_adapter(module, quick, python, label=label, cwd_first=own)
+            r = run_adapter(module, quick, python, label=label, cwd_first=own, search=search)
         else:
-            r = _run_isolated(module, quick, python, label=label, cwd_first=own, timeout=timeout)
+            r = _run_isolated(module, quick, python, label=label, cwd_first=own, timeout=timeout, search=search)
         results.append(r)
     return results
 
@@ -177,8 +192,21 @@ def _error_result(label: str, reason: str) -> PeerResult:
     return r
 
 
+def _loadable(specs: list[str]) -> list[ModuleType]:
+    """The adapter modules among ``specs`` that load in this process (the others are error rows or DomainErrors
+    of their own run)."""
+    out = []
+    for a in specs:
+        try:
+            with _cwd_on_path():
+                out.append(load_adapter(a))
+        except Exception:  # noqa: BLE001 - reported when the adapter runs
+            pass
+    return out
+
+
 def run_adapter(module: str, quick: bool, python: str | None = None, *, label: str | None = None,
-                cwd_first: bool = False) -> PeerResult:
+                cwd_first: bool = False, search: Any = None) -> PeerResult:
     """One adapter's PeerResult in this process, never an exception: a failed import, a raising ``audit()`` or a
     result that is not a PeerResult is an ``error`` row; the comparisons' verdicts are recomputed (rejudge)."""
     from dpbounds.audit.common import rejudge
@@ -192,11 +220,10 @@ def run_adapter(module: str, quick: bool, python: str | None = None, *, label: s
     except Exception as e:  # noqa: BLE001 - a broken adapter is an 'error' row, never a crash of the audit
         return _error_result(label, f"the adapter {module} could not be loaded: {type(e).__name__}: {str(e)[:200]}")
     label = mod.PEER
-    kw = {"python": python} if python else {}
     try:
         with warnings.catch_warnings():  # peers' numerical warnings are not the audit's output
             warnings.simplefilter("ignore")
-            r = mod.audit(quick=quick, **kw)
+            r = _run_adapter(mod, quick, python, search)
     except Exception as e:  # noqa: BLE001 - a peer that breaks is an 'error' row, never a crash
         return _error_result(label, f"the adapter raised {type(e).__name__}: {str(e)[:200]}")
     if not isinstance(r, PeerResult):
@@ -219,7 +246,12 @@ try:
     from dpbounds.audit.run import _error_result, run_adapter
     import dpbounds.audit.common as _c
     _c.install_group_cleanup()
-    r = run_adapter(spec["module"], spec["quick"], spec["python"], label=spec["label"], cwd_first=spec["cwd_first"])
+    search = None
+    if spec["search"] is not None:
+        from dpbounds.audit.engine import SearchOptions
+        search = SearchOptions(**spec["search"])
+    r = run_adapter(spec["module"], spec["quick"], spec["python"], label=spec["label"], cwd_first=spec["cwd_first"],
+                    search=search)
     try:
         data = pickle.dumps(r)
     except Exception as e:
@@ -233,9 +265,10 @@ with open(spec["out"], "wb") as f:
 
 
 def _run_isolated(module: str, quick: bool, python: str | None, *, label: str, cwd_first: bool,
-                  timeout: float) -> PeerResult:
+                  timeout: float, search: Any = None) -> PeerResult:
     """:func:`run_adapter` in a subprocess in its own session (process group); after ``timeout`` seconds the
     group is killed and the peer is an ``error`` row."""
+    import dataclasses
     import os
     import pickle
     import subprocess
@@ -244,7 +277,8 @@ def _run_isolated(module: str, quick: bool, python: str | None, *, label: str, c
     with tempfile.TemporaryDirectory(prefix="dpbounds-audit-") as tmp:
         out = os.path.join(tmp, "result.pickle")
         spec = {"module": module, "quick": quick, "python": python, "label": label, "cwd_first": cwd_first,
-                "out": out, "path": [p if p else os.getcwd() for p in sys.path]}
+                "out": out, "path": [p if p else os.getcwd() for p in sys.path],
+                "search": None if search is None else dataclasses.asdict(search)}
         proc = subprocess.Popen([sys.executable, "-c", _CHILD], stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
                                 stderr=subprocess.PIPE, start_new_session=True)
         try:
@@ -442,6 +476,7 @@ def render_markdown(results: list[PeerResult], fail_on: str = "unsound-rounding"
         if r.functions:
             out += ["Functions: " + ", ".join(f"`{f}`" for f in r.functions), ""]
         out += [f"- {n}" for n in r.notes] + [""]
+        out += search_markdown(r)
         if r.comparisons:
             out.append("| " + " | ".join(HEADERS[1:]) + " |")
             out.append("|" + "---|" * (len(HEADERS) - 1))
@@ -453,6 +488,20 @@ def render_markdown(results: list[PeerResult], fail_on: str = "unsound-rounding"
             out += [f"Reproducer ({c.verdict}: {c.check}, " + ", ".join(f"{k}={v}" for k, v in c.inputs.items())
                     + "):", "", "```python", c.reproducer.rstrip(), "```", ""]
     return "\n".join(out) + "\n"
+
+
+def search_markdown(r: PeerResult) -> list[str]:
+    """``--search``: one line per searched function -- verdict, examples tried, worst margin (negative: an
+    under-report, relative)."""
+    if not r.search:
+        return []
+    out = ["Search (`--search`): function, reference, verdict, examples tried, worst relative margin", ""]
+    for s in r.search:
+        m = s["worst_margin"]
+        out.append(f"- `{s['function']}` {s['check']} vs {s['reference']} ({s['against']}): {s['verdict']}, "
+                   f"{s['examples']} examples (seeds {', '.join(map(str, s['seeds']))}), worst margin "
+                   + ("n/a" if m is None else f"{m:.3g}"))
+    return out + [""]
 
 
 def render_html(results: list[PeerResult], fail_on: str = "unsound-rounding") -> str:

@@ -800,18 +800,23 @@ def _compile(expr: sp.Basic, backend, hook=None, shared: frozenset = frozenset()
             fa, fb2 = comp(e.args[0]), comp(e.args[1])
             return lambda env: B.fn("binomial", [fa(env), fb2(env)])
         if isinstance(e, sp.Sum):
+            # sympy merges nested Sums into one with several limits; the first limit is the innermost
             body = comp(e.function)
-            (var, lo, hi), = e.limits
-            flo, fhi = comp(lo), comp(hi)
-            vname = var.name
+            lims = [(var.name, comp(lo), comp(hi)) for var, lo, hi in e.limits]
 
             def f_sum(env):
-                a, b = _as_int(B, flo(env)), _as_int(B, fhi(env))
                 terms = []
-                for i in range(a, b + 1):
-                    env2 = dict(env)
-                    env2[vname] = B.const(Fraction(i))
-                    terms.append(body(env2))
+
+                def walk(env1, j):
+                    if j < 0:
+                        terms.append(body(env1))
+                        return
+                    vname, flo, fhi = lims[j]
+                    for i in range(_as_int(B, flo(env1)), _as_int(B, fhi(env1)) + 1):
+                        env2 = dict(env1)
+                        env2[vname] = B.const(Fraction(i))
+                        walk(env2, j - 1)
+                walk(env, len(lims) - 1)
                 if not terms:
                     return B.const(Fraction(0))
                 return B.add(terms)

@@ -5,6 +5,9 @@ Layout of ``DIR`` (deterministic: two runs give byte-identical trees; replaced a
 * ``bounds/<id>.jsonl``            kind ``bound``: every bound on a grid of exact parameters;
 * ``streams/<id>.jsonl``           kind ``filter_stream`` / ``odometer_stream``: per-round decisions / values of every
   filter and odometer fed by per-round costs, at several budgets, with streams built to end at the HALT boundary;
+  every cost is the exact decimal of a float64 (so a float implementation receives exactly the record's cost), and
+  the tie streams end on adjacent float64 costs (``*_tie_below`` the largest that continues, ``*_tie_above`` the
+  next); ``exact_tie_*`` use a power-of-two cost, landing exactly on the budget for the sum rules;
 * ``conversions/<conv>.<direction>.jsonl``  kind ``conversion``: CKS20 and BS16 eps(delta) and delta(eps), log grids;
 * ``bstar/<conv>.jsonl``           kind ``bstar``: B*(eps_g, delta_g) of CKS20 and BS16, log grid;
 * a ``.csv`` twin beside every ``.jsonl`` (same records, same order);
@@ -28,10 +31,12 @@ import hashlib
 import io
 import itertools
 import json
+import math
 import os
 import random
 import re
 import shutil
+import struct
 from collections import Counter
 from fractions import Fraction
 from pathlib import Path
@@ -156,9 +161,12 @@ _VALUE = {
     "lower": dict(_FLOAT_OR_INF, description="the largest float64 <= the exact value (null only when infinite)"),
 }
 _ROUND_INPUT = {"type": ["string", "null"], "pattern": _DEC_PATTERN,
-                "description": "this round's cost (exact decimal); null: not an input of this entry"}
+                "description": "this round's cost: the exact decimal of a float64 (a float implementation receives "
+                               "exactly this value); null: not an input of this entry"}
 _STREAM = {
-    "stream": {"type": "string", "description": "name of the stream (constant, mixed, zeros, tie_below, ...)"},
+    "stream": {"type": "string", "description": "name of the stream (constant, mixed, zeros, tie_below, ...; "
+               "exact_tie_below ends on the largest float64 cost that continues, for the sum rules exactly on the "
+               "budget; exact_tie_above on the next float64)"},
     "round": {"type": "integer", "minimum": 1},
     "eps": _ROUND_INPUT, "delta": _ROUND_INPUT, "rho": _ROUND_INPUT,
 }
@@ -183,7 +191,8 @@ SCHEMAS: dict[str, dict] = {
                                                  "always one dpbounds' own filter accepts (a B never above the "
                                                  "certified B* of the conversion the theorem needs)"), **_STREAM,
         "halt": {"type": "boolean", "description": "the certified decision after this round: true = HALT (the "
-                 "round must not run; the stream ends here)"}}),
+                 "round must not run; the stream ends here).  Float contract: an implementation that continues "
+                 "where halt is true is unsound; one that halts where halt is false is conservative (allowed)"}}),
     "odometer_stream": _schema("odometer_stream", "dpbounds golden: one round of an odometer stream", {
         **_COMMON, "params": dict(_DEC_MAP, description="the odometer's parameters"), **_STREAM, **_VALUE}),
     "conversion": _schema("conversion", "dpbounds golden: a zCDP -> (eps, delta)-DP conversion at one point", {
@@ -401,19 +410,26 @@ def _is_pure(entry: spec.SpecEntry) -> bool:
 
 
 def _spend_name(entry: spec.SpecEntry) -> str:
-    return "eps" if "eps" in round_inputs(entry) else "rho"
+    names = round_inputs(entry)
+    return "eps" if "eps" in names else "rho" if "rho" in names or not names else "delta"  # delta: kov15.lift
+
+
+def _float_exact(x: str | Fraction) -> str:
+    """The exact decimal of the float64 nearest to ``x`` (canonical: 1e-12 -> 0.000000000001...)."""
+    return fraction_to_decimal_str(Fraction(float(Fraction(x))))
 
 
 class _Stream:
-    """Per-round costs of one stream, as exact decimal strings per input name."""
+    """Per-round costs of one stream, as exact decimal strings of float64 values, per input name."""
 
     def __init__(self, names: tuple[str, ...]):
         self.names = names
         self.rounds: dict[str, list[str]] = {n: [] for n in names}
 
     def add(self, **costs: str) -> None:
-        for n in self.names:  # canonical exact decimals (1e-12 -> 0.000000000001), as every record shows them
-            self.rounds[n].append(fraction_to_decimal_str(Fraction(costs.get(n, "0"))))
+        for n in self.names:  # the exact decimal of the nearest float64 (float contract: a float implementation
+            # receives exactly the record's cost, so its decisions can be judged against the record's)
+            self.rounds[n].append(_float_exact(costs.get(n, "0")))
 
     @classmethod
     def of(cls, other: "_Stream", n: int) -> "_Stream":
@@ -505,7 +521,22 @@ def _tie(entry, budget, stream: _Stream, name: str, top: Fraction) -> tuple[str,
         if c > lo and not halts_with(fraction_to_decimal_str(c)):
             lo = c
             break
-    return fraction_to_decimal_str(lo) if len(fraction_to_decimal_str(lo)) < 30 else _dec(lo, 22), _dec(hi, 22)
+    # float64 ends, outward (CONT and HALT are monotone in the cost), then bisected to adjacent floats: the CONT end
+    # is the largest float64 that continues, the HALT end the next one up
+    a, b = float_down(lo), float_up(hi)
+    while math.nextafter(a, math.inf) < b:
+        mid = _float_mid(a, b)
+        if halts_with(fraction_to_decimal_str(Fraction(mid))):
+            b = mid
+        else:
+            a = mid
+    return fraction_to_decimal_str(Fraction(a)), fraction_to_decimal_str(Fraction(b))
+
+
+def _float_mid(a: float, b: float) -> float:
+    """A float64 strictly between a < b (not adjacent, both >= 0): the midpoint in float64 order."""
+    ia, ib = struct.unpack("<q", struct.pack("<d", a))[0], struct.unpack("<q", struct.pack("<d", b))[0]
+    return struct.unpack("<d", struct.pack("<q", (ia + ib) // 2))[0]
 
 
 def _filter_streams(entry, budget, seed: int) -> list[tuple[str, _Stream]]:
@@ -535,11 +566,16 @@ def _filter_streams(entry, budget, seed: int) -> list[tuple[str, _Stream]]:
     out.append(("zeros", zeros))
     # the boundary: a stream's CONT prefix, then a last round within TIE_REL of HALT (the constant prefix often
     # lands exactly on the budget: CONT at equality, HALT just above; the mixed one does not)
-    for label, base in (("tie", const), ("mixed_tie", mixed)):
+    # exact ties: a constant power-of-two cost, so that for the sum rules at a budget that is a multiple of it the
+    # CONT end of the last round lands exactly on the budget (labelled exact_tie_below / exact_tie_above)
+    dyadic = _Stream(names)
+    for _ in range(MAX_ROUNDS):
+        dyadic.add(**{spend: fraction_to_decimal_str(Fraction(2) ** math.floor(math.log2(v)))})
+    for label, base in (("tie", const), ("mixed_tie", mixed), ("exact_tie", dyadic)):
         h = _first_halt(entry, budget, base)
         if h is not None and h >= 2:  # the last round: in (0, 2v], the boundary strictly inside
             out += _tie_streams(entry, budget, label, _Stream.of(base, h - 2), spend, v * 4)
-    if "delta" in names and not _is_pure(entry):
+    if "delta" in names and spend != "delta" and not _is_pure(entry):
         out += _delta_side(entry, budget, names, spend, v)
     return out
 

@@ -229,6 +229,11 @@ def section_filters(sec: Section, out: Path, quick: bool) -> None:
     headers, rows, note = compare_gaussian_table(quick=quick)
     sec.p(note)
     sec.table(headers, rows)
+    from dpbounds.outputs.compare import compare_heterogeneous_table
+    headers, rows, g_headers, g_rows, note, _ = compare_heterogeneous_table(quick=quick)
+    sec.p(note)
+    sec.table(headers, rows)
+    sec.table(g_headers, g_rows)
     from dpbounds.outputs.compare import compare_individual_gdp_table
     headers, rows, note = compare_individual_gdp_table(quick=quick)
     sec.p(note)

@@ -28,6 +28,8 @@ examples:
   dpbounds audit --fail-on never --format html --out audit.html
   dpbounds audit --peers smartnoise_sql --python smartnoise_sql=/opt/snsql/bin/python   # its own venv
   dpbounds audit --peers tmlt_core --python tmlt_core=/opt/tmlt/bin/python            # its own venv
+  dpbounds audit --peers autodp --search 30 --witnesses witnesses.json   # search each function's domain
+  dpbounds audit --peers autodp --search 30 --seeds 4 --jobs 2           # (function x seed) tasks, 2 processes
 """
 
 
@@ -55,6 +57,17 @@ def add_parser(sub) -> None:
                    "killed")
     p.add_argument("--quick", action="store_true", help="fewer inputs per function (for CI smoke runs)")
     p.add_argument("--out", metavar="FILE", help="write to this file (atomically) instead of stdout")
+    g = p.add_argument_group("search (declarative adapters, on the dpbounds.testing engine)")
+    g.add_argument("--search", type=float, default=0.0, metavar="SECONDS",
+                   help="also search each function's whole domain: SECONDS x 40 examples per (function, seed), "
+                   "deterministic for a seed; reports examples tried and the worst margin per function")
+    g.add_argument("--seed", type=int, default=0, help="first search seed (default 0)")
+    g.add_argument("--seeds", type=int, default=1, help="search tasks per function, seeds SEED, SEED+1, ...")
+    g.add_argument("--jobs", type=int, default=1, metavar="N", help="run the (function x seed) tasks in N processes")
+    g.add_argument("--scheduler", metavar="ADDRESS",
+                   help="run the tasks on this Dask scheduler (pip install 'dpbounds[dask]'); same results")
+    g.add_argument("--witnesses", metavar="FILE",
+                   help="keep found witnesses in FILE and replay them first next time (a found bug stays found)")
     p.set_defaults(func=run)
 
 
@@ -79,7 +92,18 @@ def run(args) -> int:
     peers = _peer_list(args.peers) if args.peers is not None else None
     from dpbounds.cli.commands import parse_assignments
     pythons = parse_assignments(args.python, "--python") if args.python else None
-    results = audit_peers(peers, quick=args.quick, adapters=args.adapter, pythons=pythons, timeout=args.timeout)
+    from dpbounds.audit.engine import SearchOptions
+    from dpbounds.spec import DomainError
+    if not (args.search >= 0 and args.search < float("inf")):
+        raise DomainError("--search", args.search, "a number of seconds >= 0", "dpbounds audit")
+    for name, v in (("--seeds", args.seeds), ("--jobs", args.jobs)):
+        if v < 1:
+            raise DomainError(name, v, "an integer >= 1", "dpbounds audit")
+    search = SearchOptions(args.search, args.seed, args.seeds, args.jobs, args.scheduler, args.witnesses)
+    if args.witnesses is not None:
+        check_output_path(args.witnesses, "--witnesses")
+    results = audit_peers(peers, quick=args.quick, adapters=args.adapter, pythons=pythons, search=search,
+                          timeout=args.timeout)
     render = {"json": to_json, "md": render_markdown, "html": render_html}[args.format]
     text = render(results, args.fail_on)
     if args.out is not None:

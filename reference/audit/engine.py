@@ -1,0 +1,346 @@
+"""The audit on the :mod:`dpbounds.testing` engine: a peer adapter is a list of declarations
+(:class:`dpbounds.testing.Declaration`; the contract in :mod:`dpbounds.testing.declarations`), and this module
+turns them into the audit's rows and searches.
+
+* **Rows** (always): every explicit example of a declaration is called once on the peer and judged, in arb,
+  against every declaration of the same call -- the formula the peer cites (``against="cited"``, the row's (a)) and
+  the truth (``"truth"``, (b)) -- one :class:`Comparison` per example, exactly as the hand-written adapters did.
+* **Search** (``dpbounds audit --search SECONDS``): every declaration is searched with ``check_conversion`` /
+  ``check_filter`` / ``check_odometer``; each (declaration, seed) is an independent task with a deterministic
+  budget of ``SECONDS x RATE`` examples (the wall clock only caps it), so a seed gives the same findings wherever
+  it runs -- in this process, in ``--jobs N`` processes, or on a Dask cluster (``--scheduler ADDRESS``).  Per
+  function the audit reports examples tried and the worst margin; a witness found becomes a row, and with
+  ``--witnesses FILE`` it is kept and replayed first next time.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+import json
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+from types import ModuleType
+from typing import Any, Callable
+
+from dpbounds.audit import common
+from dpbounds.audit.common import Comparison, PeerResult, error_comparison, probe_version
+
+#: examples per second of --search budget: the deterministic size of one search task
+RATE = 40
+#: a task's wall clock is capped at WALL_CAP x its seconds + 30 s; only a task that reaches the cap (its JSON says
+#: ``"stopped": "time"``) depends on the machine
+WALL_CAP = 10
+
+
+@dataclass(frozen=True)
+class SearchOptions:
+    """``dpbounds audit --search SECONDS --seed S --seeds K --jobs N --scheduler ADDR --witnesses FILE``."""
+
+    seconds: float = 0.0
+    seed: int = 0
+    seeds: int = 1
+    jobs: int = 1
+    scheduler: str | None = None
+    witnesses: str | None = None
+
+    @property
+    def max_examples(self) -> int:
+        return max(1, int(self.seconds * RATE))
+
+
+def is_declarative(mod: ModuleType) -> bool:
+    return callable(getattr(mod, "declarations", None)) and isinstance(getattr(mod, "PEER", None), str)
+
+
+def _text(v: Any) -> str:
+    return v if isinstance(v, str) else repr(v)
+
+
+def _oracle(decl: Any) -> Any:
+    from dpbounds.testing.oracle import Oracle
+    return Oracle(decl.reference, decl.fixed, decl.claim)
+
+
+def _description(decl: Any, oracle: Any) -> str:
+    if decl.cites and decl.against == "cited":
+        return f"{decl.cites} (the formula the peer cites), certified"
+    if not isinstance(decl.reference, str) and getattr(decl.reference, "__doc__", None):
+        return decl.reference.__doc__.strip().splitlines()[0]
+    return oracle.description
+
+
+def _peer_fn(decl: Any, python: str | None, remotes: dict[str, Any]) -> Callable[..., Any]:
+    from dpbounds.testing.declarations import Remote, resolve_call
+    if python is None:
+        return resolve_call(decl.call)
+    key = str(decl.call)
+    if key not in remotes:
+        remotes[key] = Remote(python, key)
+    return remotes[key].function()
+
+
+def example_rows(peer: str, decls: list[Any], python: str | None = None) -> list[Comparison]:
+    """One row per explicit example of each call: the peer's value judged against every declaration of that call
+    (conversions; a filter's or odometer's example stream becomes one row of its per-stream check)."""
+    from dpbounds.testing.checks import _conversion_reproducer, peer_args
+    from dpbounds.testing.oracle import Undecided, judge_enclosure
+    from dpbounds.spec import DomainError
+    groups: dict[tuple[str, str, str], list[Any]] = {}
+    for d in decls:
+        groups.setdefault((str(d.call), d.function, d.check), []).append(d)
+    rows: list[Comparison] = []
+    remotes: dict[str, Any] = {}
+    try:
+        for (call, function, check), ds in groups.items():
+            if ds[0].kind != "conversion":
+                rows += _stream_rows(peer, ds, python)
+                continue
+            fn = _peer_fn(ds[0], python, remotes)
+            seen: list[dict[str, Any]] = []
+            for d in ds:
+                for e in d.examples:
+                    if dict(e) not in seen:
+                        seen.append(dict(e))
+            oracles = [(d, _oracle(d)) for d in ds]
+            for point in seen:
+                inputs = {k: _text(v) for k, v in point.items()}
+                first = oracles[0]
+                try:
+                    pv = fn(**peer_args(point))
+                    pv = float(pv) if isinstance(pv, (int, float)) and not isinstance(pv, bool) else pv
+                except Exception as e:  # noqa: BLE001 - the peer's failure is a row
+                    rows.append(error_comparison(peer, function, check or "value", inputs, e,
+                                                 _repro(first, fn, point, None)))
+                    continue
+                c = Comparison(peer, function, check or "value", inputs, peer_value=pv)
+                for d, o in oracles:
+                    if point not in [dict(x) for x in d.examples]:
+                        continue
+                    try:
+                        enc = o.enclosure(point)
+                    except (DomainError, Undecided) as e:
+                        c.error = f"the reference could not be evaluated: {e}"
+                        break
+                    role = "formula" if d.against == "cited" else "truth"
+                    j = judge_enclosure(pv, enc, d.claim, o.name, _description(d, o))
+                    j.role = role
+                    setattr(c, role, j)
+                    if not c.reproducer or role == "formula":
+                        from dpbounds.testing.engine import Outcome
+                        c.reproducer = _conversion_reproducer(fn, d.reference, point, o.fixed, d.claim,
+                                                              Outcome(j.verdict, 0.0, peer_value=pv, enclosure=enc,
+                                                                      detail=j.detail))
+                rows.append(c)
+    finally:
+        for r in remotes.values():
+            r.close()
+    return rows
+
+
+def _repro(pair: Any, fn: Any, point: dict[str, Any], enc: Any) -> str:
+    from dpbounds.testing.checks import _conversion_reproducer
+    from dpbounds.testing.engine import Outcome
+    d, o = pair
+    return _conversion_reproducer(fn, d.reference, point, o.fixed, d.claim,
+                                  Outcome("error", math.nan, enclosure=enc, detail="the peer raised"))
+
+
+def _stream_rows(peer: str, ds: list[Any], python: str | None) -> list[Comparison]:
+    from dpbounds.testing.declarations import run_declaration
+    from dpbounds.audit.common import judge_decision
+    rows = []
+    for d in ds:
+        for stream in d.examples:
+            r = run_declaration(dataclasses.replace(d, examples=(tuple(stream),)), seconds=3600, max_examples=1,
+                                python=python)
+            inputs = {"budget": json.dumps({k: _text(v) for k, v in (d.budget or {}).items()}),
+                      "stream": json.dumps(list(stream))}
+            if r.verdict == "error":
+                rows.append(Comparison(peer, d.function, d.check or d.kind, inputs, error=str(r.peer_value),
+                                       reproducer=r.reproducer))
+                continue
+            c = Comparison(peer, d.function, d.check or d.kind, inputs, peer_output=str(r.peer_value or ""),
+                           reproducer=r.reproducer)
+            role = "formula" if d.against == "cited" else "truth"
+            if d.kind == "filter":
+                j = judge_decision(r.peer_value != "HALT", r.decision != "HALT", same_theorem=True, role=role,
+                                   reference=r.reference, description=d.cites or r.reference)
+                if r.verdict == "unsound-rounding":
+                    j.verdict = r.verdict
+            else:
+                from dpbounds.audit.common import Judgement
+                j = Judgement(role, r.reference, d.cites or r.reference, r.verdict, detail=r.detail)
+            setattr(c, role, j)
+            rows.append(c)
+    return rows
+
+
+# ------------------------------------------------------------------------------------------------ search tasks
+
+
+def witness_key(d: Any) -> str:
+    ref = d.reference if isinstance(d.reference, str) else \
+        f"{getattr(d.reference, '__module__', '?')}.{getattr(d.reference, '__qualname__', '?')}"
+    return f"{d.peer}|{d.function}|{d.call}|{ref}|{d.against}|{d.check}"
+
+
+def load_witnesses(path: str | None) -> dict[str, list[Any]]:
+    if not path or not Path(path).exists():
+        return {}
+    from dpbounds.util.io import read_text_bounded
+    data = json.loads(read_text_bounded(path, "--witnesses"))
+    if not isinstance(data, dict) or not isinstance(data.get("witnesses"), dict):
+        from dpbounds.spec import DomainError
+        raise DomainError("--witnesses", path, "a witness file written by dpbounds audit", "dpbounds audit")
+    return {k: list(v) for k, v in data["witnesses"].items()}
+
+
+def save_witnesses(path: str, w: dict[str, list[Any]]) -> None:
+    from dpbounds.util.io import atomic_write_text
+    atomic_write_text(path, json.dumps({"version": 1, "witnesses": w}, indent=1, sort_keys=True) + "\n",
+                      "--witnesses")
+
+
+def search_task(module: str, index: int, seed: int, seconds: float, max_examples: int, python: str | None,
+                replay: list[Any]) -> dict[str, Any]:
+    """One (declaration, seed) search; module-level and pure in its arguments, so it runs the same in this
+    process, a worker process or a Dask worker.  Returns the CheckResult as JSON."""
+    import warnings
+    from dpbounds.testing.declarations import run_declaration
+    mod = importlib.import_module(module)
+    decl = mod.declarations()[index]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        r = run_declaration(dataclasses.replace(decl, examples=()), seconds=WALL_CAP * seconds + 30, seed=seed,
+                            max_examples=max_examples, python=python, extra_examples=replay)
+    out = r.as_json()
+    out["declaration"] = index
+    out["key"] = witness_key(decl)
+    return out
+
+
+def run_tasks(tasks: list[tuple[Any, ...]], opts: SearchOptions, progress: Callable[[str], None] | None = None
+              ) -> list[dict[str, Any]]:
+    """Run search tasks here, in ``opts.jobs`` processes, or on the Dask scheduler ``opts.scheduler``; results in
+    task order (identical wherever they ran: each task is deterministic in its arguments)."""
+    if opts.scheduler:
+        try:
+            from distributed import Client
+        except ImportError:
+            from dpbounds.spec import DomainError
+            raise DomainError("--scheduler", opts.scheduler, "an installed dask.distributed "
+                              "(pip install 'dpbounds[dask]')", "dpbounds audit") from None
+        with Client(opts.scheduler) as client:
+            futures = client.map(lambda t: search_task(*t), tasks, pure=False)
+            out = client.gather(futures)
+        return list(out)
+    if opts.jobs > 1:
+        from concurrent.futures import ProcessPoolExecutor
+        with ProcessPoolExecutor(max_workers=opts.jobs) as ex:
+            futs = [ex.submit(search_task, *t) for t in tasks]
+            res = []
+            for f in futs:
+                res.append(f.result())
+                if progress:
+                    progress(_task_line(res[-1]))
+            return res
+    res = []
+    for t in tasks:
+        res.append(search_task(*t))
+        if progress:
+            progress(_task_line(res[-1]))
+    return res
+
+
+def _task_line(r: dict[str, Any]) -> str:
+    m = r.get("margin")
+    return f"{r['function'].rsplit('.', 1)[-1]}: {r['verdict']}, {r['examples']} examples" + \
+        ("" if m is None else f", worst margin {m:.3g}")
+
+
+def search_peer(mod: ModuleType, decls: list[Any], opts: SearchOptions, python: str | None,
+                res: PeerResult) -> None:
+    """Search every declaration of one peer (``opts.seeds`` tasks each); summaries into ``res.search``, found
+    witnesses as rows and into the witness file."""
+    from dpbounds.util.progress import Progress
+    known = load_witnesses(opts.witnesses)
+    tasks = []
+    for i, d in enumerate(decls):
+        for s in range(opts.seeds):
+            tasks.append((mod.__name__, i, opts.seed + s, opts.seconds, opts.max_examples, python,
+                          known.get(witness_key(d), [])))
+    with Progress(len(tasks), f"search {mod.PEER}") as bar:
+        results = run_tasks(tasks, opts, lambda line: bar.update(1, line))
+    by_decl: dict[int, list[dict[str, Any]]] = {}
+    for r in results:
+        by_decl.setdefault(r["declaration"], []).append(r)
+    changed = False
+    for i, rs in sorted(by_decl.items()):
+        d = decls[i]
+        margins = [r["margin"] for r in rs if r["margin"] is not None]
+        from dpbounds.testing.engine import severity
+        worst = min(rs, key=lambda r: severity(r["verdict"]))
+        res.search.append({"function": d.function, "call": str(d.call), "reference": worst["reference"],
+                           "against": d.against, "check": d.check, "verdict": worst["verdict"],
+                           "examples": sum(r["examples"] for r in rs), "seeds": [r["seed"] for r in rs],
+                           "worst_margin": min(margins) if margins else None, "witness": worst["witness"],
+                           "reproducer": worst["reproducer"] or None})
+        for r in rs:
+            w = r["witness"]
+            if w is None or r["verdict"] not in ("unsound", "unsound-rounding", "error"):
+                continue
+            c = _witness_row(d, r)
+            res.comparisons.append(c)
+            replay = w if d.kind == "conversion" else w.get("stream")  # a point, or the stream to replay
+            lst = known.setdefault(r["key"], [])
+            if replay and replay not in lst:
+                lst.append(replay)
+                changed = True
+    if opts.witnesses and changed:
+        save_witnesses(opts.witnesses, known)
+
+
+def _witness_row(d: Any, r: dict[str, Any]) -> Comparison:
+    from dpbounds.audit.common import Judgement
+    role = "formula" if d.against == "cited" else "truth"
+    inputs = {k: _text(v) for k, v in (r["witness"] or {}).items()} if d.kind == "conversion" else \
+        {"witness": json.dumps(r["witness"])}
+    pv = r["peer_value"]
+    c = Comparison(d.peer, d.function, f"{d.check or d.kind} (search witness, seed {r['seed']})", inputs,
+                   peer_value=pv if isinstance(pv, float) else None,
+                   peer_output="" if isinstance(pv, float) else str(pv), reproducer=r["reproducer"])
+    if r["verdict"] == "error":
+        c.error = str(pv)
+        return c
+    enc = r["enclosure"]
+    j = Judgement(role, r["reference"], d.cites or r["reference"], r["verdict"],
+                  lo=Fraction(enc[0]) if enc else None, hi=Fraction(enc[1]) if enc else None,
+                  decision=r.get("decision"), detail=r["detail"])
+    setattr(c, role, j)
+    return c
+
+
+def audit_declarations(mod: ModuleType, *, quick: bool = False, python: str | None = None,
+                       search: SearchOptions | None = None) -> PeerResult:
+    """The audit of one declarative adapter: presence and version, its example rows, and (with ``search``) the
+    search of every declaration."""
+    peer, dist, module = mod.PEER, getattr(mod, "DIST", mod.PEER), getattr(mod, "MODULE", mod.PEER)
+    res = PeerResult(peer)
+    if python:
+        ok, version = probe_version(python, module, dist)
+        if not ok:
+            return res.skip(version)
+        res.version = version
+    elif not common.available(module):  # (looked up at call time: tests replace it)
+        return res.skip(getattr(mod, "NOT_INSTALLED", f"not installed; pip install {dist}"))
+    decls = list(mod.declarations())
+    res.functions = list(dict.fromkeys(d.function for d in decls))
+    if getattr(mod, "NOTE", None):
+        res.notes.append(mod.NOTE)
+    res.comparisons += example_rows(peer, decls, python)
+    if search is not None and search.seconds > 0:
+        search_peer(mod, decls, search, python, res)
+    return res

@@ -1,0 +1,25 @@
+"""dpbounds.testing -- property testing of any accountant against the certified reference.
+
+::
+
+    from dpbounds.testing import check_conversion, check_filter, check_odometer
+    r = check_conversion(my_eps, "conversions.cks20", inputs={"rho": (1e-8, 1e4), "delta": (1e-300, 0.5)})
+    r = check_filter(MyFilter, "rruv16.thm3_4.filter", budget={"eps_g": "1"}, costs=("eps",), seconds=30)
+    r.verdict, r.witness, r.peer_value, r.enclosure, r.examples, r.reproducer
+
+Each check searches the whole declared domain with hypothesis (:mod:`dpbounds.testing.strategies`), judges every
+example with the audit's verdicts (:func:`dpbounds.audit.common.judge_upper` / ``judge_lower``; filters
+directionally, decision by decision), using the float fast interval first and certified arb only where it cannot
+decide, and returns a :class:`CheckResult`: the worst verdict, a shrunk witness and a runnable reproducer.
+:class:`Declaration` states a peer function once (what to call, over which domain, against which reference, with
+which claim); :func:`run_declaration` runs it.  The pytest plugin (:mod:`dpbounds.testing.plugin`) adds
+``assert_sound``, the ``dpbounds_golden`` fixture and ``--dpbounds-seconds``.
+"""
+
+from __future__ import annotations
+
+from dpbounds.testing.checks import CheckResult, check_conversion, check_filter, check_odometer
+from dpbounds.testing.declarations import Declaration, assert_sound, run_declaration
+
+__all__ = ["CheckResult", "Declaration", "assert_sound", "check_conversion", "check_filter", "check_odometer",
+           "run_declaration"]

@@ -1,0 +1,305 @@
+"""A peer function stated once -- :class:`Declaration` -- and the runner that searches it
+(:func:`run_declaration`), in this interpreter or in the peer's own (JSON lines over stdin/stdout).
+
+The contract (shared with the audit's peer adapters, ``reference/audit/peers/<peer>.py``)::
+
+    Declaration(
+        peer="opacus", function="opacus.accountants.analysis.rdp.compute_rdp",
+        call="opacus_calls:compute_rdp",   # "<module>:<func>"; the module imports only the peer and the stdlib
+        reference="mechanisms.sgm.rdp",    # a registry id, or a certified callable (**inputs) -> Enclosure
+        inputs={"q": (1e-8, 1.0), "sigma": (0.3, 100.0), "alpha": [2, 3, 4.5, 32, 256]},
+        kind="conversion",                 # "conversion" | "filter" | "odometer"
+        claim="upper", fixed={}, budget=None, costs=("eps",),
+        examples=(),                       # explicit points run first (grid points, found witnesses)
+        cites="Mironov, Talwar, Zhang 2019, arXiv:1908.10530v1, Sec. 3.3", against="truth")
+
+``call``: conversion/odometer ``func(**inputs) -> float``; filter ``func(**budget) -> object`` with
+``try_spend(**costs) -> truthy``; odometer ``func(**budget) -> object`` with ``step(**costs) -> float``.  The
+module is looked up as ``dpbounds.audit.peers.<module>`` first, then as ``<module>``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import json
+import subprocess
+import threading
+from dataclasses import dataclass, field
+from fractions import Fraction
+from pathlib import Path
+from typing import Any, Callable, Mapping, Sequence
+
+from dpbounds.spec import DomainError
+from dpbounds.testing.checks import CheckResult, check_conversion, check_filter, check_odometer
+
+#: the seconds the assert_* helpers search when not given (set by ``--dpbounds-seconds`` under pytest)
+DEFAULT_SECONDS = 10.0
+
+KINDS = ("conversion", "filter", "odometer")
+
+
+@dataclass(frozen=True)
+class Declaration:
+    """One peer function: what its users call, over which domain, against which reference, with which claim."""
+
+    peer: str
+    function: str
+    call: str | Callable[..., Any]
+    reference: str | Callable[..., Any]
+    inputs: Mapping[str, Any] = field(default_factory=dict)
+    kind: str = "conversion"
+    claim: str = "upper"
+    fixed: Mapping[str, Any] = field(default_factory=dict)
+    budget: Mapping[str, Any] | None = None
+    costs: tuple[str, ...] = ("eps",)
+    examples: tuple[Any, ...] = ()
+    cites: str = ""
+    against: str = "truth"
+    check: str = ""                    # what is compared, in words (the audit row's "check"; optional)
+
+    def __post_init__(self) -> None:
+        if self.kind not in KINDS:
+            raise DomainError("kind", self.kind, " | ".join(KINDS), "dpbounds.testing.Declaration")
+        if self.claim not in ("upper", "lower"):
+            raise DomainError("claim", self.claim, "'upper' or 'lower'", "dpbounds.testing.Declaration")
+        if self.against not in ("cited", "truth"):
+            raise DomainError("against", self.against, "'cited' or 'truth'", "dpbounds.testing.Declaration")
+        if self.kind != "conversion" and self.budget is None:
+            raise DomainError("budget", None, f"a budget (the {self.kind}'s parameters)",
+                              "dpbounds.testing.Declaration")
+
+    @property
+    def label(self) -> str:
+        return f"{self.peer}: {self.function} vs {self.reference if isinstance(self.reference, str) else 'callable'}"
+
+
+def resolve_call(call: str | Callable[..., Any]) -> Callable[..., Any]:
+    """The callable named by ``"<module>:<func>"`` (``dpbounds.audit.peers.<module>`` first), or ``call`` itself."""
+    if callable(call):
+        return call
+    mod_name, _, func = str(call).partition(":")
+    if not mod_name or not func:
+        raise DomainError("call", call, "'<module>:<func>'", "dpbounds.testing.Declaration")
+    last: Exception | None = None
+    for name in (f"dpbounds.audit.peers.{mod_name}", mod_name):
+        try:
+            mod = importlib.import_module(name)
+        except ModuleNotFoundError as e:
+            if not (e.name and (name == e.name or name.startswith(e.name + "."))):
+                raise  # the module exists, a peer it imports does not
+            last = e
+            continue
+        return getattr(mod, func)
+    raise DomainError("call", call, "an importable module", "dpbounds.testing.Declaration", str(last))
+
+
+def call_module_file(call: str) -> Path:
+    """The source file of the ``call`` module (to run it in another interpreter)."""
+    mod_name = str(call).partition(":")[0]
+    for name in (f"dpbounds.audit.peers.{mod_name}", mod_name):
+        try:
+            spec = importlib.util.find_spec(name)
+        except (ImportError, ValueError):
+            continue
+        if spec is not None and spec.origin:
+            return Path(spec.origin)
+    raise DomainError("call", call, "a module file to run in the peer's interpreter", "dpbounds.testing")
+
+
+# ------------------------------------------------------------------------------------------------ another interpreter
+
+_DRIVER = r'''
+import importlib.util, json, math, sys
+spec = importlib.util.spec_from_file_location("peer_calls", sys.argv[1])
+mod = importlib.util.module_from_spec(spec); spec.loader.exec_module(mod)
+fn = getattr(mod, sys.argv[2])
+def num(v):
+    v = float(v)
+    return v if math.isfinite(v) else repr(v)
+def one(req):
+    try:
+        op = req["op"]
+        if op == "call":
+            return {"ok": num(fn(**req["inputs"]))}
+        obj = fn(**req["budget"])
+        out = []
+        for costs in req["rounds"]:
+            if op == "filter":
+                d = bool(obj.try_spend(**costs)); out.append(d)
+                if not d: break
+            else:
+                v = obj.step(**costs); out.append(num(obj.value() if v is None else v))
+        return {"ok": out}
+    except Exception as e:
+        return {"error": type(e).__name__ + ": " + str(e)[:200]}
+for line in sys.stdin:
+    print(json.dumps([one(r) for r in json.loads(line)]), flush=True)
+'''
+
+
+def _from_json(v: Any) -> Any:
+    if isinstance(v, str) and v in ("inf", "-inf", "nan"):
+        return float(v)
+    return v
+
+
+class Remote:
+    """The ``call`` function running in another interpreter (a peer in its own environment): one process, one JSON
+    line per batch of requests.  Only JSON crosses: the peer's side never imports dpbounds."""
+
+    def __init__(self, python: str, call: str, timeout: float = 300.0) -> None:
+        path = call_module_file(call)
+        self.python, self.call, self.timeout = python, call, timeout
+        self.proc = subprocess.Popen([python, "-c", _DRIVER, str(path), str(call).partition(":")[2]],
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                     text=True, bufsize=1)
+        self.lock = threading.Lock()
+
+    def batch(self, reqs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        with self.lock:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"{self.python} exited {self.proc.returncode}: "
+                                   f"{(self.proc.stderr.read() if self.proc.stderr else '')[-300:]}")
+            assert self.proc.stdin is not None and self.proc.stdout is not None
+            self.proc.stdin.write(json.dumps(reqs) + "\n")
+            self.proc.stdin.flush()
+            line = self.proc.stdout.readline()
+        if not line:
+            err = self.proc.stderr.read() if self.proc.stderr else ""
+            raise RuntimeError(f"{self.python} ended without an answer: {err.strip()[-300:]}")
+        return list(json.loads(line))
+
+    def close(self) -> None:
+        if self.proc.poll() is None:
+            try:
+                if self.proc.stdin:
+                    self.proc.stdin.close()
+                self.proc.wait(timeout=10)
+            except (OSError, subprocess.TimeoutExpired):
+                self.proc.kill()
+
+    # the three shapes the engine calls
+    def function(self) -> Callable[..., float]:
+        def fn(**inputs: Any) -> float:
+            r = self.batch([{"op": "call", "inputs": inputs}])[0]
+            if "error" in r:
+                raise RuntimeError(r["error"])
+            return float(_from_json(r["ok"]))
+        fn.__qualname__ = fn.__name__ = self.call.partition(":")[2]
+        fn.__module__ = self.call.partition(":")[0]
+        return fn
+
+    def stateful(self, op: str, budget: Mapping[str, Any]) -> Callable[[], Any]:
+        """make() for a filter (op 'filter') or an odometer ('odometer') on the other side: the rounds are sent as
+        one batch the first time the engine asks for a decision beyond those already known."""
+        remote = self
+
+        class _Proxy:
+            def __init__(self) -> None:
+                self.rounds: list[dict[str, Any]] = []
+                self.cache: list[Any] = []
+
+            def _ask(self, costs: dict[str, Any]) -> Any:
+                self.rounds.append(costs)
+                i = len(self.rounds) - 1
+                if i >= len(self.cache):
+                    r = remote.batch([{"op": op, "budget": dict(budget), "rounds": self.rounds}])[0]
+                    if "error" in r:
+                        raise RuntimeError(r["error"])
+                    self.cache = [_from_json(v) for v in r["ok"]]
+                    if i >= len(self.cache):
+                        raise RuntimeError("the peer stopped answering before this round")
+                return self.cache[i]
+
+            def try_spend(self, **costs: Any) -> bool:
+                return bool(self._ask(costs))
+
+            def try_spend_stream(self, rounds: list[dict[str, Any]]) -> list[bool]:
+                """The decisions on a whole stream, in one batch (the peer stops at its first HALT)."""
+                r = remote.batch([{"op": op, "budget": dict(budget), "rounds": rounds}])[0]
+                if "error" in r:
+                    raise RuntimeError(r["error"])
+                return [bool(v) for v in r["ok"]]
+
+            def step(self, **costs: Any) -> float:
+                return float(self._ask(costs))
+
+        _Proxy.__qualname__ = _Proxy.__name__ = remote.call.partition(":")[2]
+        _Proxy.__module__ = remote.call.partition(":")[0]
+        return _Proxy
+
+
+def _peer_budget(budget: Mapping[str, Any]) -> dict[str, Any]:
+    """The budget as the peer's users pass it: floats (exact decimals rounded to nearest)."""
+    out = {}
+    for k, v in budget.items():
+        if isinstance(v, (int, float)) and not isinstance(v, bool):
+            out[k] = v
+        else:
+            out[k] = float(Fraction(str(v)))
+    return out
+
+
+def run_declaration(decl: Declaration, *, seconds: float = 60, seed: int = 0, max_examples: int | None = None,
+                    python: str | None = None, extra_examples: Sequence[Any] = ()) -> CheckResult:
+    """Search one declaration: its ``examples`` (and ``extra_examples``, e.g. replayed witnesses) first, then the
+    domain.  ``python``: run the peer's ``call`` in that interpreter instead of this one."""
+    remote = Remote(python, str(decl.call)) if python else None
+    try:
+        examples = list(decl.examples) + list(extra_examples)
+        if decl.kind == "conversion":
+            fn = remote.function() if remote else resolve_call(decl.call)
+            return check_conversion(fn, decl.reference, inputs=decl.inputs, fixed=decl.fixed, claim=decl.claim,
+                                    seconds=seconds, seed=seed, examples=examples, max_examples=max_examples)
+        budget = dict(decl.budget or {})
+        pb = _peer_budget(budget)
+        if remote:
+            make = remote.stateful(decl.kind, pb)
+        else:
+            func = resolve_call(decl.call)
+
+            def make() -> Any:
+                return func(**pb)
+            make.__qualname__ = make.__name__ = getattr(func, "__qualname__", "make")
+            make.__module__ = getattr(func, "__module__", "?")
+        if decl.kind == "filter":
+            return check_filter(make, decl.reference, budget=budget, costs=decl.costs, seconds=seconds, seed=seed,
+                                examples=examples, max_examples=max_examples)
+        return check_odometer(make, decl.reference, params=budget, costs=decl.costs, seconds=seconds, seed=seed,
+                              examples=examples, max_examples=max_examples)
+    finally:
+        if remote:
+            remote.close()
+
+
+# ------------------------------------------------------------------------------------------------ assertions
+
+
+class Unsound(AssertionError):
+    """A check found an under-report (or the implementation raised on a valid input)."""
+
+
+def assert_sound(result: CheckResult | None = None, /, *, allow_error: bool = False, **check: Any) -> CheckResult:
+    """Fail (:class:`Unsound`, an AssertionError) with the shrunk witness and its reproducer when ``result`` --
+    or the check described by the keywords -- found an under-report (or an error, unless ``allow_error``).
+
+    ``assert_sound(check_filter(...))``, or ``assert_sound(conversion=fn, reference=..., inputs=...)`` /
+    ``filter=make, budget=...`` / ``odometer=make, params=...`` (``seconds`` defaults to ``--dpbounds-seconds``)."""
+    if result is None:
+        check = dict(check)
+        check.setdefault("seconds", DEFAULT_SECONDS)
+        if "conversion" in check:
+            result = check_conversion(check.pop("conversion"), check.pop("reference"), **check)
+        elif "filter" in check:
+            result = check_filter(check.pop("filter"), check.pop("reference"), **check)
+        elif "odometer" in check:
+            result = check_odometer(check.pop("odometer"), check.pop("reference"), **check)
+        else:
+            raise TypeError("assert_sound: pass a CheckResult, or conversion=/filter=/odometer= with its check's "
+                            "keywords")
+    bad = result.verdict in ("unsound", "unsound-rounding") or (result.verdict == "error" and not allow_error)
+    if bad:
+        raise Unsound(result.summary())
+    return result
+

@@ -1,0 +1,164 @@
+"""The search: hypothesis over an accountant's whole input domain, judged against the certified reference.
+
+One search is a sequence of hypothesis runs ("chunks") of at most :data:`CHUNK` examples each, the k-th seeded
+with ``(seed, k)``: for a given seed the examples (and so the findings) depend only on how many chunks run, never
+on the machine.  A run stops at ``seconds`` of wall clock, or after ``max_examples`` examples (the deterministic
+budget the audit uses).  In each example the margin toward an under-report is passed to ``hypothesis.target``;
+the first example whose verdict is in the current "failing" set (``unsound``, ``unsound-rounding``, ``error``)
+makes hypothesis shrink it to a minimal witness of at least that severity; the search then goes on looking only
+for something worse, until ``unsound`` is found or the budget is spent.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable, Sequence
+
+from dpbounds.audit.common import VERDICTS
+
+#: examples per hypothesis run (one chunk of a search)
+CHUNK = 100
+#: verdicts that make hypothesis shrink, most severe first
+FAILING = ("unsound", "unsound-rounding", "error")
+#: extra wall clock allowed for shrinking a witness found late (fraction of the budget, at least 2 s)
+SHRINK_GRACE = 0.25
+
+
+def severity(verdict: str) -> int:
+    """Smaller is worse (the order of :data:`dpbounds.audit.common.VERDICTS`)."""
+    return VERDICTS.index(verdict)
+
+
+@dataclass
+class Outcome:
+    """One example's result: the verdict, its signed margin (negative: an under-report), and what the result
+    object shows for a witness (the peer's value, the reference enclosure or decision, the judgement)."""
+
+    verdict: str
+    margin: float
+    peer_value: Any = None
+    enclosure: Any = None
+    decision: str | None = None
+    judgement: Any = None
+    detail: str = ""
+    witness: Any = None       # what the result shows as the witness (defaults to the example itself)
+
+
+@dataclass
+class SearchState:
+    tried: int = 0
+    skipped: int = 0
+    counts: dict[str, int] = field(default_factory=dict)
+    worst_margin: float | None = None
+    worst_example: Any = None
+    worst_outcome: Outcome | None = None
+    witness: Any = None
+    witness_outcome: Outcome | None = None
+    chunks: int = 0
+    stopped: str = "examples"
+
+    def record(self, x: Any, out: Outcome | None) -> None:
+        if out is None:
+            self.skipped += 1
+            return
+        self.tried += 1
+        self.counts[out.verdict] = self.counts.get(out.verdict, 0) + 1
+        if out.verdict != "error" and not math.isnan(out.margin) and \
+                (self.worst_margin is None or out.margin < self.worst_margin):
+            self.worst_margin, self.worst_example, self.worst_outcome = out.margin, x, out
+
+    def verdict(self) -> str:
+        return min(self.counts, key=severity) if self.counts else "exact"
+
+    def take_witness(self, x: Any, out: Outcome) -> None:
+        if self.witness_outcome is None or severity(out.verdict) < severity(self.witness_outcome.verdict):
+            self.witness, self.witness_outcome = x, out
+
+
+class _Found(Exception):
+    """Raised inside the hypothesis test to make it shrink the current example."""
+
+
+def _score(margin: float) -> float:
+    """hypothesis.target maximizes: the under-report, as a finite float."""
+    if math.isnan(margin):
+        return 0.0
+    return max(-1e300, min(1e300, -margin))
+
+
+def search(strategy: Any, evaluate: Callable[[Any], Outcome | None], *, seconds: float, seed: int,
+           max_examples: int | None = None, examples: Sequence[Any] = (),
+           progress: Callable[[SearchState], None] | None = None) -> SearchState:
+    """Run ``examples`` first, then hypothesis on ``strategy`` (module docstring); ``evaluate`` returns None for a
+    point outside the reference's domain (skipped)."""
+    try:
+        from hypothesis import HealthCheck, Phase, given, settings, target
+        from hypothesis import seed as hseed
+    except ImportError as e:
+        raise ImportError(f"dpbounds.testing searches with hypothesis: pip install 'dpbounds[testing]' ({e})") from e
+
+    state = SearchState()
+    t0 = time.monotonic()
+    t_end = t0 + max(0.0, float(seconds))
+    for x in examples:
+        out = evaluate(x)
+        state.record(x, out)
+        if out is not None and out.verdict in FAILING:
+            state.take_witness(x, out)
+
+    def worse_than_found() -> tuple[str, ...]:
+        w = state.witness_outcome
+        return FAILING if w is None else tuple(v for v in FAILING if severity(v) < severity(w.verdict))
+
+    levels = worse_than_found()
+    k = 0
+    while levels:
+        if time.monotonic() >= t_end:
+            state.stopped = "time"
+            break
+        if max_examples is not None and state.tried + state.skipped >= max_examples:
+            state.stopped = "examples"
+            break
+        n = CHUNK if max_examples is None else max(1, min(CHUNK, max_examples - state.tried - state.skipped))
+        found: list[tuple[Any, Outcome]] = []
+        shrink_until = [t_end]
+        cur = [levels]
+
+        def test(x: Any) -> None:
+            if time.monotonic() > shrink_until[0]:
+                return
+            out = evaluate(x)
+            state.record(x, out)
+            if out is None:
+                return
+            target(_score(out.margin), label="under-report")
+            if out.verdict in cur[0]:
+                if not found:  # shrink to a witness at least this severe, with some time for it
+                    cur[0] = tuple(v for v in cur[0] if severity(v) <= severity(out.verdict))
+                    shrink_until[0] = max(t_end, time.monotonic()) + max(2.0, SHRINK_GRACE * seconds)
+                found.append((x, out))
+                raise _Found
+
+        run = settings(database=None, deadline=None, max_examples=n, derandomize=False, print_blob=False,
+                       report_multiple_bugs=False, suppress_health_check=list(HealthCheck),
+                       phases=(Phase.generate, Phase.target, Phase.shrink))(
+            hseed(seed * 1_000_003 + k)(given(strategy)(test)))
+        try:
+            run()
+        except _Found:
+            pass
+        except Exception:  # noqa: BLE001 - hypothesis' Flaky when the shrink budget ran out mid-replay
+            if not found:
+                raise
+        if found:
+            x, out = found[-1]  # the shrinker's last failing call is its current minimal example
+            state.take_witness(x, out)
+            levels = worse_than_found()
+        state.chunks = k = k + 1
+        if progress is not None:
+            progress(state)
+    else:
+        state.stopped = "found"
+    return state

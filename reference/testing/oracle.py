@@ -1,0 +1,198 @@
+"""The reference side of :mod:`dpbounds.testing`: a fast float interval first, the certified arb enclosure only
+where the interval cannot decide the verdict.
+
+A peer value ``v`` is judged by :func:`dpbounds.audit.common.judge_upper` / :func:`judge_lower` against the
+certified enclosure ``[lo, hi]`` of the reference value.  Most verdicts follow from a float64 interval
+``[flo, fhi]`` with ``flo <= lo <= hi <= fhi`` alone (rounded outward, so every shortcut below is a theorem about
+the certified verdict, not an approximation of it):
+
+* claim ``upper``: ``v > fhi`` is ``conservative`` (the smallest float >= hi is <= fhi < v); ``v`` more than
+  ``ROUNDING_ULPS`` float steps below ``flo`` is ``unsound`` (the float up of lo is >= flo);
+* claim ``lower`` (larger claims more privacy): ``v < flo`` is ``conservative``; ``v`` more than
+  ``ROUNDING_ULPS`` steps above ``fhi`` is ``unsound``.
+
+Everything else (the exact/conservative border, the rounding band) is decided in arb.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, Callable, Mapping
+
+from dpbounds.audit.common import ROUNDING_ULPS, Judgement, _ordered, judge_lower, judge_upper
+from dpbounds.evaluation.enclosure import CertificationError, Enclosure
+from dpbounds.spec import DomainError
+
+#: registry ids with a dedicated fast interval in :mod:`dpbounds.accounting.fast_conversions` (an optimized
+#: entry has no generic float path): id -> (fast interval, certified enclosure) over the entry's parameters
+_FAST_CONVERSIONS: dict[str, tuple[Callable[..., tuple[float, float]], Callable[..., Enclosure]]] = {}
+
+
+def _conversion_paths() -> None:
+    if _FAST_CONVERSIONS:
+        return
+    from dpbounds.accounting import conversions as cv
+    from dpbounds.accounting import fast_conversions as fc
+    _FAST_CONVERSIONS.update({
+        "conversions.cks20": (lambda rho, delta: fc.eps_interval(rho, delta, "cks20"),
+                              lambda rho, delta: cv.eps_of(rho, delta, "cks20")),
+        "conversions.bs16": (lambda rho, delta: fc.eps_interval(rho, delta, "bs16"),
+                             lambda rho, delta: cv.eps_of(rho, delta, "bs16")),
+        "conversions.cks20.delta": (lambda rho, eps_g: fc.delta_interval(rho, eps_g),
+                                    lambda rho, eps_g: cv.delta_of(rho, eps_g, "cks20")),
+    })
+
+
+class Undecided(Exception):
+    """The reference could not be evaluated at a point inside the declared domain (certification failed)."""
+
+
+@dataclass
+class Verdict:
+    """One example's outcome: the verdict, the signed relative margin (negative: the peer claims more privacy than
+    the reference proves) and, when arb was needed or asked for, the full :class:`Judgement`."""
+
+    verdict: str
+    margin: float
+    judgement: Judgement | None = None
+
+
+def _exact_float(x: Any) -> tuple[float, bool]:
+    """(float, exact?) of a parameter value (float, int, Fraction, Decimal or decimal string)."""
+    if isinstance(x, float):
+        return x, True
+    q = Fraction(str(x)) if not isinstance(x, (int, Fraction)) else Fraction(x)
+    f = float(q)
+    return f, Fraction(f) == q
+
+
+def judge_enclosure(peer: Any, enc: Enclosure, claim: str, name: str, description: str) -> Judgement:
+    """:func:`judge_upper` / :func:`judge_lower` (the audit's judging, reused) against a certified enclosure; a
+    reference value of +oo makes only +inf exact for an upper claim."""
+    if enc.pos_inf or enc.lo is None or enc.hi is None:
+        j = Judgement("truth", name, description, "exact")
+        if claim == "upper" and peer != math.inf:
+            j.verdict, j.detail = "unsound", "the reference value is +inf (no guarantee); the peer claims one"
+        return j
+    judge = judge_upper if claim == "upper" else judge_lower
+    return judge(peer, enc.lo, enc.hi, role="truth", reference=name, description=description)
+
+
+def relative_margin(peer: float, ref: float, claim: str) -> float:
+    """(peer - ref) / |ref| for an upper claim, (ref - peer) / |ref| for a lower one (absolute when ref is 0):
+    positive on the sound side."""
+    d = (peer - ref) if claim == "upper" else (ref - peer)
+    if math.isnan(d):
+        return -math.inf
+    return d / abs(ref) if ref not in (0.0,) and math.isfinite(ref) else d
+
+
+class Oracle:
+    """The reference value at a point: ``reference`` is a registry id (evaluated at the inputs plus ``fixed``) or a
+    callable ``(**inputs) -> Enclosure`` (certified; no fast path)."""
+
+    def __init__(self, reference: str | Callable[..., Enclosure], fixed: Mapping[str, Any] | None = None,
+                 claim: str = "upper") -> None:
+        if claim not in ("upper", "lower"):
+            raise DomainError("claim", claim, "'upper' or 'lower'", "dpbounds.testing")
+        self.reference = reference
+        self.fixed = dict(fixed or {})
+        self.claim = claim
+        self.name = reference if isinstance(reference, str) else \
+            f"{getattr(reference, '__module__', '?')}.{getattr(reference, '__qualname__', repr(reference))}"
+        self._fast: Callable[..., tuple[float, float]] | None = None
+        self._cert: Callable[..., Enclosure]
+        if isinstance(reference, str):
+            from dpbounds.spec import get
+            entry = get(reference)  # DomainError for an unknown id, at construction
+            self.description = f"{reference}: {entry.title} ({entry.theorem})"
+            _conversion_paths()
+            if reference in _FAST_CONVERSIONS:
+                self._fast, self._cert = _FAST_CONVERSIONS[reference]
+            else:
+                from dpbounds.evaluation.evaluate import enclose, fast_interval
+                if entry.optimize is None:
+                    def fast(**pt: Any) -> tuple[float, float]:
+                        vals = {k: _exact_float(v) for k, v in pt.items()}
+                        lo, hi = fast_interval(reference, rounded_inputs=not all(e for _, e in vals.values()),
+                                               **{k: f for k, (f, _) in vals.items()})
+                        return float(lo), float(hi)
+                    self._fast = fast
+                self._cert = lambda **pt: enclose(reference, {k: (Fraction(v) if isinstance(v, float) else v)
+                                                              for k, v in pt.items()}, rel_tol=1e-24)
+        else:
+            if not callable(reference):
+                raise DomainError("reference", reference, "a registry id or a callable (**inputs) -> Enclosure",
+                                  "dpbounds.testing")
+            self.description = f"{self.name} (a certified callable)"
+            self._cert = reference
+
+    def fast(self, point: Mapping[str, Any]) -> tuple[float, float] | None:
+        """A float64 (lo, hi) around the reference value, or None (no fast path, or it could not tell).
+        Raises DomainError when the point is outside the reference's domain."""
+        if self._fast is None:
+            return None
+        try:
+            lo, hi = self._fast(**{**self.fixed, **point})
+        except DomainError:
+            raise
+        except (ArithmeticError, ValueError, TypeError):
+            return None
+        lo, hi = float(lo), float(hi)
+        if math.isnan(lo) or math.isnan(hi) or lo > hi:
+            return None
+        return lo, hi
+
+    def enclosure(self, point: Mapping[str, Any]) -> Enclosure:
+        """The certified enclosure (DomainError outside the domain; :class:`Undecided` when arb cannot certify)."""
+        try:
+            enc = self._cert(**{**self.fixed, **point})
+        except CertificationError as e:
+            raise Undecided(str(e)) from None
+        if not isinstance(enc, Enclosure):
+            raise TypeError(f"reference {self.name} returned {type(enc).__name__}, not a dpbounds.Enclosure")
+        return enc
+
+    def judge(self, peer: float, enc: Enclosure) -> Judgement:
+        """The audit's judgement of ``peer`` against the certified enclosure."""
+        return judge_enclosure(peer, enc, self.claim, self.name, self.description)
+
+    def verdict(self, point: Mapping[str, Any], peer: float, *, sure_enough: bool = False) -> Verdict:
+        """The verdict on one peer value at ``point`` (see :func:`classify`)."""
+        return classify(self.claim, peer, self.fast(point), lambda: self.enclosure(point), self.judge,
+                        sure_enough=sure_enough)
+
+
+def classify(claim: str, peer: Any, iv: tuple[float, float] | None, enclosure: Callable[[], Enclosure],
+             judge: Callable[[Any, Enclosure], Judgement], *, sure_enough: bool = False) -> Verdict:
+    """The verdict on one peer value: from the float interval ``iv`` when it decides (module docstring), else from
+    ``judge(peer, enclosure())``.  ``sure_enough``: the caller already holds a conservative (or worse) finding, so
+    a value the interval proves sound needs no arb to tell exact from conservative."""
+    if iv is not None and isinstance(peer, float) and not math.isnan(peer):
+        flo, fhi = iv
+        m = relative_margin(peer, flo if claim == "upper" else fhi, claim)
+        if claim == "upper":
+            if peer > fhi:
+                return Verdict("conservative", m)
+            if peer < flo and _ordered(flo) - _ordered(peer) > ROUNDING_ULPS:
+                return Verdict("unsound", m)
+            if sure_enough and peer >= fhi:
+                return Verdict("conservative", m)  # sound; exact or conservative is no news
+        else:
+            if peer < flo:
+                return Verdict("conservative", m)
+            if math.isfinite(peer) and peer > fhi and _ordered(peer) - _ordered(fhi) > ROUNDING_ULPS:
+                return Verdict("unsound", m)
+            if sure_enough and peer <= flo:
+                return Verdict("conservative", m)
+    enc = enclosure()
+    j = judge(peer, enc)
+    if enc.pos_inf or enc.lo is None or enc.hi is None or not isinstance(peer, float):
+        m = 0.0 if j.verdict in ("exact", "conservative") else -math.inf
+    else:
+        m = relative_margin(peer, float(enc.lo) if claim == "upper" else float(enc.hi), claim)
+        if j.verdict in ("unsound", "unsound-rounding"):
+            m = min(m, -1e-300)  # an under-report has a negative margin even where floats round it to 0
+    return Verdict(j.verdict, m, j)

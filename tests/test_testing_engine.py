@@ -1,0 +1,361 @@
+"""dpbounds.testing: the search finds planted faults of every class the issue names, and never calls a correct
+float implementation unsound.
+
+Every implementation here is written from the papers' formulas, independently of dpbounds' code: the correct ones
+round up (a sound float implementation must), the faulty ones each carry one classic bug -- an overflowing power
+read as 0, a series cut at an absolute tolerance, a calibration used outside its theorem's range (Dwork-Roth
+Thm A.1 needs eps < 1), float sums of the budget, a rule that changes after many rounds, an extra round.  Searches
+are short (a few seconds) and seeded, with a budget in examples: the examples hypothesis tries depend only on the
+seed and the budget, so a fault found here is found on every machine (no timing is asserted).
+"""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from dpbounds.testing import CheckResult, assert_sound, check_conversion, check_filter, check_odometer
+from dpbounds.testing.declarations import Unsound
+
+#: deterministic budgets (examples; the 30 s wall clock is only a cap that a loaded machine might reach)
+CONV = dict(seconds=30, max_examples=300)
+FILT = dict(seconds=30, max_examples=120)
+ODO = dict(seconds=30, max_examples=60)
+
+
+def up(x: float, rel: float = 1e-12) -> float:
+    """x enlarged by a relative margin, then one float up: the sound end of a float computation."""
+    return math.nextafter(x + abs(x) * rel, math.inf)
+
+
+def add_up(s: float, e: float) -> float:
+    """s + e rounded up (TwoSum: the exact error of the float addition, Knuth TAOCP vol. 2, 4.2.2)."""
+    t = s + e
+    if math.isinf(t):
+        return t
+    bb = t - s
+    err = (s - (t - bb)) + (e - bb)
+    return math.nextafter(t, math.inf) if err > 0 else t
+
+
+# --------------------------------------------------------------------------- conversions: CKS20 Prop. 12
+
+ALPHAS = [1 + 10 ** (k / 40) for k in range(-160, 241)]  # 1.0001 .. 1e6 (every alpha > 1 gives a valid eps)
+
+
+def cks20_eps(rho: float, delta: float) -> float:
+    """CKS20 Proposition 12 (arXiv:2004.00010v5) for rho-zCDP (tau = alpha rho), min over a grid, rounded up."""
+    best = math.inf
+    L = -math.log(delta)
+    for a in ALPHAS:
+        t1 = a * rho
+        t2 = (L + (a - 1) * math.log1p(-1 / a) - math.log(a)) / (a - 1)
+        best = min(best, t1 + t2 + 1e-12 * (abs(t1) + abs(t2)))
+    return max(math.nextafter(best, math.inf), 0.0)
+
+
+def cks20_delta(rho: float, eps_g: float) -> float:
+    """CKS20 Prop. 12, delta form, in logs (no overflow), min over the grid, rounded up."""
+    best = math.inf
+    for a in ALPHAS:
+        lt = (a - 1) * (a * rho - eps_g) + a * math.log1p(-1 / a) - math.log(a - 1)
+        err = 1e-13 * (abs((a - 1) * a * rho) + abs((a - 1) * eps_g) + abs(a * math.log1p(-1 / a)) + 40)
+        best = min(best, math.exp(lt + err) if lt + err < 709 else math.inf)
+    return up(best, 1e-12)
+
+
+def cks20_delta_overflow(rho: float, eps_g: float) -> float:
+    """PLANTED: the power exp((alpha - 1) alpha rho) overflows at large orders, and the overflow is read as 0."""
+    best = math.inf
+    for a in ALPHAS:
+        try:
+            t = math.exp((a - 1) * a * rho) * math.exp(-(a - 1) * eps_g) * (1 - 1 / a) ** a / (a - 1)
+        except OverflowError:
+            t = 0.0
+        best = min(best, t)
+    return up(best)
+
+
+def test_correct_float_cks20_is_never_unsound():
+    r = check_conversion(cks20_eps, "conversions.cks20", inputs={"rho": (1e-8, 1e4), "delta": (1e-300, 0.5)},
+                         **CONV)
+    assert r.verdict in ("exact", "conservative"), r.summary()
+    assert r.examples > 20 and r.witness is None
+
+
+def test_correct_float_cks20_delta_is_never_unsound():
+    r = check_conversion(cks20_delta, "conversions.cks20.delta", inputs={"rho": (1e-6, 10.0), "eps_g": (0.0, 50.0)},
+                         **CONV)
+    assert r.verdict in ("exact", "conservative"), r.summary()
+
+
+def test_overflowing_power_is_found():
+    r = check_conversion(cks20_delta_overflow, "conversions.cks20.delta",
+                         inputs={"rho": (1e-6, 10.0), "eps_g": (0.0, 50.0)}, **CONV)
+    assert r.verdict == "unsound", r.summary()
+    w = r.witness
+    assert w is not None and r.peer_value is not None and r.enclosure is not None
+    assert r.peer_value < r.enclosure.lower()  # the witness really is below the certified value
+    assert "cks20_delta_overflow" in r.reproducer and "conversions.cks20.delta" in r.reproducer
+
+
+# --------------------------------------------------------------------------- a series: KOV15 exact delta
+
+
+def kov_terms(eps: float, k: int, eps_g: float):
+    """The terms of KOV15 Thm 3.3's exact delta of k-fold eps-randomized response, each as a float, in logs."""
+    lz = k * math.log1p(math.exp(eps)) if eps < 30 else k * (eps + math.log1p(math.exp(-eps)))
+    for l in range(k + 1):
+        x = eps_g + eps * (2 * l - k)  # term = C(k,l) e^{eps(k-l)} (1 - e^x) / (1+e^eps)^k, positive iff x < 0
+        if x >= 0:
+            break
+        lc = math.lgamma(k + 1) - math.lgamma(l + 1) - math.lgamma(k - l + 1)
+        yield math.exp(lc + eps * (k - l) - lz) * -math.expm1(x), abs(lc) + eps * k + lz
+
+
+def kov_exact(eps: float, k: int, eps_g: float) -> float:
+    total, scale = 0.0, 0.0
+    for t, mag in kov_terms(eps, k, eps_g):
+        total = add_up(total, t)
+        scale = max(scale, mag)
+    # every term's relative error is below (mag + 10) * 2^-50; subnormal terms lose at most 5e-324 each
+    return math.nextafter(total * (1 + (scale + 10) * 2.0 ** -48) + (k + 1) * 5e-324, math.inf)
+
+
+def kov_cut(eps: float, k: int, eps_g: float) -> float:
+    """PLANTED: the series stops at the first term below an absolute tolerance of 1e-12."""
+    total = 0.0
+    for t, _ in kov_terms(eps, k, eps_g):
+        if t < 1e-12:
+            break
+        total += t
+    return up(total)
+
+
+KOV = {"eps": (1e-3, 2.0), "k": (1, 120), "eps_g": (0.0, 20.0)}
+
+
+def test_correct_float_kov15_is_never_unsound():
+    r = check_conversion(kov_exact, "conversions.kov15.exact", inputs=KOV, **CONV)
+    assert r.verdict in ("exact", "conservative"), r.summary()
+
+
+def test_series_cut_at_an_absolute_tolerance_is_found():
+    r = check_conversion(kov_cut, "conversions.kov15.exact", inputs=KOV, **CONV)
+    assert r.verdict == "unsound", r.summary()
+    assert r.enclosure is not None and r.peer_value < r.enclosure.lower()
+
+
+# --------------------------------------------------------------------------- a calibration outside its range
+
+
+def gauss_eps_reference(rho, delta):
+    """The Gaussian mechanism's exact epsilon(delta) at rho = 1/(2 sigma^2) (BW18 Thm 8): a certified callable."""
+    from dpbounds.accounting.conversions import eps_of
+    return eps_of(rho, delta, "gauss")
+
+
+def classical_gauss_eps(rho: float, delta: float) -> float:
+    """PLANTED: the classical calibration sigma = sqrt(2 ln(1.25/delta)) / eps (Dwork-Roth Thm A.1, eps < 1 only),
+    solved for eps and used at every rho."""
+    return up(math.sqrt(2 * math.log(1.25 / delta)) * math.sqrt(2 * rho))
+
+
+def bs16_eps(rho: float, delta: float) -> float:
+    """BS16 Prop. 1.3: rho + 2 sqrt(rho log(1/delta)), rounded up (valid at every rho)."""
+    return up(rho + 2 * math.sqrt(rho * -math.log(delta)), 1e-13)
+
+
+GAUSS = {"rho": (1e-6, 100.0), "delta": (1e-12, 0.1)}
+
+
+def test_calibration_outside_its_range_is_found():
+    r = check_conversion(classical_gauss_eps, gauss_eps_reference, inputs=GAUSS, **CONV)
+    assert r.verdict == "unsound", r.summary()
+    assert "gauss_eps_reference" in r.reference and r.enclosure is not None
+
+
+def test_valid_conversion_is_never_unsound_against_the_exact_curve():
+    r = check_conversion(bs16_eps, gauss_eps_reference, inputs=GAUSS, **CONV)
+    assert r.verdict in ("exact", "conservative"), r.summary()
+
+
+def test_lower_claims_are_mirrored():
+    """claim='lower' (a budget: larger claims more privacy): a B* rounded down is sound, one rounded up by 1e-6
+    relative is not.  (The first version of b_star_down computed sqrt(L + eps_g) - sqrt(L) directly: the search
+    found it 7533 ulps above B* at eps_g = 0.001, delta_g = 0.01 -- the cancellation.)"""
+    def b_star_down(eps_g, delta_g):  # BS16: (sqrt(L + eps_g) - sqrt(L))^2, without the cancellation
+        L = -math.log(delta_g)
+        return math.nextafter((eps_g / (math.sqrt(L + eps_g) + math.sqrt(L))) ** 2 * (1 - 1e-12), 0.0)
+
+    def b_star_over(eps_g, delta_g):
+        return b_star_down(eps_g, delta_g) * (1 + 1e-6)
+    dom = {"eps_g": (1e-3, 10.0), "delta_g": (1e-12, 0.3)}
+    good = check_conversion(b_star_down, "conversions.bs16.b_star", inputs=dom, claim="lower", **CONV)
+    assert good.verdict in ("exact", "conservative"), good.summary()
+    bad = check_conversion(b_star_over, "conversions.bs16.b_star", inputs=dom, claim="lower", **CONV)
+    assert bad.verdict == "unsound", bad.summary()
+
+
+def test_an_error_on_a_valid_input_is_reported_with_its_witness():
+    def fussy(rho, delta):
+        if delta < 1e-100:
+            raise ValueError("delta too small")
+        return bs16_eps(rho, delta)
+    r = check_conversion(fussy, "conversions.cks20", inputs={"rho": (1e-8, 1e4), "delta": (1e-300, 0.5)},
+                         **CONV)
+    assert r.verdict == "error" and r.witness is not None and r.witness["delta"] < 1e-100
+    assert "ValueError" in str(r.peer_value)
+
+
+# --------------------------------------------------------------------------- filters: RRUV16 Thm 3.4
+
+
+class UpFilter:
+    """A correct float64 basic-composition filter: the running sum rounded up, CONT while it is <= the budget."""
+
+    def __init__(self, eps_g: float = 1.0) -> None:
+        self.budget, self.spent, self.halted = eps_g, 0.0, False
+
+    def try_spend(self, eps: float) -> bool:
+        if self.halted:
+            return False
+        t = add_up(self.spent, eps)
+        if t > self.budget:
+            self.halted = True
+            return False
+        self.spent = t
+        return True
+
+
+class FloatSumFilter(UpFilter):
+    """PLANTED: the budget check on a float running sum (0.1 + 0.2 + ... rounds down past the budget)."""
+
+    def try_spend(self, eps: float) -> bool:
+        if self.halted or self.spent + eps > self.budget:
+            self.halted = True
+            return False
+        self.spent += eps
+        return True
+
+
+class ChangesAfterManyRounds(UpFilter):
+    """PLANTED: after 1000 rounds the remaining budget is cached and each round compared with it alone."""
+
+    def __init__(self, eps_g: float = 1.0) -> None:
+        super().__init__(eps_g)
+        self.n, self.left = 0, None
+
+    def try_spend(self, eps: float) -> bool:
+        self.n += 1
+        if self.n > 1000:
+            if self.left is None:
+                self.left = self.budget - self.spent
+            return eps <= self.left
+        return super().try_spend(eps)
+
+
+class ExtraRound(UpFilter):
+    """PLANTED: checks the budget before adding the round's cost (one round too many)."""
+
+    def try_spend(self, eps: float) -> bool:
+        if self.halted or self.spent > self.budget:
+            self.halted = True
+            return False
+        self.spent = add_up(self.spent, eps)
+        return True
+
+
+@pytest.mark.parametrize("eps_g", [1.0, 0.75])
+def test_correct_float_filter_is_never_unsound(eps_g):
+    r = check_filter(lambda: UpFilter(eps_g), "rruv16.thm3_4.filter", budget={"eps_g": repr(eps_g)},
+                     **FILT)
+    assert r.verdict in ("exact", "conservative"), r.summary()
+    assert r.examples > 10
+
+
+def test_float_sum_of_the_budget_is_found():
+    r = check_filter(FloatSumFilter, "rruv16.thm3_4.filter", budget={"eps_g": "1"}, **FILT)
+    assert r.verdict in ("unsound", "unsound-rounding"), r.summary()
+    w = r.witness
+    assert w is not None and r.peer_value == "CONT" and r.decision == "HALT"
+    exact = sum(__import__("fractions").Fraction(c["eps"]) for c in w["stream"])
+    assert exact > 1  # the reference halts for a reason: the exact sum of the float costs is over the budget
+
+
+def test_rule_that_changes_after_many_rounds_is_found():
+    r = check_filter(ChangesAfterManyRounds, "rruv16.thm3_4.filter", budget={"eps_g": "1"}, **FILT)
+    assert r.verdict == "unsound", r.summary()
+    assert r.witness is not None and r.witness["round"] > 1000
+
+
+def test_extra_round_is_found_and_shrunk():
+    r = check_filter(ExtraRound, "rruv16.thm3_4.filter", budget={"eps_g": "1"}, **FILT)
+    assert r.verdict == "unsound", r.summary()
+    assert r.witness is not None and r.witness["round"] <= 3  # shrunk to a few rounds
+    assert "ExtraRound" in r.reproducer
+
+
+def test_filter_reproducer_runs():
+    r = check_filter(ExtraRound, "rruv16.thm3_4.filter", budget={"eps_g": "1"}, **FILT)
+    code = r.reproducer.replace(r.reproducer.splitlines()[2], "make = ExtraRound")
+    exec(compile(code, "<reproducer>", "exec"), {"ExtraRound": ExtraRound})
+
+
+# --------------------------------------------------------------------------- odometers
+
+
+class UpOdometer:
+    """A correct float64 basic-composition odometer (RRUV16 Thm 3.4's running sum), rounded up."""
+
+    def __init__(self) -> None:
+        self.s = 0.0
+
+    def step(self, eps: float) -> float:
+        self.s = add_up(self.s, eps)
+        return self.s
+
+
+class Float32Odometer(UpOdometer):
+    """PLANTED: after 100 rounds the running value is reported in float32 (rounded to nearest)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.n = 0
+
+    def step(self, eps: float) -> float:
+        import struct
+        self.n += 1
+        s = super().step(eps)
+        return struct.unpack("f", struct.pack("f", s))[0] if self.n > 100 else s
+
+
+def test_correct_float_odometer_is_never_unsound():
+    r = check_odometer(UpOdometer, "rruv16.thm3_4.odometer", params={}, **ODO)
+    assert r.verdict in ("exact", "conservative"), r.summary()
+
+
+def test_odometer_under_report_after_many_rounds_is_found():
+    r = check_odometer(Float32Odometer, "rruv16.thm3_4.odometer", params={}, **ODO)
+    assert r.verdict in ("unsound", "unsound-rounding"), r.summary()
+    assert r.witness is not None and r.witness["round"] > 100
+
+
+# --------------------------------------------------------------------------- determinism and assert_sound
+
+
+def test_same_seed_same_findings():
+    kw = dict(inputs={"rho": (1e-6, 10.0), "eps_g": (0.0, 50.0)}, seconds=60, max_examples=60, seed=3)
+    a = check_conversion(cks20_delta_overflow, "conversions.cks20.delta", **kw)
+    b = check_conversion(cks20_delta_overflow, "conversions.cks20.delta", **kw)
+    assert (a.verdict, a.witness, a.examples, a.margin) == (b.verdict, b.witness, b.examples, b.margin)
+
+
+def test_assert_sound_fails_with_witness_and_reproducer():
+    with pytest.raises(Unsound) as e:
+        assert_sound(filter=ExtraRound, reference="rruv16.thm3_4.filter", budget={"eps_g": "1"}, **FILT)
+    assert "witness" in str(e.value) and "reproducer" in str(e.value)
+    ok = assert_sound(conversion=bs16_eps, reference="conversions.cks20",
+                      inputs={"rho": (1e-8, 1e4), "delta": (1e-300, 0.5)}, seconds=3)
+    assert isinstance(ok, CheckResult) and ok.sound
