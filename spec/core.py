@@ -61,11 +61,30 @@ MISSING = _MISSING
 
 
 def _show(value: Any) -> str:
+    """The value as shown in an error message: at most 80 characters, built in time bounded by that length (a
+    10**5000 must not hit Python's 4300-digit int-to-str limit, nor a 1e-99999 take seconds, while the message
+    that rejects it is built)."""
+    if isinstance(value, (int, Fraction)) and not isinstance(value, bool):
+        q = Fraction(value)
+        if max(q.numerator.bit_length(), q.denominator.bit_length()) > 256:
+            k = _log10_abs(q)
+            return f"a number of about {'-' if q < 0 else ''}1e{k:+d} ({q.numerator.bit_length()}-bit numerator, " \
+                   f"{q.denominator.bit_length()}-bit denominator)"
     if isinstance(value, Fraction):
         s = fraction_to_decimal_str(value) if _is_terminating(value) else f"{value.numerator}/{value.denominator}"
     else:
-        s = repr(value)
+        try:
+            s = repr(value)
+        except (ValueError, OverflowError, MemoryError):  # a foreign object too large to print
+            s = f"<{type(value).__name__}>"
     return s if len(s) <= 80 else s[:77] + "..."
+
+
+def _log10_abs(q: Fraction) -> int:
+    """floor(log10 |q|) up to one, for any nonzero rational (math.log10 of a huge int is exact enough and fast)."""
+    if q == 0:
+        return 0
+    return math.floor(math.log10(abs(q.numerator)) - math.log10(q.denominator))
 
 
 def _is_terminating(q: Fraction) -> bool:

@@ -84,3 +84,15 @@ def budget_streams(eps_g: float = 1.0, max_rounds: int = 4096) -> st.SearchStrat
     """Per-round eps streams for a filter of budget ``eps_g``, every shape (see dpbounds.testing.strategies.streams),
     expanded to one dict per round."""
     return streams(("eps",), {"eps": eps_g}, max_rounds).map(expand)
+
+
+#: hostile scalars for the API: huge and tiny exact numbers, float64's extremes (1e308, subnormals, inf, nan),
+#: strings that are and are not numbers
+hostile_scalars = st.one_of(
+    st.sampled_from([10**5000, -10**5000, 2**63, 10**308, 1e308, -1e308, 5e-324, 2.2e-308, float("inf"),
+                     float("-inf"), float("nan"), 0, 0.0, -0.0, "1e1000", "1e-1000", "1e1001", "nan", "inf", "",
+                     " 1", "1/0", "0x10", "1_000", "\x00", "9" * 500, Fraction(1, 10**1000)]),
+    st.integers(min_value=-10**1200, max_value=10**1200),
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.text(max_size=12),
+    st.fractions(max_denominator=10**400))

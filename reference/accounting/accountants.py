@@ -398,8 +398,8 @@ class _TransSum:
 
     def _ends(self, b):
         ends = arb_endpoints(b)
-        if ends is None:
-            raise NotCertified(f"aggregate {self.name} is not finite")
+        if ends is None:  # no finite upper end (e.g. a round eps=1e308): +inf, so the filter HALTs, never CONTs
+            return POS_INF
         return (max(ends[0], Fraction(0)), ends[1])
 
     def candidate(self, rnd: dict):

@@ -35,6 +35,7 @@ from __future__ import annotations
 import importlib.util
 import math
 import struct
+import sys
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -69,13 +70,27 @@ def _ordered(x: float) -> int:
     return i if i >= 0 else -(i & 0x7FFFFFFFFFFFFFFF)
 
 
+def _float_near(q: Fraction) -> float:
+    """float(q), or +-inf where q is beyond float64's range (float() of such a Fraction raises OverflowError)."""
+    try:
+        return float(q)
+    except OverflowError:
+        return math.inf if q > 0 else -math.inf
+
+
 def _float_up(q: Fraction) -> float:
-    f = float(q)
+    """The smallest float64 >= q (+inf above the range)."""
+    f = _float_near(q)
+    if not math.isfinite(f):
+        return f if f > 0 else -sys.float_info.max
     return f if Fraction(f) >= q else math.nextafter(f, math.inf)
 
 
 def _float_down(q: Fraction) -> float:
-    f = float(q)
+    """The largest float64 <= q (-inf below the range)."""
+    f = _float_near(q)
+    if not math.isfinite(f):
+        return f if f < 0 else sys.float_info.max
     return f if Fraction(f) <= q else math.nextafter(f, -math.inf)
 
 
@@ -100,14 +115,15 @@ class Judgement:
     gap_rel: float | None = None    # (lo - peer) / lo when below
     gap_ulps: int | None = None     # float64 steps from the peer's value up to lo when below
     detail: str = ""
+    claim: str = "upper"            # "upper" (judge_upper: smaller claims more privacy) or "lower" (judge_lower)
 
     def as_json(self) -> dict[str, Any]:
         d: dict[str, Any] = {"role": self.role, "reference": self.reference, "description": self.description,
                              "verdict": self.verdict}
         if self.lo is not None and self.hi is not None:
             d["enclosure"] = [_dec(self.lo, "floor"), _dec(self.hi, "ceiling")]  # outward: contains [lo, hi]
-            d["lower"] = _float_down(self.lo)
-            d["upper"] = _float_up(self.hi)
+            d["lower"] = _finite_or_none(_float_down(self.lo))  # null: beyond float64 (the enclosure says where)
+            d["upper"] = _finite_or_none(_float_up(self.hi))
         if self.decision is not None:
             d["decision"] = self.decision
         d["ratio"] = _finite_or_none(self.ratio)
@@ -121,15 +137,12 @@ class Judgement:
             return self.decision
         if self.lo is None or self.hi is None:
             return ""
-        return f"[{float(self.lo):.17g}, {float(self.hi):.17g}]"
+        return f"[{_float_near(self.lo):.17g}, {_float_near(self.hi):.17g}]"
 
 
 def _ratio(a: Fraction, b: Fraction) -> float:
-    """a / b as a float, +inf when it overflows (b > 0)."""
-    try:
-        return float(a / b)
-    except OverflowError:
-        return math.inf
+    """a / b as a float, +-inf when it overflows (b > 0); exact until the one rounding."""
+    return _float_near(a / b)
 
 
 def _finite_or_none(x: float | None) -> float | None:
@@ -157,11 +170,12 @@ def judge_upper(peer_value: float, lo: Fraction, hi: Fraction, *, role: str, ref
         return j
     pv = Fraction(peer_value)
     up = _float_up(hi)
-    if lo <= pv <= Fraction(up):
+    up_q = Fraction(up) if math.isfinite(up) else None  # None: hi is beyond float64, above every finite value
+    if lo <= pv and (up_q is None or pv <= up_q):
         j.detail = ("inside the certified enclosure" if pv <= hi else
                     "the certified upper end rounded up to float64 (the sound float answer)")
         return j
-    if pv > Fraction(up):
+    if up_q is not None and pv > up_q:
         j.verdict = "conservative"
         j.ratio = _ratio(pv, hi) if hi > 0 else math.inf
         above = _ordered(peer_value) - _ordered(up)
@@ -177,7 +191,7 @@ def judge_upper(peer_value: float, lo: Fraction, hi: Fraction, *, role: str, ref
     j.gap_rel = _ratio(lo - pv, abs(lo)) if lo != 0 else math.inf
     j.ratio = _ratio(pv, lo) if lo > 0 else None
     j.verdict = "unsound-rounding" if j.gap_ulps <= ROUNDING_ULPS else "unsound"
-    j.detail = (f"below the certified lower end {float(lo):.17g} by {_gap_text(j)}: claims more privacy than "
+    j.detail = (f"below the certified lower end {_float_near(lo):.17g} by {_gap_text(j)}: claims more privacy than "
                 f"{reference} proves")
     return j
 
@@ -189,17 +203,18 @@ def judge_lower(peer_value: float, lo: Fraction, hi: Fraction, *, role: str, ref
 
     ``exact`` from the largest float64 <= lo up to hi; ``conservative`` below; above hi ``unsound`` (or
     ``unsound-rounding`` within :data:`ROUNDING_ULPS` float64 steps): it admits more than the reference proves."""
-    j = Judgement(role, reference, description, "exact", lo, hi)
+    j = Judgement(role, reference, description, "exact", lo, hi, claim="lower")
     if not isinstance(peer_value, float) or math.isnan(peer_value) or peer_value == math.inf:
         j.verdict, j.detail = "error", f"the peer returned {peer_value!r}, not a finite number"
         return j
     pv = Fraction(peer_value)
     down = _float_down(lo)
-    if Fraction(down) <= pv <= hi:
+    down_q = Fraction(down) if math.isfinite(down) else None  # None: lo is below float64's range
+    if (down_q is None or down_q <= pv) and pv <= hi:
         j.detail = ("inside the certified enclosure" if pv >= lo else
                     "the certified lower end rounded down to float64 (the sound float answer)")
         return j
-    if pv < Fraction(down):
+    if down_q is not None and pv < down_q:
         j.verdict = "conservative"
         j.ratio = _ratio(pv, lo) if lo > 0 else None
         j.detail = (f"sound, smaller by a factor {j.ratio:.6g}" if j.ratio is not None else "sound")
@@ -209,7 +224,7 @@ def judge_lower(peer_value: float, lo: Fraction, hi: Fraction, *, role: str, ref
     j.gap_rel = _ratio(pv - hi, abs(hi)) if hi != 0 else math.inf
     j.ratio = _ratio(pv, hi) if hi > 0 else None
     j.verdict = "unsound-rounding" if j.gap_ulps <= ROUNDING_ULPS else "unsound"
-    j.detail = f"above the certified upper end {float(hi):.17g} by {_gap_text(j)}: admits more than {reference} proves"
+    j.detail = f"above the certified upper end {_float_near(hi):.17g} by {_gap_text(j)}: admits more than {reference} proves"
     return j
 
 
@@ -238,6 +253,64 @@ def judge_bound(peer_value: float, bound: Fraction, *, role: str, reference: str
     """A peer's claimed upper bound against a value the claim must not go below (e.g. the exact delta of an
     adaptive interaction found by an adversary): unsound when the bound is above the claim."""
     return judge_upper(peer_value, bound, bound, role=role, reference=reference, description=description)
+
+
+def rejudge(result: "PeerResult") -> "PeerResult":
+    """``result`` with every verdict recomputed from its numbers (an adapter's own verdict is never trusted).
+
+    A numeric judgement is judged again from the peer's value and the certified [lo, hi] in its claim direction
+    (:func:`judge_upper` or :func:`judge_lower`), and keeps the adapter's verdict only where that one is more
+    severe (an adapter may flag a value, never clear it); a decision judgement keeps its verdict only when it is one of
+    :data:`VERDICTS` and agrees with the two decisions it records (the peer's CONT/HALT in ``peer_output``);
+    anything else -- a judgement without numbers, a value that is not a float, an unknown verdict -- is an
+    ``error``.  Raises TypeError on a malformed result (the caller turns it into an ``error`` row)."""
+    if not isinstance(result.comparisons, list) or not all(isinstance(c, Comparison) for c in result.comparisons):
+        raise TypeError("comparisons must be a list of Comparison")
+    if not isinstance(result.peer, str) or not isinstance(result.version, str):
+        raise TypeError("peer and version must be strings")
+    result.notes = [str(n) for n in result.notes] if isinstance(result.notes, list) else []
+    result.functions = [str(f) for f in result.functions] if isinstance(result.functions, list) else []
+    for c in result.comparisons:
+        c.inputs = {str(k): str(v) for k, v in c.inputs.items()} if isinstance(c.inputs, dict) else {}
+        c.peer, c.function, c.check = str(c.peer), str(c.function), str(c.check)
+        c.error = str(c.error) if c.error else ""
+        c.peer_output, c.reproducer = str(c.peer_output or ""), str(c.reproducer or "")
+        for attr in ("formula", "truth"):
+            j = getattr(c, attr)
+            if j is not None:
+                setattr(c, attr, _rejudged(c, j))
+        if not c.error and c.formula is None and c.truth is None:
+            c.error = "the adapter returned a comparison with no judgement"
+    return result
+
+
+def _rejudged(c: "Comparison", j: Judgement) -> Judgement:
+    if not isinstance(j, Judgement):
+        raise TypeError(f"a judgement of {type(j).__name__}, not Judgement")
+    role, ref, desc = str(j.role), str(j.reference), str(j.description)
+    if j.lo is not None or j.hi is not None:
+        lo, hi = j.lo, j.hi
+        if not (isinstance(lo, (int, Fraction)) and isinstance(hi, (int, Fraction)) and lo <= hi):
+            return Judgement(role, ref, desc, "error", detail=f"the adapter's enclosure [{lo!r}, {hi!r}] is not an "
+                             "interval of exact rationals")
+        judge = judge_lower if j.claim == "lower" else judge_upper
+        new = judge(c.peer_value, Fraction(lo), Fraction(hi), role=role, reference=ref, description=desc)
+        if j.verdict in VERDICTS and VERDICTS.index(j.verdict) <= VERDICTS.index(new.verdict):
+            # an adapter may flag more severely, never clear; where it agrees, its own words stay
+            new.verdict, new.detail = j.verdict, str(j.detail or new.detail)
+        return new
+    if j.decision in ("CONT", "HALT") and j.verdict in VERDICTS:
+        peer = c.peer_output.strip().upper()
+        if peer in ("CONT", "HALT"):
+            if peer == j.decision and j.verdict != "exact":
+                return Judgement(role, ref, desc, "error", decision=j.decision,
+                                 detail=f"the adapter called the same decision {peer} {j.verdict!r}")
+            if peer != j.decision and j.verdict == "exact":
+                return judge_decision(peer == "CONT", j.decision == "CONT", same_theorem=True, role=role,
+                                      reference=ref, description=desc)
+        return j
+    return Judgement(role, ref, desc, "error", detail="the adapter's judgement has neither an enclosure nor a "
+                     "decision with a known verdict")
 
 
 @dataclass
@@ -327,14 +400,52 @@ def run_probe(python: str | None, source: str, calls: list[Any]) -> list[Any]:
     import sys
     python = python or sys.executable
     driver = source + "\nimport json, sys\nprint(json.dumps([probe(c) for c in json.load(sys.stdin)]))\n"
-    try:
-        out = subprocess.run([python, "-c", driver], input=json.dumps(calls), capture_output=True, text=True,
-                             timeout=PROBE_TIMEOUT_S, check=False)
-    except (OSError, subprocess.TimeoutExpired) as e:
+    try:  # its own session, so that a timeout (here, or the audit's --timeout) kills its children too
+        proc = subprocess.Popen([python, "-c", driver], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True, start_new_session=True)
+    except OSError as e:
         raise RuntimeError(f"{python}: {type(e).__name__}: {e}") from None
-    if out.returncode != 0:
-        raise RuntimeError(f"{python} exited {out.returncode}: {out.stderr.strip()[-300:]}")
-    return json.loads(out.stdout.strip().splitlines()[-1])
+    _PROBE_GROUPS.add(proc.pid)
+    try:
+        stdout, stderr = proc.communicate(json.dumps(calls), timeout=PROBE_TIMEOUT_S)
+    except subprocess.TimeoutExpired:
+        raise RuntimeError(f"{python}: no answer within {PROBE_TIMEOUT_S} s (killed with its children)") from None
+    finally:
+        _kill_probe_group(proc.pid)
+        proc.wait()
+    if proc.returncode != 0:
+        raise RuntimeError(f"{python} exited {proc.returncode}: {stderr.strip()[-300:]}")
+    try:
+        return json.loads(stdout.strip().splitlines()[-1])
+    except (IndexError, ValueError) as e:
+        raise RuntimeError(f"{python} answered no JSON: {stdout.strip()[-200:]!r}") from e
+
+
+#: process groups of the peer interpreters running now (killed on SIGTERM: see install_group_cleanup)
+_PROBE_GROUPS: set[int] = set()
+
+
+def _kill_probe_group(pgid: int) -> None:
+    import os
+    import signal
+    _PROBE_GROUPS.discard(pgid)
+    try:
+        os.killpg(pgid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def install_group_cleanup() -> None:
+    """On SIGTERM (the audit's --timeout), kill the process groups of the peer interpreters started by
+    :func:`run_probe` (each in a session of its own), then exit."""
+    import os
+    import signal
+
+    def on_term(signum, frame):  # noqa: ARG001
+        for g in list(_PROBE_GROUPS):
+            _kill_probe_group(g)
+        os._exit(143)
+    signal.signal(signal.SIGTERM, on_term)
 
 
 def probe_version(python: str, module: str, dist: str) -> tuple[bool, str]:

@@ -7,10 +7,11 @@ import importlib
 import json
 import math
 import warnings
+from fractions import Fraction
 from types import ModuleType
 from typing import Any
 
-from dpbounds.audit.common import UNSOUND, VERDICTS, Comparison, PeerResult, version_of
+from dpbounds.audit.common import UNSOUND, VERDICTS, Comparison, PeerResult, _ratio, version_of
 
 #: the adapters of this repository, by peer name
 ADAPTERS = {
@@ -37,12 +38,18 @@ FAIL_ON = {
 
 
 def load_adapter(spec: str) -> ModuleType:
-    """An adapter module from a peer name of this repository or a module path (``pkg.mod``) of your own."""
+    """An adapter module from a peer name of this repository or a module path (``pkg.mod``) of your own.
+
+    Raises DomainError when the module cannot be found or does not follow the adapter protocol; any other
+    failure of its import (a SyntaxError, an exception at import time) propagates, for :func:`run_adapter` to
+    turn into an ``error`` row."""
     from dpbounds.spec import DomainError
     name = ADAPTERS.get(spec, spec)
     try:
         mod = importlib.import_module(name)
-    except ImportError as e:
+    except ModuleNotFoundError as e:
+        if e.name is not None and not name.startswith(e.name + ".") and e.name != name:
+            raise  # the adapter exists but imports something missing: an error of the adapter, not of the input
         raise DomainError("--adapter", spec, f"a peer in {sorted(ADAPTERS)} or an importable module path",
                           "dpbounds audit", str(e)) from None
     from dpbounds.audit.engine import is_declarative
@@ -53,6 +60,48 @@ def load_adapter(spec: str) -> ModuleType:
                           "or PEER, DIST, MODULE and declarations() -> list[dpbounds.testing.Declaration]",
                           "dpbounds audit (adapter protocol: dpbounds.audit.common, dpbounds.testing)")
     return mod
+
+
+def _check_adapter_name(spec: str) -> None:
+    """DomainError unless ``spec`` is a peer of this repository or a dotted module path that can be found (found
+    from the current directory too, as ``python -m`` would) -- without importing the module itself."""
+    import importlib.util
+    import re
+
+    from dpbounds.spec import DomainError
+    if spec in ADAPTERS:
+        return
+    where = f"a peer in {sorted(ADAPTERS)} or an importable module path such as mylib.audit_adapter"
+    if not isinstance(spec, str) or not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*", spec):
+        raise DomainError("--adapter", spec, where, "dpbounds audit")
+    with _cwd_on_path():
+        try:
+            found = importlib.util.find_spec(spec) is not None
+        except ModuleNotFoundError:
+            found = False
+        except Exception:  # noqa: BLE001 - a parent package that fails to import: the run reports it as an error row
+            found = True
+    if not found:
+        raise DomainError("--adapter", spec, where, "dpbounds audit", "no such module (searched sys.path and the "
+                          "current directory)")
+
+
+class _cwd_on_path:
+    """The current directory first on sys.path for the duration (an adapter next to the user's package, as
+    ``python -m`` would find it; the console script does not put it there)."""
+
+    def __enter__(self):
+        import os
+        import sys
+        self.added = os.getcwd() not in sys.path and "" not in sys.path
+        if self.added:
+            sys.path.insert(0, os.getcwd())
+
+    def __exit__(self, *exc):
+        import os
+        import sys
+        if self.added and os.getcwd() in sys.path:
+            sys.path.remove(os.getcwd())
 
 
 def _run_adapter(mod: ModuleType, quick: bool, python: str | None, search: Any) -> PeerResult:
@@ -73,30 +122,49 @@ def entry_point_adapters() -> dict[str, str]:
     return {ep.name: ep.value for ep in eps}
 
 
+#: the default of ``--timeout``: seconds one peer's adapter (with its own interpreter, if any) may run before it
+#: is an ``error`` row and its process tree is killed (the slowest full adapter today takes about 3 minutes)
+DEFAULT_TIMEOUT = 900.0
+
+
 def audit_peers(peers: list[str] | None = None, quick: bool = False,
                 adapters: list[str] | None = None, pythons: dict[str, str] | None = None,
-                search: Any = None) -> list[PeerResult]:
+                search: Any = None, timeout: float | None = DEFAULT_TIMEOUT) -> list[PeerResult]:
     """Run the chosen peers' adapters (default: every adapter of this repository and of the entry points) and
-    any extra adapter modules; a peer that is not installed is ``skipped`` with the reason.  ``pythons`` maps a
-    peer to the interpreter of its own environment (for peers whose pins conflict with ours; only adapters with
-    ``SUPPORTS_PYTHON`` run that way: the peer's answers come back as JSON)."""
+    any extra adapter modules; a peer that is not installed is ``skipped`` with the reason.  ``peers=["none"]``
+    (or ``[]`` with ``adapters``) runs only the extra adapters.  ``pythons`` maps a peer to the interpreter of
+    its own environment (for peers whose pins conflict with ours; only adapters with ``SUPPORTS_PYTHON`` run
+    that way: the peer's answers come back as JSON).
+
+    Each adapter runs in a subprocess of its own process group; after ``timeout`` seconds (None: in this process,
+    without a limit) it is an ``error`` row and the whole group -- the adapter, the peer interpreters it started
+    and their children -- is killed.  An adapter that raises, fails to import or returns something other than a
+    PeerResult is an ``error`` row too, and every numeric verdict it returns is recomputed here from its numbers
+    (:func:`dpbounds.audit.common.rejudge`): an adapter's own verdict is never trusted."""
     import os
 
     from dpbounds.spec import DomainError
     known = {**ADAPTERS, **entry_point_adapters()}
-    chosen = list(peers) if peers else ([] if adapters else list(known))
-    extra = [load_adapter(a) for a in adapters or []]
-    known.update({m.PEER: m.__name__ for m in extra if m.PEER not in known})  # (--python PEER=PATH for them too)
+    if peers is not None and list(peers) == ["none"]:
+        peers = []
+    chosen = list(peers) if peers else ([] if adapters or peers == [] else list(known))
+    for m in _loadable(adapters or []):  # (--python PEER=PATH for them too; a broken one is an error row later)
+        known.setdefault(m.PEER, m.__name__)
     for p in chosen:
         if p not in known:
-            raise DomainError("--peers", p, f"a subset of {sorted(known)}", "dpbounds audit")
+            raise DomainError("--peers", p, f"a comma-separated subset of {', '.join(sorted(known))}, or none "
+                              "(only the --adapter modules)", "dpbounds audit")
+    if timeout is not None and not (isinstance(timeout, (int, float)) and 0 < timeout < math.inf):
+        raise DomainError("--timeout", timeout, "a positive number of seconds", "dpbounds audit")
+    for a in adapters or []:
+        _check_adapter_name(a)
     pythons = dict(pythons or {})
     for p, path in pythons.items():
         if p not in known:
             raise DomainError("--python", p, f"PEER=PATH with PEER one of {sorted(known)}", "dpbounds audit")
         if not (os.path.isfile(path) and os.access(path, os.X_OK)):
             raise DomainError("--python", path, "an executable Python interpreter", "dpbounds audit")
-    mods = [load_adapter(known[p]) for p in chosen] + extra
+    runs = [(p, known[p], False) for p in chosen] + [(a, a, True) for a in adapters or []]
     for p in pythons:
         mod = load_adapter(known[p])
         from dpbounds.audit.engine import is_declarative
@@ -106,28 +174,161 @@ def audit_peers(peers: list[str] | None = None, quick: bool = False,
                                                                                   "SUPPORTS_PYTHON", False)),
                               "dpbounds audit")
         if p not in chosen and peers:
-            mods.append(mod)
+            runs.append((p, known[p], False))
     results = []
-    for mod in mods:
-        dist = getattr(mod, "DIST", mod.PEER)
-        try:
-            with warnings.catch_warnings():  # peers' numerical warnings are not the audit's output
-                warnings.simplefilter("ignore")
-                r = _run_adapter(mod, quick, pythons.get(mod.PEER), search)
-        except Exception as e:  # noqa: BLE001 - a peer that breaks is an 'error' row, never a crash
-            r = PeerResult(mod.PEER, status="error", reason=f"{type(e).__name__}: {str(e)[:200]}")
-            r.notes.append(f"{mod.PEER}: the adapter raised {r.reason}")
-        if not r.version:
-            r.version = version_of(dist)
+    for label, module, own in runs:
+        python = pythons.get(label)
+        if timeout is None:
+            r = run_adapter(module, quick, python, label=label, cwd_first=own, search=search)
+        else:
+            r = _run_isolated(module, quick, python, label=label, cwd_first=own, timeout=timeout, search=search)
         results.append(r)
     return results
+
+
+def _error_result(label: str, reason: str) -> PeerResult:
+    r = PeerResult(label, status="error", reason=reason[:300])
+    r.notes.append(f"{label}: {r.reason}")
+    return r
+
+
+def _loadable(specs: list[str]) -> list[ModuleType]:
+    """The adapter modules among ``specs`` that load in this process (the others are error rows or DomainErrors
+    of their own run)."""
+    out = []
+    for a in specs:
+        try:
+            with _cwd_on_path():
+                out.append(load_adapter(a))
+        except Exception:  # noqa: BLE001 - reported when the adapter runs
+            pass
+    return out
+
+
+def run_adapter(module: str, quick: bool, python: str | None = None, *, label: str | None = None,
+                cwd_first: bool = False, search: Any = None) -> PeerResult:
+    """One adapter's PeerResult in this process, never an exception: a failed import, a raising ``audit()`` or a
+    result that is not a PeerResult is an ``error`` row; the comparisons' verdicts are recomputed (rejudge)."""
+    from dpbounds.audit.common import rejudge
+    label = label or module
+    try:
+        if cwd_first:
+            with _cwd_on_path():
+                mod = load_adapter(module)
+        else:
+            mod = load_adapter(module)
+    except Exception as e:  # noqa: BLE001 - a broken adapter is an 'error' row, never a crash of the audit
+        return _error_result(label, f"the adapter {module} could not be loaded: {type(e).__name__}: {str(e)[:200]}")
+    label = mod.PEER
+    try:
+        with warnings.catch_warnings():  # peers' numerical warnings are not the audit's output
+            warnings.simplefilter("ignore")
+            r = _run_adapter(mod, quick, python, search)
+    except Exception as e:  # noqa: BLE001 - a peer that breaks is an 'error' row, never a crash
+        return _error_result(label, f"the adapter raised {type(e).__name__}: {str(e)[:200]}")
+    if not isinstance(r, PeerResult):
+        return _error_result(label, f"the adapter's audit() returned {type(r).__name__}, not a PeerResult")
+    try:
+        r = rejudge(r)
+        if not r.version:
+            r.version = version_of(getattr(mod, "DIST", mod.PEER) if isinstance(getattr(mod, "DIST", None), str)
+                                   else mod.PEER)
+    except Exception as e:  # noqa: BLE001 - garbage inside the PeerResult
+        return _error_result(label, f"the adapter's result is malformed: {type(e).__name__}: {str(e)[:200]}")
+    return r
+
+
+_CHILD = """
+import json, os, pickle, sys
+spec = json.loads(sys.stdin.read())
+sys.path[:] = spec["path"]
+try:
+    from dpbounds.audit.run import _error_result, run_adapter
+    import dpbounds.audit.common as _c
+    _c.install_group_cleanup()
+    search = None
+    if spec["search"] is not None:
+        from dpbounds.audit.engine import SearchOptions
+        search = SearchOptions(**spec["search"])
+    r = run_adapter(spec["module"], spec["quick"], spec["python"], label=spec["label"], cwd_first=spec["cwd_first"],
+                    search=search)
+    try:
+        data = pickle.dumps(r)
+    except Exception as e:
+        data = pickle.dumps(_error_result(spec["label"], "the adapter's result cannot be sent back: "
+                                          + type(e).__name__ + ": " + str(e)[:200]))
+except BaseException as e:
+    data = pickle.dumps(("error", type(e).__name__ + ": " + str(e)[:200]))
+with open(spec["out"], "wb") as f:
+    f.write(data)
+"""
+
+
+def _run_isolated(module: str, quick: bool, python: str | None, *, label: str, cwd_first: bool,
+                  timeout: float, search: Any = None) -> PeerResult:
+    """:func:`run_adapter` in a subprocess in its own session (process group); after ``timeout`` seconds the
+    group is killed and the peer is an ``error`` row."""
+    import dataclasses
+    import os
+    import pickle
+    import subprocess
+    import sys
+    import tempfile
+    with tempfile.TemporaryDirectory(prefix="dpbounds-audit-") as tmp:
+        out = os.path.join(tmp, "result.pickle")
+        spec = {"module": module, "quick": quick, "python": python, "label": label, "cwd_first": cwd_first,
+                "out": out, "path": [p if p else os.getcwd() for p in sys.path],
+                "search": None if search is None else dataclasses.asdict(search)}
+        proc = subprocess.Popen([sys.executable, "-c", _CHILD], stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
+                                stderr=subprocess.PIPE, start_new_session=True)
+        try:
+            _, err = proc.communicate(json.dumps(spec).encode(), timeout=timeout)
+        except subprocess.TimeoutExpired:
+            _kill_group(proc)
+            return _error_result(label, f"timed out after {timeout:g} s (--timeout); the adapter and every process "
+                                 "it started were killed")
+        finally:
+            _kill_group(proc)  # whatever the adapter left running in its group
+        try:
+            with open(out, "rb") as f:
+                r = pickle.load(f)
+        except Exception:  # noqa: BLE001 - the child died before it wrote (a crash of the interpreter, a signal)
+            tail = err.decode(errors="replace").strip()[-300:] if err else ""
+            return _error_result(label, f"the adapter's process exited {proc.returncode} without a result"
+                                 + (f": {tail}" if tail else ""))
+    if isinstance(r, tuple):
+        return _error_result(label, f"the adapter could not run: {r[1]}")
+    return r if isinstance(r, PeerResult) else _error_result(label, "the adapter's process sent back no PeerResult")
+
+
+def _kill_group(proc) -> None:
+    """SIGTERM to the process group of ``proc`` (its handler kills the peer interpreters' own groups), then SIGKILL."""
+    import os
+    import signal
+    import time
+    try:
+        pgid = os.getpgid(proc.pid)
+    except ProcessLookupError:
+        pgid = proc.pid
+    for sig, wait in ((signal.SIGTERM, 2.0), (signal.SIGKILL, 0.0)):
+        try:
+            os.killpg(pgid, sig)
+        except (ProcessLookupError, PermissionError):
+            break
+        end = time.monotonic() + wait
+        while time.monotonic() < end and proc.poll() is None:
+            time.sleep(0.05)
+    try:
+        proc.wait(timeout=5)
+    except Exception:  # noqa: BLE001
+        pass
 
 
 def summary_counts(results: list[PeerResult]) -> dict[str, int]:
     counts = {v: 0 for v in VERDICTS}
     for r in results:
-        if r.status == "skipped":
-            counts["skipped"] += 1
+        if r.status in ("skipped", "error"):
+            counts[r.status] += 1
         for c in r.comparisons:
             counts[c.verdict] += 1
     return {k: v for k, v in counts.items() if v}
@@ -136,7 +337,8 @@ def summary_counts(results: list[PeerResult]) -> dict[str, int]:
 def exit_status(results: list[PeerResult], fail_on: str = "unsound-rounding") -> int:
     """1 when any comparison's verdict is in the --fail-on level, else 0."""
     bad = FAIL_ON[fail_on]
-    return 1 if any(c.verdict in bad for r in results for c in r.comparisons) else 0
+    return 1 if any(c.verdict in bad for r in results for c in r.comparisons) or \
+        ("error" in bad and any(r.status == "error" for r in results)) else 0
 
 
 #: the verdicts a maintainer must act on, each one a finding
@@ -339,10 +541,13 @@ def render_html(results: list[PeerResult], fail_on: str = "unsound-rounding") ->
 
 
 def ratio_of(c: Comparison) -> float | None:
-    """peer value / reference (the formula's, else the truth's) for figures; None for decisions."""
+    """peer value / reference (the formula's, else the truth's) for figures; None for decisions.
+
+    The quotient is taken in exact arithmetic (a reference far below float64's range, e.g. a delta of 1e-400,
+    must not underflow to 0 before dividing) and rounded to float64 once: 0.0 or +inf where it leaves the range."""
     for j in (c.formula, c.truth):
         if j is not None and j.lo is not None and j.hi is not None and c.peer_value is not None:
             mid = (j.lo + j.hi) / 2
-            if mid > 0 and math.isfinite(c.peer_value):
-                return c.peer_value / float(mid)
+            if mid > 0 and isinstance(c.peer_value, float) and math.isfinite(c.peer_value):
+                return _ratio(Fraction(c.peer_value), mid)
     return None

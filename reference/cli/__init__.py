@@ -76,9 +76,22 @@ def _main(argv: list[str] | None) -> int:
         return 0
     except SystemExit as e:
         return int(e.code) if isinstance(e.code, int) else 2
+    except ArithmeticError as e:
+        from dpbounds.evaluation.enclosure import CertificationError
+        from dpbounds.evaluation.interp import NotCertified
+        if isinstance(e, (CertificationError, NotCertified)):  # the answer is withheld, not a bug: exit 2, one line
+            sys.stderr.write(f"dpbounds: error: cannot certify an answer here: {_one_line(e)}\n")
+            return 2
+        sys.stderr.write(f"dpbounds: internal error: {type(e).__name__}: {_one_line(e)}\n")
+        return 1
     except Exception as e:  # an internal failure: one line, exit 1 (tests treat this as a bug)
         sys.stderr.write(f"dpbounds: internal error: {type(e).__name__}: {e}\n")
         return 1
+
+
+def _one_line(e: BaseException, limit: int = 400) -> str:
+    s = " ".join(str(e).split())
+    return s if len(s) <= limit else s[:limit - 3] + "..."
 
 
 if __name__ == "__main__":

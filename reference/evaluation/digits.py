@@ -104,6 +104,10 @@ def exact_value(entry: SpecEntry, params: dict[str, Fraction], aggregates: dict,
         subs[sym(k)] = sp.Rational(v[0].numerator, v[0].denominator)
     expr = entry_expr(entry, what)
     try:
+        with sp.evaluate(False):  # look before sympy evaluates: 1000**(10**1000) would never finish
+            raw = expr.xreplace(subs)
+        if not _exact_work_bounded(raw):
+            return None
         v = expr.xreplace(subs)
         for s in v.atoms(sp.Sum):
             for _, a, b in s.limits:
@@ -113,11 +117,37 @@ def exact_value(entry: SpecEntry, params: dict[str, Fraction], aggregates: dict,
             return Fraction(int(v.p), int(v.q)) if v.is_Rational else None
         if v.has(sp.Sum):
             v = v.doit()
-        if not v.is_Rational:
-            v = sp.simplify(v) if v.count_ops() <= 200 else v
+        if not v.is_Rational and v.count_ops() <= 200 and _small_rationals(v):
+            v = sp.simplify(v)  # (logcombine turns c log t into log(t**c): only for small c)
     except (TypeError, ValueError, ArithmeticError, RecursionError):
         return None
     return Fraction(int(v.p), int(v.q)) if v.is_Rational else None
+
+
+#: the largest |exponent| of an exact power, and the largest numerator/denominator (bits) that sp.simplify sees:
+#: exact work that grows with a value (t**s at s = 1e1000, log-combined powers) is skipped, not attempted
+_MAX_EXACT_EXPONENT = 4096
+_MAX_SIMPLIFY_BITS = 12  # (an exponent logcombine builds from such a coefficient stays <= 4096)
+
+
+def _exact_work_bounded(raw: sp.Expr) -> bool:
+    """Whether evaluating the unevaluated substitution ``raw`` exactly stays small: no numeric power with an
+    exponent beyond _MAX_EXACT_EXPONENT in magnitude (the exact result's size grows with the exponent's value)."""
+    for p in raw.atoms(sp.Pow):
+        b, e = p.args
+        if b.free_symbols or e.free_symbols or b in (sp.S.Zero, sp.S.One, sp.S.NegativeOne):
+            continue
+        try:
+            mag = abs(float(sp.N(e, 5)))  # an exponent beyond float64 is +inf: too large
+        except (TypeError, ValueError, OverflowError):
+            return False
+        if not mag <= _MAX_EXACT_EXPONENT:
+            return False
+    return True
+
+
+def _small_rationals(v: sp.Expr) -> bool:
+    return all(max(abs(r.p).bit_length(), r.q.bit_length()) <= _MAX_SIMPLIFY_BITS for r in v.atoms(sp.Rational))
 
 
 def backed_floor_digits(lo: Fraction, hi: Fraction, digits: int) -> int:

@@ -212,10 +212,35 @@ def arb_end_pairs(v: arb) -> tuple[tuple[int, int], tuple[int, int]] | None:
     return (int(lm), int(le)), (int(hm), int(he))
 
 
+def log10_of(q) -> float:
+    """log10(q) for a positive rational of any size (float(q) underflows to 0.0 below 1e-324, and math.log of that
+    raises 'math domain error'; math.log10 of each integer does not)."""
+    q = Fraction(q)
+    if q <= 0:
+        raise ValueError(f"log10_of: {q} is not positive")
+    return math.log10(q.numerator) - math.log10(q.denominator)
+
+
+#: exact rational ends are built only for magnitudes in (2**-EXP_LIMIT, 2**EXP_LIMIT), about 10**(+-2e7), at
+#: most 8 MB each: an arb ball's exponent is unbounded (exp(1e308) is a finite ball), and ``man << exp`` of such
+#: an end would take gigabytes (``eps=[2**63]``: MemoryError) -- the work must not grow with the value's magnitude.
+#: (evaluate's enclosures clamp tighter, at 2**(2**20): dpbounds.evaluation.evaluate._EXP_LIMIT)
+EXP_LIMIT = 1 << 26
+
+
 def arb_endpoints(v: arb) -> tuple[Fraction, Fraction] | None:
-    """Exact rational endpoints of a finite arb ball, or None if the ball is not finite."""
+    """Exact rational endpoints of a finite arb ball, or None if the ball is not finite or an end is beyond
+    2**EXP_LIMIT in magnitude; an end below 2**-EXP_LIMIT in magnitude is rounded outward (to 0 or
+    +-2**-EXP_LIMIT), so the rational ends still enclose the ball."""
     ends = arb_end_pairs(v)
     if ends is None:
         return None
-    (lm, le), (hm, he) = ends
-    return dyadic_fraction(lm, le), dyadic_fraction(hm, he)
+    out = []
+    for (m, e), upper in zip(ends, (False, True)):
+        top = e + abs(m).bit_length()
+        if m != 0 and top > EXP_LIMIT:
+            return None
+        if m != 0 and top < -EXP_LIMIT:
+            m, e = (1 if m > 0 else -1, -EXP_LIMIT) if (m > 0) == upper else (0, 0)
+        out.append(dyadic_fraction(m, e))
+    return out[0], out[1]

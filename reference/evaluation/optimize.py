@@ -43,7 +43,7 @@ from dpbounds.spec.core import SpecEntry, sym
 
 from dpbounds.evaluation.enclosure import CertificationError, Enclosure, entry_expr
 from dpbounds.evaluation.interp import ArbBackend, MpBackend, NotCertified, compile_expr
-from dpbounds.evaluation.numeric import arb_endpoints, arb_prec, fraction_to_arb, mp_context
+from dpbounds.evaluation.numeric import arb_endpoints, arb_prec, fraction_to_arb, log10_of, mp_context
 
 _ARB = ArbBackend()
 
@@ -296,7 +296,7 @@ def _digits_of(rel_tol: Fraction) -> int:
     rel_tol = Fraction(rel_tol)
     if rel_tol <= 0:
         return 60
-    return max(1, math.ceil(-math.log10(rel_tol)) if rel_tol < 1 else 1)
+    return max(1, math.ceil(-log10_of(rel_tol)) if rel_tol < 1 else 1)
 
 
 def certify(entry: SpecEntry, params: dict, *, what: str = "expr", rel_tol=Fraction(1, 10**30),
@@ -393,7 +393,8 @@ def lower_bound_exceeds(entry: SpecEntry, params: dict, threshold: Fraction, *, 
         span = c - an.a_lo
         with arb_prec(bits):
             env = {k: fraction_to_arb(v) for k, v in params.items()}
-            for wexp in (11, 8, digits // 2 - 2, 5):
+            # the window's loss is ~ g'' w^2: a threshold within 10^-digits of the optimum needs w ~ 10^-(digits/2)
+            for wexp in sorted({max(11, digits // 2 + 3), 11, 8, 5}, reverse=True):
                 r = _lower_bound_at(an, env, c, span / 10**wexp)
                 if r is not None and r[0] > threshold:
                     return True

@@ -24,7 +24,8 @@ from dpbounds.spec import DomainError
 from dpbounds.spec.aggregates import AGGREGATES
 from dpbounds.spec.core import SpecEntry, parse_exact, sym
 
-from dpbounds.evaluation.interp import (POS_INF, ArbBackend, NotCertified, NpIntervalBackend, compile_expr, eval_rational_poly, rational_poly)
+from dpbounds.evaluation.enclosure import CertificationError
+from dpbounds.evaluation.interp import (POS_INF, ArbBackend, NpIntervalBackend, compile_expr, eval_rational_poly, rational_poly)
 from dpbounds.evaluation.numeric import arb_endpoints, arb_prec
 
 _ROUND_NAMES = ("eps", "delta", "rho")
@@ -205,7 +206,7 @@ def aggregate_exact(agg_name: str, rounds: dict, bits: int = 256) -> Any:
             acc = acc + t * count
         ends = arb_endpoints(acc)
     if ends is None:
-        raise NotCertified(f"aggregate {agg_name} is not finite")
+        raise CertificationError(f"aggregate {agg_name} of these rounds has no finite certified enclosure")
     return ends
 
 
@@ -221,13 +222,13 @@ def aggregate_numpy(agg_name: str, rounds: dict) -> Any:
     if np.any(np.isposinf(lo)):
         return POS_INF
     if np.any(~np.isfinite(hi)) or np.any(~np.isfinite(lo)):
-        raise NotCertified(f"aggregate {agg_name}: a per-round term is not finite")
+        raise CertificationError(f"aggregate {agg_name}: a per-round term is not finite")
     s_lo = math.fsum(lo.tolist())
     s_hi = math.fsum(hi.tolist())
     s_lo = math.nextafter(s_lo, -math.inf)
     s_hi = math.nextafter(s_hi, math.inf)
     if math.isinf(s_hi):
-        raise NotCertified(f"aggregate {agg_name} overflows float64")
+        raise CertificationError(f"aggregate {agg_name} overflows float64")
     # every per-round term is >= 0, so the exact sum is >= 0 whatever the rounding of the lower end
     return (Fraction(max(s_lo, 0.0)), Fraction(s_hi))
 

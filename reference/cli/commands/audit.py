@@ -6,7 +6,6 @@ from __future__ import annotations
 import argparse
 import sys
 
-from dpbounds.cli.commands import parse_list
 from dpbounds.util.io import atomic_write_text, check_output_path
 
 EPILOG = """\
@@ -24,7 +23,8 @@ exit status: 1 when a verdict reaches the --fail-on level, 0 otherwise, 2 for ba
 examples:
   dpbounds audit                                    # every installed peer, markdown on stdout
   dpbounds audit --peers opendp,dp_accounting --format json --out audit.json
-  dpbounds audit --adapter mylib.dpbounds_adapter   # your own library (see dpbounds.audit.common)
+  dpbounds audit --adapter mylib.dpbounds_adapter   # your own library (see dpbounds.audit.common) and every peer
+  dpbounds audit --peers none --adapter mylib.dpbounds_adapter   # only your own adapter (found from the cwd too)
   dpbounds audit --fail-on never --format html --out audit.html
   dpbounds audit --peers smartnoise_sql --python smartnoise_sql=/opt/snsql/bin/python   # its own venv
   dpbounds audit --peers tmlt_core --python tmlt_core=/opt/tmlt/bin/python            # its own venv
@@ -34,12 +34,12 @@ examples:
 
 
 def add_parser(sub) -> None:
-    from dpbounds.audit.run import ADAPTERS, FAIL_ON
+    from dpbounds.audit.run import ADAPTERS, DEFAULT_TIMEOUT, FAIL_ON
     p = sub.add_parser("audit", help="audit installed peer libraries against the reference",
                        description=__doc__, epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--peers", metavar="P1,P2",
                    help=f"comma-separated subset of {', '.join(sorted(ADAPTERS))} (default: all; a peer that is "
-                   "not installed is 'skipped' with the reason)")
+                   "not installed is 'skipped' with the reason), or none: only the --adapter modules")
     p.add_argument("--adapter", action="append", metavar="MODULE",
                    help="also run an adapter module of your own (importable path, e.g. mylib.audit_adapter: it "
                    "defines PEER and audit(quick) -> PeerResult); repeatable")
@@ -51,6 +51,10 @@ def add_parser(sub) -> None:
                    help="md (default), json (numbers as numbers, exact ends as decimal strings) or html")
     p.add_argument("--fail-on", choices=tuple(FAIL_ON), default="unsound-rounding",
                    help="exit 1 when a verdict reaches this level (default unsound-rounding: any under-report)")
+    p.add_argument("--timeout", type=float, metavar="SECONDS", default=DEFAULT_TIMEOUT,
+                   help=f"seconds one peer's adapter (with its --python interpreter) may run (default "
+                   f"{DEFAULT_TIMEOUT:g}); after it the peer is an 'error' row and every process it started is "
+                   "killed")
     p.add_argument("--quick", action="store_true", help="fewer inputs per function (for CI smoke runs)")
     p.add_argument("--out", metavar="FILE", help="write to this file (atomically) instead of stdout")
     g = p.add_argument_group("search (declarative adapters, on the dpbounds.testing engine)")
@@ -67,11 +71,25 @@ def add_parser(sub) -> None:
     p.set_defaults(func=run)
 
 
+def _peer_list(text: str) -> list[str]:
+    """'opendp,autodp' -> ['opendp', 'autodp']; 'none' -> [] (only --adapter); DomainError naming the peers."""
+    from dpbounds.audit.run import ADAPTERS, entry_point_adapters
+    from dpbounds.spec import DomainError
+    if text.strip().lower() == "none":
+        return []
+    parts = [p.strip() for p in text.split(",")]
+    if any(p == "" for p in parts):
+        known = sorted({**ADAPTERS, **entry_point_adapters()})
+        raise DomainError("--peers", text, f"a comma-separated subset of {', '.join(known)}, or none (only the "
+                          "--adapter modules)", "dpbounds audit")
+    return parts
+
+
 def run(args) -> int:
     from dpbounds.audit.run import audit_peers, exit_status, render_html, render_markdown, to_json
     if args.out is not None:
         check_output_path(args.out, "--out")  # before the (long) audit, not after it
-    peers = parse_list(args.peers, "--peers") if args.peers is not None else None
+    peers = _peer_list(args.peers) if args.peers is not None else None
     from dpbounds.cli.commands import parse_assignments
     pythons = parse_assignments(args.python, "--python") if args.python else None
     from dpbounds.audit.engine import SearchOptions
@@ -84,7 +102,8 @@ def run(args) -> int:
     search = SearchOptions(args.search, args.seed, args.seeds, args.jobs, args.scheduler, args.witnesses)
     if args.witnesses is not None:
         check_output_path(args.witnesses, "--witnesses")
-    results = audit_peers(peers, quick=args.quick, adapters=args.adapter, pythons=pythons, search=search)
+    results = audit_peers(peers, quick=args.quick, adapters=args.adapter, pythons=pythons, search=search,
+                          timeout=args.timeout)
     render = {"json": to_json, "md": render_markdown, "html": render_html}[args.format]
     text = render(results, args.fail_on)
     if args.out is not None:
