@@ -307,6 +307,7 @@ CANONICAL: dict[str, tuple[dict[str, bool], str]] = {
     "lam": ({"real": True}, "a free real parameter of an exponential moment"),
     "u": ({"positive": True}, "a boundary value (the unknown of a boundary's defining equation)"),
     "m": ({"nonnegative": True, "integer": True}, "completed filter restarts (FZ21 Algorithm 5)"),
+    "q": ({"positive": True}, "sampling rate of Poisson subsampling (0 < q <= 1)"),
 }
 
 
@@ -317,7 +318,7 @@ DEFAULT_SAMPLE: dict[str, str] = {
     "alpha": "2", "rho": "0.1", "B": "0.5", "k": "10", "eta": "2", "s": "1.4", "beta": "0.01", "c": "1",
     "t": "2", "a": "1", "b": "1", "u": "5", "m": "3", "l": "3", "sigma": "1", "Delta": "0.5", "norm": "1", "lam": "0.5",
     "V": "0.5", "S": "2", "D": "0.0000001", "A": "0.3", "KOV": "0.25", "LIFT": "0.0000001", "LIFTC": "0.0000001", "V2": "2",
-    "A2": "1.2", "S2": "4", "R": "0.4",
+    "A2": "1.2", "S2": "4", "R": "0.4", "q": "0.01",
 }
 
 _SYMBOL_CACHE: dict[str, sp.Symbol] = {}
@@ -481,6 +482,10 @@ class SpecEntry:
     same_as: tuple[str, ...] = ()  # ids of other sources' statements of the same result
     example: Mapping[str, str] = field(default_factory=dict)  # an in-domain point (overrides DEFAULT_SAMPLE)
     caveat: str = ""  # why the entry is not trustworthy as stated (a refuted constant); warned on every use
+    # "module:function" in dpbounds of an opaque certified evaluator (params: dict[str, Fraction], rel_tol) ->
+    # Enclosure, for an entry whose expression no arb program evaluates (a k-fold hockey-stick divergence); it is
+    # the only evaluator of such an entry (no float fast path, no mpmath value) -- see dpbounds.evaluation.evaluate
+    evaluator: str = ""
 
     def __repr__(self) -> str:
         aggs = f"; aggregates {', '.join(self.aggregates)}" if self.aggregates else ""

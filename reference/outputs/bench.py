@@ -37,7 +37,7 @@ def _bench_entries():
     from dpbounds import spec
     from dpbounds.spec.core import Kind
     return [e for e in spec.registry().values()
-            if e.kind is not Kind.AGGREGATE and e.optimize is None and not e.expr.is_Boolean]
+            if e.kind is not Kind.AGGREGATE and e.optimize is None and not e.expr.is_Boolean and not e.evaluator]
 
 
 def bench_fast_path(quick: bool) -> list[dict]:
