@@ -617,9 +617,19 @@ def _rel(lo: float, hi: float) -> float:
     return 0.0 if hi == lo else ((hi - lo) / hi if hi > 0 else math.inf)
 
 
+def _steps(params, entry_id: str) -> int:
+    """k as an int, or DomainError: the number of steps is an integer (the sympy symbol k is declared integer, so
+    the spec's domain cannot state it as a relation)."""
+    from dpbounds.spec import DomainError
+    k = params["k"]
+    if Fraction(k).denominator != 1:
+        raise DomainError("k", k, "an integer k >= 1 (a number of steps)", f"{entry_id}: k-fold composition")
+    return int(k)
+
+
 def enclose_delta(params, rel_tol: float):
     """Certified enclosure of composition.sgm.delta at exact parameters q, sigma, k, eps_g."""
-    q, sigma, k, eps = params["q"], params["sigma"], int(params["k"]), params["eps_g"]
+    q, sigma, k, eps = params["q"], params["sigma"], _steps(params, "composition.sgm.delta"), params["eps_g"]
 
     def width(b: Bracket):
         lo, hi = b.delta(eps)
@@ -631,7 +641,7 @@ def enclose_delta(params, rel_tol: float):
 
 def enclose_eps(params, rel_tol: float):
     """Certified enclosure of composition.sgm.eps at exact parameters q, sigma, k, delta."""
-    q, sigma, k, delta = params["q"], params["sigma"], int(params["k"]), params["delta"]
+    q, sigma, k, delta = params["q"], params["sigma"], _steps(params, "composition.sgm.eps"), params["delta"]
 
     def width(b: Bracket):
         lo, hi = b.eps(delta)
