@@ -194,3 +194,24 @@ def test_dp_accounting_pld_estimates_against_the_bracket():
                 assert v >= lo * (1 - 1e-9), (eps, v, lo)
             else:
                 assert v <= hi * (1 + 1e-9), (eps, v, hi)
+
+
+def test_claim_helpers_catch_planted_faults():
+    """The proofs_check instances are able to fail: a split with its two shares swapped is not dominating, and a
+    garbling whose groups overshoot their grid loss (q not raised enough) is not dominated, on some instance."""
+    import random
+    from dpbounds.proofs_check.claims import composition as C
+    rng = random.Random(3)
+    atoms = C._random_pair(rng, 4)
+    lrs = sorted(a / b for a, b in atoms)
+    r = sorted({lrs[0] / 2, lrs[0], (lrs[0] + lrs[-1]) / 2, lrs[-1], 2 * lrs[-1]})
+    good = C.split_onto_grid(atoms, r)
+    # planted: every atom rounded DOWN to the grid ratio below it, P-mass kept (an optimistic rounding as "upper")
+    bad = [(p, p / max(x for x in r if x <= p / q)) for p, q in atoms]
+    ts = [F(1, 2), F(1), F(3, 2), F(4)]
+    assert all(C._H(good, t, 2) >= C._H(atoms, t, 2) for t in ts)
+    assert any(C._H(bad, t, 2) < C._H(atoms, t, 2) for t in ts)
+    g = C.garble_onto_grid(atoms, r)
+    assert all(C._H(g, t, 2) <= C._H(atoms, t, 2) for t in ts)
+    up = [(p, p / (ri * 4)) for (p, _), ri in zip(g, sorted(r, reverse=True))]   # losses pushed up: not dominated
+    assert any(C._H(up, t, 2) > C._H(atoms, t, 2) for t in ts)

@@ -649,3 +649,40 @@ def enclose_eps(params, rel_tol: float):
 
     (lo, hi), _ = _refine(q, sigma, k, float(rel_tol), width, "composition.sgm.eps")
     return _enclosure(lo, hi)
+
+
+# ------------------------------------------------------------------------------------------------ benchmark
+
+#: the issue's targets: relative eps-width <= 1e-3 for k <= 1000 and <= 1e-2 for k <= 1e5 (q >= 1e-4, delta >= 1e-12)
+BENCH_TARGETS = [
+    # (q, sigma, k, delta, rel_tol)
+    ("0.01", "1", 1000, "1e-5", 1e-3),
+    ("0.01", "1", 1000, "1e-12", 1e-3),
+    ("0.001", "1", 100000, "1e-5", 1e-2),
+    ("0.0001", "1", 100000, "1e-12", 1e-2),
+]
+
+
+def bench_pld_bracket(quick: bool) -> list[dict]:
+    """composition.sgm.eps at the issue's targets: bracket width, wall time (one cold call: grids are cached per
+    process, so the grid search and composition are included) and the process's peak RSS after it."""
+    import resource
+    from dpbounds.evaluation.evaluate import enclose
+    rows = []
+    for q, sigma, k, delta, tol in (BENCH_TARGETS[:2] if quick else BENCH_TARGETS):
+        cached_bracket.cache_clear()
+        t0 = time.perf_counter()
+        try:
+            enc = enclose("composition.sgm.eps", {"q": q, "sigma": sigma, "k": k, "delta": delta}, rel_tol=tol)
+            note = (f"q={q} sigma={sigma} k={k} delta={delta}: eps in [{float(enc.lo):.6g}, {float(enc.hi):.6g}], "
+                    f"rel width {enc.rel_width():.2g} (target {tol:g})")
+        except Exception as exc:  # noqa: BLE001 - a benchmark reports, it does not crash
+            note = f"q={q} sigma={sigma} k={k} delta={delta}: {type(exc).__name__}: {exc}"[:200]
+        dt = time.perf_counter() - t0
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        rows.append({"bench": "PLD bracket (certified)", "id": "composition.sgm.eps", "rate": dt, "unit": "s",
+                     "peak_rss_mib": round(peak, 1), "note": note + f"; {dt:.1f} s, peak RSS {peak:.0f} MiB"})
+    return rows
+
+
+BENCHMARKS = [("pld bracket", bench_pld_bracket)]

@@ -167,7 +167,8 @@ def register(name: str, fn: Callable[[bool], list[dict]]) -> None:
 def run_benchmarks(quick: bool = False, only: list[str] | None = None) -> list[dict]:
     import importlib
     for mod in ("dpbounds.accounting.accountants", "dpbounds.accounting.batch", "dpbounds.accounting.individual",
-                "dpbounds.accounting.conversions", "dpbounds.exact.worst_case", "dpbounds.audit.bench"):
+                "dpbounds.accounting.conversions", "dpbounds.exact.worst_case", "dpbounds.audit.bench",
+                "dpbounds.exact.sgm_pld"):
         try:
             m = importlib.import_module(mod)
         except ImportError:
