@@ -64,7 +64,7 @@ _WHY = ("Dominating pairs: for Poisson subsampling with rate q of a mechanism wh
         "beyond the window at +oo) and by a dominated one (a garbling of the true pair: loss intervals merged, "
         "with fractional splits chosen so that each group's merged loss is its grid loss; Q-masses raised; mass "
         "outside dropped); their k-fold self-compositions (repeated squaring, direct float convolution with its "
-        "proved error bound added outward, tails below 1e-40 moved to +oo / dropped) give the upper and lower end.  "
+        "proved error bound added outward, tails below 1e-30 moved to +oo / dropped) give the upper and lower end.  "
         "The grid step h is refined until the asked relative width is met (the gap closes like k h^2); "
         "enclose() raises CertificationError below relative width 1e-7 or when the grid would exceed 200,000 "
         "points.  No float fast path and no mpmath value: enclose() is the evaluator.")
