@@ -215,3 +215,10 @@ def test_claim_helpers_catch_planted_faults():
     assert all(C._H(g, t, 2) <= C._H(atoms, t, 2) for t in ts)
     up = [(p, p / (ri * 4)) for (p, _), ri in zip(g, sorted(r, reverse=True))]   # losses pushed up: not dominated
     assert any(C._H(up, t, 2) > C._H(atoms, t, 2) for t in ts)
+
+
+def test_evaluate_refuses_more_digits_than_the_bracket_backs():
+    from dpbounds.evaluation.evaluate import OPAQUE_MAX_DIGITS, evaluate
+    with pytest.raises(DomainError) as ei:
+        evaluate("composition.sgm.delta", {"q": "1", "sigma": "1", "k": "1", "eps_g": "1"}, digits=OPAQUE_MAX_DIGITS + 1)
+    assert "digits" in str(ei.value)

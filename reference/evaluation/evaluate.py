@@ -333,6 +333,10 @@ def enclose_opaque(entry: SpecEntry, inp: Inputs, rel_tol: Fraction | float) -> 
     return enc
 
 
+#: evaluate() asks relative width 10^-(digits + 3): an opaque evaluator's bracket (1e-7 at best) backs 4 digits
+OPAQUE_MAX_DIGITS = 4
+
+
 def _no_opaque(entry: SpecEntry, what: str) -> None:
     """DomainError for the float fast path / mpmath value of an entry that only its certified evaluator evaluates."""
     if entry.evaluator:
@@ -469,6 +473,10 @@ def evaluate(entry_id: str, params: Mapping[str, Any] | None = None, *, digits: 
         raise DomainError("digits", digits, "an integer in [1, 5000]", "dpbounds.evaluation.evaluate")
     entry = get(entry_id)
     _check_value_expr(entry, what)
+    if entry.evaluator and digits > OPAQUE_MAX_DIGITS:
+        raise DomainError("digits", digits, f"at most {OPAQUE_MAX_DIGITS} digits for an entry evaluated only by its "
+                          "certified bracket (relative width 1e-7 at best)", entry.theorem,
+                          "no closed form: pass --digits 3, or use enclose with rel_tol")
     inp = prepare(entry, params or {}, eps=eps, delta=delta, rho=rho, aggregates=aggregates)
     rel_tol = Fraction(1, 10 ** (digits + 3))
     enc, inp = _enclose_refining_streams(entry, inp, what, rel_tol, eps, delta, rho, max_bits)
