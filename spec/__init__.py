@@ -15,3 +15,4 @@ __all__ = ["CANONICAL", "SEEDS", "DomainError", "Kind", "Optimize", "RefutedCons
 from . import aggregates, conversions, fz21, howard, nikolov17, rruv16, wrrw23  # noqa: E402,F401
 from . import later  # noqa: E402,F401  (literature results after the seeds; after the seeds' entries)
 from . import mechanisms  # noqa: E402,F401  (per-round mechanism curves, issue 27)
+from . import composition  # noqa: E402,F401  (k-fold compositions with certified opaque evaluators, issue 27)

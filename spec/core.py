@@ -504,6 +504,10 @@ class SpecEntry:
     same_as: tuple[str, ...] = ()  # ids of other sources' statements of the same result
     example: Mapping[str, str] = field(default_factory=dict)  # an in-domain point (overrides DEFAULT_SAMPLE)
     caveat: str = ""  # why the entry is not trustworthy as stated (a refuted constant); warned on every use
+    # "module:function" in dpbounds of an opaque certified evaluator (params: dict[str, Fraction], rel_tol) ->
+    # Enclosure, for an entry whose expression no arb program evaluates (a k-fold hockey-stick divergence); it is
+    # the only evaluator of such an entry (no float fast path, no mpmath value) -- see dpbounds.evaluation.evaluate
+    evaluator: str = ""
 
     def __repr__(self) -> str:
         aggs = f"; aggregates {', '.join(self.aggregates)}" if self.aggregates else ""

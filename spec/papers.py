@@ -180,6 +180,38 @@ PAPERS: dict[str, Paper] = {p.key: p for p in (
           "releasing information about an element once its budget is exceeded, a supermartingale for the "
           "hockey-stick divergence, tight for the Gaussian mechanism); the theorem's number and wording were not "
           "reached, and the authors' code (MIMIC-III experiments) cites no theorem number."),
+    Paper("ZDW22", ("Yuqing Zhu", "Jinshuo Dong", "Yu-Xiang Wang"),
+          "Optimal Accounting of Differential Privacy via Characteristic Function",
+          "Proceedings of the 25th International Conference on Artificial Intelligence and Statistics (AISTATS "
+          "2022), PMLR 151", 2022, "2106.08567",
+          "version not verified (v3 is the latest revision per scholarfeed and emergentmind listings; only the "
+          "abstract was read)", False,
+          "arXiv id, title and authors from the abstract pages (search tool); 'Appendix F.3' (the conjecture that the "
+          "intersection of single-order RDP regions is the optimal RDP -> f-DP conversion) as RGCSK26's abstract "
+          "cites it."),
+    Paper("DGKKM22", ("Vadym Doroshenko", "Badih Ghazi", "Pritish Kamath", "Ravi Kumar", "Pasin Manurangsi"),
+          "Connect the Dots: Tighter Discrete Approximations of Privacy Loss Distributions",
+          "Proceedings on Privacy Enhancing Technologies (PETS) 2022(4)", 2022, "2207.04380", "v1", True,
+          "arXiv id, authors, title and venue from the abstract pages (search tool: thelatestinai, research.google "
+          "'PETS 2022', ar5iv); scholarfeed lists 'arXiv:2207.04380v1', submitted 10 Jul 2022.  Only the abstract and "
+          "the opening of the introduction were read: the pessimistic 'connect the dots' discretization (masses "
+          "split onto the two neighbouring grid losses, both measures kept) is re-derived and proved in "
+          "proofs_check (composition.sgm.split_dominates); the dominated side used here is dpbounds' own "
+          "(composition.sgm.garbling_is_dominated), not the paper's optimistic estimate."),
+    Paper("KJH20", ("Antti Koskela", "Joonas Jalko", "Antti Honkela"),
+          "Computing Tight Differential Privacy Guarantees Using FFT",
+          "Proceedings of the 23rd International Conference on Artificial Intelligence and Statistics (AISTATS "
+          "2020), PMLR 108", 2020, "1906.03049", "version not verified (v1 titled 'Computing Exact Guarantees for "
+          "Differential Privacy', 7 Jun 2019; scholarfeed lists v2 under the AISTATS title)", False,
+          "arXiv metadata (arxitics JSON of 1906.03049: v1, 2019-06-07) and the scholarfeed page of 1906.03049v2; "
+          "only abstracts were read.  Cited for the PLD/FFT accounting of the subsampled Gaussian that dpbounds "
+          "brackets (its float FFT is not used: dpbounds convolves directly, with a proved error bound)."),
+    Paper("KJPH21", ("Antti Koskela", "Joonas Jalko", "Lukas Prediger", "Antti Honkela"),
+          "Tight Differential Privacy for Discrete-Valued Mechanisms and for the Subsampled Gaussian Mechanism Using "
+          "FFT", "Proceedings of the 24th International Conference on Artificial Intelligence and Statistics "
+          "(AISTATS 2021), PMLR 130", 2021, "2006.07134", "version not verified (researchtrend lists v2)", False,
+          "Abstract pages (deepai, researchtrend 2006.07134v2): rigorous lower and upper bounds for the subsampled "
+          "Gaussian's (eps, delta) from moment bounds of the discretized PLD.  Only the abstract was read."),
 )}
 
 

@@ -22,7 +22,7 @@ from dpbounds.spec.core import Kind
 from .strategies import entry_points
 
 CLOSED = [e for e in spec.registry().values()
-          if e.kind is not Kind.AGGREGATE and e.optimize is None and e.expr.is_Boolean is not True]
+          if e.kind is not Kind.AGGREGATE and e.optimize is None and e.expr.is_Boolean is not True and not e.evaluator]
 
 
 def _inputs(entry, pt):

@@ -22,7 +22,7 @@ from .strategies import entry_points
 
 VECTOR = [e for e in spec.registry().values()
           if e.kind is not Kind.AGGREGATE and e.optimize is None and e.expr.is_Boolean is not True
-          and not e.expr.has(sp.Sum, sp.erf)]
+          and not e.expr.has(sp.Sum, sp.erf) and not e.evaluator]
 
 
 def _in_domain(entry, pt) -> bool:
@@ -183,7 +183,8 @@ def _extreme_values(name: str, entry) -> list[float]:
 
 
 ALL_CLOSED = [e for e in spec.registry().values()
-              if e.kind is not Kind.AGGREGATE and e.optimize is None and e.expr.is_Boolean is not True]
+              if e.kind is not Kind.AGGREGATE and e.optimize is None and e.expr.is_Boolean is not True
+              and not e.evaluator]
 EXTREME_CASES = [(e, k, v) for e in ALL_CLOSED for k in sorted(e.sample_point()) for v in _extreme_values(k, e)]
 
 

@@ -20,7 +20,8 @@ from dpbounds.spec.core import Kind
 from .strategies import entry_points
 
 CLOSED_FORM = [e for e in spec.registry().values()
-               if e.kind is not Kind.AGGREGATE and e.optimize is None and e.expr.is_Boolean is not True]
+               if e.kind is not Kind.AGGREGATE and e.optimize is None and e.expr.is_Boolean is not True
+               and not e.evaluator]
 IDS = [e.id for e in CLOSED_FORM]
 
 

@@ -14,6 +14,8 @@ from dpbounds.spec.core import sym
 @pytest.mark.parametrize("entry_id", sorted(spec.registry()))
 def test_every_expression_is_finite_real_or_plus_infinity_at_the_sample_point(entry_id):
     e = spec.get(entry_id)
+    if e.evaluator:
+        pytest.skip("no closed form: evaluated by its certified evaluator (tests/test_registry.py)")
     pt = e.sample_point()
     e.check_values({k: v for k, v in pt.items() if k in e.params})
     subs = {sym(k): sp.Rational(spec.parse_exact(k, v)) for k, v in pt.items()}

@@ -273,7 +273,10 @@ def enclose_inputs(entry: SpecEntry, inp: Inputs, *, what: str = "expr", rel_tol
 
     The first attempt runs at ``start_bits``; by default enough bits for ``rel_tol`` plus 32 guard bits (so a
     50-digit request is usually one evaluation, not a failed 128-bit one and a 256-bit one); each retry doubles.
+    An entry with an opaque certified evaluator (``SpecEntry.evaluator``) is enclosed by it instead.
     """
+    if entry.evaluator:
+        return enclose_opaque(entry, inp, rel_tol)
     if entry.optimize is not None and entry.optimize.var not in inp.params:
         # certified inf/sup over the free variable
         enc = _opt.enclose_optimum(entry, inp, what=what, rel_tol=rel_tol)
@@ -308,6 +311,38 @@ def enclose_inputs(entry: SpecEntry, inp: Inputs, *, what: str = "expr", rel_tol
         bits *= 2
     raise CertificationError(f"{entry.id}: could not certify to relative width {_show_tol(rel_tol)} with {max_bits} bits"
                              + (f" ({last_err})" if last_err else ""))
+
+
+def opaque_evaluator(entry: SpecEntry) -> Callable[[dict[str, Fraction], float], Enclosure]:
+    """The certified evaluator an entry names (``"module:function"`` under dpbounds), imported on first use (the
+    spec cannot import the reference package: the imports point one way)."""
+    import importlib
+    mod, _, fn = entry.evaluator.partition(":")
+    if not mod.startswith("dpbounds.") or not fn:
+        raise ValueError(f"{entry.id}: evaluator {entry.evaluator!r} is not 'dpbounds.<module>:<function>'")
+    return getattr(importlib.import_module(mod), fn)  # type: ignore[no-any-return]
+
+
+def enclose_opaque(entry: SpecEntry, inp: Inputs, rel_tol: Fraction | float) -> Enclosure:
+    """Certified enclosure of an entry with an opaque evaluator, of relative width <= rel_tol, or
+    CertificationError (the evaluator's own: it says how narrow it can go)."""
+    _check_rel_tol(rel_tol)
+    enc = opaque_evaluator(entry)(dict(inp.params), float(rel_tol))
+    if enc.rel_width() > float(rel_tol):  # the evaluator's contract, checked here once more
+        raise CertificationError(f"{entry.id}: certified only to relative width {enc.rel_width():.3g}")
+    return enc
+
+
+#: evaluate() asks relative width 10^-(digits + 3): an opaque evaluator's bracket (1e-7 at best) backs 4 digits
+OPAQUE_MAX_DIGITS = 4
+
+
+def _no_opaque(entry: SpecEntry, what: str) -> None:
+    """DomainError for the float fast path / mpmath value of an entry that only its certified evaluator evaluates."""
+    if entry.evaluator:
+        raise DomainError("id", entry.id, f"an entry with a closed form ({what} is not available here: use "
+                          "dpbounds.enclose with a relative tolerance such as rel_tol=1e-3)", entry.theorem,
+                          "no closed form: certified evaluator only")
 
 
 def enclose(entry_id: str, params: Mapping[str, Any] | None = None, *, eps: Rounds | None = None,
@@ -386,6 +421,7 @@ def value_mp(entry_id: str, params: Mapping[str, Any] | None = None, *, digits: 
              what: str = "expr") -> str:
     """The value at ``digits`` significant digits as a decimal string, computed by mpmath (private context)."""
     entry = get(entry_id)
+    _no_opaque(entry, "an mpmath value")
     inp = prepare(entry, params or {}, eps=eps, delta=delta, rho=rho, aggregates=aggregates)
     ctx, v = value_mp_inputs(entry, inp, digits, what)
     return mp_to_str(ctx, v, digits)
@@ -437,6 +473,10 @@ def evaluate(entry_id: str, params: Mapping[str, Any] | None = None, *, digits: 
         raise DomainError("digits", digits, "an integer in [1, 5000]", "dpbounds.evaluation.evaluate")
     entry = get(entry_id)
     _check_value_expr(entry, what)
+    if entry.evaluator and digits > OPAQUE_MAX_DIGITS:
+        raise DomainError("digits", digits, f"at most {OPAQUE_MAX_DIGITS} digits for an entry evaluated only by its "
+                          "certified bracket (relative width 1e-7 at best)", entry.theorem,
+                          "no closed form: pass --digits 3, or use enclose with rel_tol")
     inp = prepare(entry, params or {}, eps=eps, delta=delta, rho=rho, aggregates=aggregates)
     rel_tol = Fraction(1, 10 ** (digits + 3))
     enc, inp = _enclose_refining_streams(entry, inp, what, rel_tol, eps, delta, rho, max_bits)
@@ -541,6 +581,7 @@ def fast_interval(entry_id: str, *, what: str = "expr", rounded_inputs: bool = F
     elementwise and a violation raises :class:`DomainError` naming the parameter and the first bad index.
     """
     entry = get(entry_id)
+    _no_opaque(entry, "a float64 fast path")
     names = set(entry.params) | set(entry.aggregates)
     if entry.optimize is not None:
         if entry.optimize.var not in arrays:

@@ -42,7 +42,7 @@ def _bench_entries(quick: bool = False):
     from dpbounds import spec
     from dpbounds.spec.core import Kind
     entries = [e for e in spec.registry().values()
-               if e.kind is not Kind.AGGREGATE and e.optimize is None and not e.expr.is_Boolean]
+               if e.kind is not Kind.AGGREGATE and e.optimize is None and not e.expr.is_Boolean and not e.evaluator]
     if not quick:
         return entries
     seen, out = set(), []
@@ -187,7 +187,8 @@ def run_benchmarks(quick: bool = False, only: list[str] | None = None) -> list[d
     import importlib
     for mod in ("dpbounds.accounting.accountants", "dpbounds.accounting.batch", "dpbounds.accounting.individual",
                 "dpbounds.accounting.conversions", "dpbounds.exact.worst_case", "dpbounds.audit.bench",
-                "dpbounds.outputs.compare", "dpbounds.testing.bench"):
+                "dpbounds.outputs.compare", "dpbounds.testing.bench",
+                "dpbounds.exact.sgm_pld"):
         try:
             m = importlib.import_module(mod)
         except ImportError:
