@@ -611,6 +611,44 @@ def _is_one_plus(arg: sp.Basic) -> bool:
     return isinstance(arg, sp.Add) and sp.Integer(1) in arg.args
 
 
+_IMPLICIT: dict[str, Callable[..., Any]] = {}
+
+
+def _exact_arguments(args: tuple, env: Env) -> list[Fraction] | None:
+    """The arguments as exact rationals when the env carries the exact parameters (``'__exact__'``) and each
+    argument is rational there, else None (the evaluator then works from the balls)."""
+    exact = env.get("__exact__") if isinstance(env, dict) else None
+    if not exact:
+        return None
+    out = []
+    for a in args:
+        if not all(s.name in exact for s in a.free_symbols):
+            return None
+        v = a.xreplace({s: sp.Rational(exact[s.name].numerator, exact[s.name].denominator) for s in a.free_symbols})
+        if not v.is_Rational:
+            return None
+        out.append(Fraction(int(v.p), int(v.q)))
+    return out
+
+
+def _implicit_evaluator(e: sp.Basic) -> Callable[..., Any] | None:
+    """The evaluator of a spec function whose class names one in ``dpbounds_eval`` ('module:function'), or None.
+
+    Such a function (e.g. spec.rdp_conversions.rdp_optimal_eps) has no closed form: spec states its definition
+    and the named function ``f(backend, args)`` returns a certified arb ball (ArbBackend; raising NotCertified when
+    it cannot) or an mpmath value of ``backend.ctx`` (MpBackend); any other backend raises NotImplementedError, so
+    the fast path falls back to its per-element arb evaluation.  Resolved lazily: spec never imports reference."""
+    path = getattr(type(e), "dpbounds_eval", None)
+    if not isinstance(path, str):
+        return None
+    f = _IMPLICIT.get(path)
+    if f is None:
+        import importlib
+        mod, _, name = path.partition(":")
+        f = _IMPLICIT[path] = getattr(importlib.import_module(mod), name)
+    return f
+
+
 def compile_expr(expr: sp.Basic, backend) -> Callable[[Env], Any]:
     """Compile a sympy expression (or boolean) into ``f(env)`` for ``backend``; ``env`` maps symbol names to values.
 
@@ -698,6 +736,11 @@ def _compile(expr: sp.Basic, backend, hook=None, shared: frozenset = frozenset()
             f = hook(e, comp)
             if f is not None:
                 return f
+        target = _implicit_evaluator(e)
+        if target is not None:  # an implicitly defined spec function (a root, an optimum): its own evaluator
+            fs = [comp(a) for a in e.args]
+            args = e.args
+            return lambda env: target(B, [f(env) for f in fs], _exact_arguments(args, env))
         if isinstance(e, sp.Symbol):
             name = e.name
             return lambda env: env[name]
