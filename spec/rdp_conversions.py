@@ -40,7 +40,34 @@ _CLAIM = ("Claim direction: 'upper' -- eps (or delta) is an upper bound on the p
           "MORE privacy, so a peer's value below the certified lower end of the optimal conversion is an under-report.")
 
 
-class rdp_optimal_eps(sp.Function):  # noqa: N801  (a sympy function: lower-case like sp.erfc)
+class ImplicitFunction(sp.Function):
+    """A spec function with no closed form (a root or an optimum): spec states its definition (the entry's notes,
+    proved in proofs_check) and ``dpbounds_eval`` names, as a string resolved at run time, the function ``f(backend,
+    args, exact)`` of the reference layer that evaluates it (certified arb balls; mpmath values).  sympy's evalf
+    goes through the same mpmath evaluator, so ``expr.evalf()`` gives a number (uncertified, like any evalf)."""
+
+    dpbounds_eval = ""
+
+    def _eval_is_real(self) -> bool:
+        return True
+
+    def _eval_evalf(self, prec: int):  # type: ignore[override]
+        if not all(a.is_Rational for a in self.args):
+            return None
+        import importlib
+        import types
+
+        import mpmath
+        mod, _, name = self.dpbounds_eval.partition(":")
+        f = getattr(importlib.import_module(mod), name)  # a string, so spec imports nothing of reference
+        ctx = mpmath.MPContext()
+        ctx.prec = prec + 30
+        vals = [ctx.mpf(int(a.p)) / int(a.q) for a in self.args]
+        v = f(types.SimpleNamespace(name="mp", ctx=ctx), vals, None)
+        return sp.Float(ctx.nstr(v, int(prec * 0.30103) + 5), int(prec * 0.30103) + 3)
+
+
+class rdp_optimal_eps(ImplicitFunction):  # noqa: N801  (a sympy function: lower-case like sp.erfc)
     """eps*(alpha, R, delta): the optimal single-order RDP -> DP conversion (module docstring).  Opaque to sympy;
     evaluated by ``dpbounds.accounting.rdp_conversions`` through the interpreter's ``dpbounds_eval`` dispatch."""
 
@@ -48,7 +75,7 @@ class rdp_optimal_eps(sp.Function):  # noqa: N801  (a sympy function: lower-case
     dpbounds_eval = "dpbounds.accounting.rdp_conversions:opt_eps_backend"
 
 
-class rdp_optimal_delta(sp.Function):  # noqa: N801
+class rdp_optimal_delta(ImplicitFunction):  # noqa: N801
     """delta*(alpha, R, eps) = sup{E_{e^eps}(P||Q) : D_alpha(P||Q) <= R} (module docstring); opaque to sympy."""
 
     nargs = 3

@@ -17,6 +17,7 @@ from __future__ import annotations
 import sympy as sp
 
 from .core import Kind, Source, SpecEntry, register, sym
+from .rdp_conversions import ImplicitFunction
 
 mu, fpr, eps, delta, alpha, R, eps_g = (sym(n) for n in ("mu", "fpr", "eps", "delta", "alpha", "R", "eps_g"))
 
@@ -31,7 +32,7 @@ def _Phi(z: sp.Expr) -> sp.Expr:
     return sp.erfc(-z / sp.sqrt(2)) / 2
 
 
-class normal_quantile_upper(sp.Function):  # noqa: N801  (a sympy function: lower-case like sp.erfc)
+class normal_quantile_upper(ImplicitFunction):  # noqa: N801  (a sympy function: lower-case like sp.erfc)
     """z(fpr) = Phi^{-1}(1 - fpr) = sqrt(2) erfcinv(2 fpr), for 0 < fpr < 1 (opaque to sympy: the interpreter
     dispatches it to ``dpbounds.accounting.tradeoff``, which uses arb's certified erfcinv)."""
 
@@ -39,7 +40,7 @@ class normal_quantile_upper(sp.Function):  # noqa: N801  (a sympy function: lowe
     dpbounds_eval = "dpbounds.accounting.tradeoff:normal_quantile_upper_backend"
 
 
-class rdp_tradeoff(sp.Function):  # noqa: N801
+class rdp_tradeoff(ImplicitFunction):  # noqa: N801
     """f_{alpha,R}(fpr): the lower boundary of the single-order RDP privacy region (entry tradeoff.rdp); opaque."""
 
     nargs = 3
