@@ -44,6 +44,7 @@ from dpbounds.spec import DomainError, parse_exact
 from dpbounds.spec.core import Exact
 
 from dpbounds.evaluation.enclosure import CertificationError, Enclosure
+from dpbounds.evaluation.optimize import _illinois
 from dpbounds.evaluation.interp import NotCertified
 from dpbounds.evaluation.numeric import arb_endpoints, arb_prec, fraction_to_arb, mp_context
 
@@ -112,31 +113,33 @@ class _Curve:
         return x, y, gamma, q * (x - gamma), mu1, mu2
 
     def z_for(self, key: int, target):
-        """z in (0, 1) with gamma(z) = target (key 2; gamma increases in z... decreases as z -> 0? see below) or
-        delta(z) = target (key 3), by bisection in log z: gamma decreases and delta increases as z grows."""
+        """z in (0, 1) with gamma(z) = target (key 2) or delta(z) = target (key 3): gamma decreases and delta
+        increases as z grows (z -> 1 is the y = 0 end, z -> 0 sends gamma to oo and delta to 0).  A bracket in
+        t = log z by doubling, then the Illinois iteration (optimize._illinois) on an increasing sign function."""
         ctx = self.ctx
-        lo, hi = ctx.mpf(-1), ctx.mpf(0)  # log z bracket; hi = log 1 is the y = 0 end
 
-        def val(t):
-            return self.point(ctx.exp(t))[key]
-        # increasing z lowers gamma and raises delta: find lo with gamma(lo) > target / delta(lo) < target
-        def below(t):  # True when z = e^t is on the small-z side of the solution
-            v = val(t)
-            return v > target if key == 2 else v < target
-        while not below(lo):
+        def sfn(t):
+            try:
+                v = self.point(ctx.exp(t))[key]
+            except (ValueError, ZeroDivisionError, OverflowError):
+                return None
+            return (target - v) if key == 2 else (v - target)
+        hi, lo = ctx.mpf(0), ctx.mpf(-1)
+        while True:
+            v = sfn(lo)
+            if v is None:
+                raise CertificationError(f"{_WHERE}: no two-point optimum found (target {target})")
+            if v < 0:
+                break
             hi = lo
             lo *= 2
             if lo < -1e7:
                 raise CertificationError(f"{_WHERE}: no two-point optimum found (target {target})")
-        for _ in range(4 * int(ctx.prec) + 40):
-            m = (lo + hi) / 2
-            if below(m):
-                lo = m
-            else:
-                hi = m
-            if hi - lo <= self.tol * max(1, abs(lo)):
-                break
-        return ctx.exp((lo + hi) / 2)
+        if hi == 0:
+            hi = -ctx.ldexp(1, -int(ctx.prec) // 2)  # just inside the y = 0 end
+            if not (sfn(hi) or 0) > 0:
+                hi = ctx.mpf(0)
+        return ctx.exp(_illinois(sfn, lo, hi, ctx))
 
 
 def _to_frac(ctx, v) -> Fraction:

@@ -90,6 +90,8 @@ GRID: dict[str, list[str]] = {
     "A2": ["2e-8", "0.0002", "0.02", "3", "500"],
     "S2": ["0.0002", "0.2", "2", "20"],
     "R": ["0.001", "0.1", "1", "10"],
+    "mu": ["0.1", "1", "3"],
+    "fpr": ["0", "1e-6", "0.05", "0.5", "1"],
 }
 
 #: budgets of the stream vectors: the entry's sample budget, and these values of its main budget parameter
