@@ -131,3 +131,10 @@ register(SpecEntry(
           "Gomez, Calmon, Schnabel, Kaissis 2026 prove it; the 'single-order RDP privacy region' there is defined "
           "with both directions, as here.  Neither text was read beyond abstracts and a topic summary (search "
           "tool), so the statement is the one proofs_check proves.  " + _LOWER))
+
+
+# tradeoff.zcdp (rho, fpr) = sup over alpha > 1 of f_{alpha, alpha rho}(fpr) is NOT a registry entry: its certified
+# enclosure reaches only about 1e-4 relative width (the cells in alpha near the maximizing order must shrink with the
+# slack), below the registry's standard of any requested number of digits.  It is the certified callable
+# dpbounds.accounting.tradeoff.zcdp_enclosure(rho, fpr) (proofs_check tradeoff.zcdp.cells), usable as an audit
+# reference; each single order's curve (tradeoff.rdp at R = alpha rho) is a registry entry and a valid lower bound.

@@ -213,3 +213,44 @@ def rdp_roots() -> Verdict:
                        "on (0, 1 - x]: the feasible set {K_i <= c} there is [b_i, 1 - x], b_i = the root (or 0 when "
                        "K_1(0) = x^(1-a) <= c), and the intersection of the two is [max(b_1, b_2), 1 - x].", "sympy")
     return Verdict("inconclusive", f"convex {conv} one {one} slope {slope}")
+
+
+@claim("tradeoff.zcdp.cells", spec_id="tradeoff.rdp",
+       statement="D_alpha(P||Q) is nondecreasing in alpha; hence a pair is rho-zCDP if D_{a1} <= rho, D_{a_{j+1}} <= "
+                 "a_j rho on each cell [a_j, a_{j+1}] of a cover of [a1, aN], and D_inf <= aN rho (the certificate "
+                 "of the upper end of dpbounds.accounting.tradeoff.zcdp_enclosure); and f_zcdp = sup over alpha of f_{alpha, alpha rho}",
+       source="derived here (monotonicity in the order: van Erven, Harremoes 2014, IEEE TIT 60(7), Theorem 3)",
+       method="sympy + certified points", unquoted=_UNQ)
+def zcdp_cells() -> Verdict:
+    al = sp.Symbol("alpha", positive=True)
+    A, B, C, D = (sp.Symbol(n, real=True) for n in ("A", "B", "C", "D"))
+    # psi(alpha) = log sum_i p_i^alpha q_i^(1-alpha) = log(e^{alpha A + B} + e^{alpha C + D}) (two outcomes, A = log(p1/q1),
+    # B = log q1, ...): psi'' = (A - C)^2 w (1 - w) >= 0, w = e^{alpha A + B}/sum -- psi is convex
+    psi = sp.log(sp.exp(al * A + B) + sp.exp(al * C + D))
+    w = sp.exp(al * A + B) / (sp.exp(al * A + B) + sp.exp(al * C + D))
+    convex = _is_zero(sp.diff(psi, al, 2) - (A - C)**2 * w * (1 - w))
+    # psi(1) = log(sum p_i) = 0, so D_alpha = (psi(alpha) - psi(1))/(alpha - 1): the slope of a secant of a convex
+    # function from the fixed point 1, nondecreasing in alpha (both for alpha > 1 and the limit KL at 1)
+    # cells: for alpha in [a_j, a_{j+1}], D_alpha <= D_{a_{j+1}} <= a_j rho <= alpha rho; head (1, a1]: D_alpha <= D_{a1}
+    # <= rho < alpha rho; tail: D_alpha <= D_inf <= aN rho <= alpha rho.
+    from dpbounds.evaluation.evaluate import enclose
+    rows, ok = [], True
+    for r_, x_, mu_ in (("0.5", "0.05", "1"), ("0.02", "0.3", "0.2")):
+        from dpbounds.accounting.tradeoff import zcdp_enclosure
+        z = zcdp_enclosure(r_, x_)
+        g = enclose("tradeoff.gdp", {"mu": mu_, "fpr": x_}, rel_tol=1e-12)
+        f2 = enclose("tradeoff.rdp", {"alpha": "2", "R": str(2 * float(r_)), "fpr": x_}, rel_tol=1e-12)
+        good = z.hi <= g.lo and f2.lo <= z.hi
+        ok &= good
+        rows.append(f"rho={r_}, fpr={x_}: f_RDP(2) {float(f2.lo):.8g} <= f_zCDP in [{float(z.lo):.8g}, "
+                    f"{float(z.hi):.8g}] <= G_sqrt(2 rho) {float(g.lo):.8g}")
+    if convex and ok:
+        return Verdict("proved", "psi(alpha) = log sum p^alpha q^(1-alpha) has psi'' = (A - C)^2 w(1 - w) >= 0 (sympy, "
+                       "two outcomes; the general case is the same variance form), psi(1) = 0, so D_alpha = psi(alpha)/"
+                       "(alpha - 1) is a secant slope of a convex function from 1: nondecreasing.  The three cell rules "
+                       "follow (D_alpha <= the value at the cell's right end <= budget at its left end <= alpha rho).  "
+                       "The sup: every order's region contains every test's Bernoulli pair of a rho-zCDP mechanism, "
+                       "and each region's beta-section is an interval [f_alpha, 1 - fpr] (tradeoff.rdp.monotone_roots), "
+                       "so the intersection's is [sup f_alpha, 1 - fpr].  Certified points (between the order-2 "
+                       "curve and the Gaussian mechanism's): " + "; ".join(rows), "sympy + arb")
+    return Verdict("inconclusive", f"convex {convex} points {ok}: " + "; ".join(rows))

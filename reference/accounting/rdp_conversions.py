@@ -143,8 +143,8 @@ class _Curve:
 
 
 def _to_frac(ctx, v) -> Fraction:
-    man, exp = ctx.mpf(v).man_exp
-    return Fraction(int(man)) * (Fraction(2) ** int(exp))
+    sign, man, exp, _ = ctx.mpf(v)._mpf_  # (mpf.man_exp drops the sign)
+    return (-1 if sign else 1) * Fraction(int(man)) * (Fraction(2) ** int(exp))
 
 
 def _mpf(ctx, q: Fraction):
@@ -317,6 +317,18 @@ def _ball(lo: Fraction, hi: Fraction) -> arb:
     return _arb(lo).union(_arb(hi))
 
 
+#: the working precision beyond which the evaluators give up (CertificationError, not a longer retry): the outer
+#: evaluator doubles its precision up to 32768 bits, which would take hours here for no gain
+MAX_BITS = 4096
+
+
+def _bits() -> int:
+    bits = max(64, int(_flint_ctx.prec) * 2 + 16)
+    if bits > MAX_BITS:
+        raise CertificationError(f"{_WHERE}: precision beyond {MAX_BITS} bits requested")
+    return bits
+
+
 def _check(a: Fraction, R: Fraction) -> None:
     if not a > 1 or R < 0:
         raise NotCertified(f"outside the domain alpha > 1, R >= 0 (alpha={a}, R={R})")
@@ -329,8 +341,7 @@ def opt_eps_backend(B: Any, vals: list, exact: list | None = None) -> Any:
         _check(a, R)
         if not 0 < d < 1:
             raise NotCertified(f"delta={d} outside (0, 1)")
-        bits = max(64, int(_flint_ctx.prec) * 2 + 16)
-        return _ball(*_eps_ends(a, R, d, bits))
+        return _ball(*_eps_ends(a, R, d, _bits()))
     if B.name == "mp":
         return _mp_eps(B.ctx, *vals)
     raise NotImplementedError("rdp_optimal_eps has no vectorized evaluator (the fast path evaluates it in arb)")
@@ -341,8 +352,7 @@ def opt_delta_backend(B: Any, vals: list, exact: list | None = None) -> Any:
     if B.name == "arb":
         a, R, e = exact or _exact(vals)
         _check(a, R)
-        bits = max(64, int(_flint_ctx.prec) * 2 + 16)
-        return _ball(*_delta_ends(a, R, e, bits))
+        return _ball(*_delta_ends(a, R, e, _bits()))
     if B.name == "mp":
         return _mp_delta(B.ctx, *vals)
     raise NotImplementedError("rdp_optimal_delta has no vectorized evaluator (the fast path evaluates it in arb)")
