@@ -334,6 +334,25 @@ def _check(a: Fraction, R: Fraction) -> None:
         raise NotCertified(f"outside the domain alpha > 1, R >= 0 (alpha={a}, R={R})")
 
 
+def _as_not_certified(fn):
+    """A failure of the solver inside an evaluation is 'not certified at this precision' (the interpreter's fast
+    path then reports an unbounded element, enclose retries with more bits up to MAX_BITS)."""
+    import functools
+
+    @functools.wraps(fn)
+    def wrapped(B, vals, exact=None):
+        try:
+            return fn(B, vals, exact)
+        except CertificationError as exc:
+            if "beyond" in str(exc):
+                raise
+            raise NotCertified(str(exc)) from exc
+        except (ZeroDivisionError, OverflowError, ValueError) as exc:
+            raise NotCertified(f"{_WHERE}: {exc}") from exc
+    return wrapped
+
+
+@_as_not_certified
 def opt_eps_backend(B: Any, vals: list, exact: list | None = None) -> Any:
     """The interpreter's evaluator of spec.rdp_conversions.rdp_optimal_eps (arb: certified ball; mp: a value)."""
     if B.name == "arb":
@@ -347,6 +366,7 @@ def opt_eps_backend(B: Any, vals: list, exact: list | None = None) -> Any:
     raise NotImplementedError("rdp_optimal_eps has no vectorized evaluator (the fast path evaluates it in arb)")
 
 
+@_as_not_certified
 def opt_delta_backend(B: Any, vals: list, exact: list | None = None) -> Any:
     """The interpreter's evaluator of spec.rdp_conversions.rdp_optimal_delta."""
     if B.name == "arb":
@@ -443,28 +463,30 @@ def _r_max_ends(a: Fraction, eps: Fraction, delta: Fraction, bits: int) -> tuple
     if delta * a >= 1:  # closed form (y = 0 optimum at R*): R* = eps - log(1 - delta)
         with arb_prec(bits):
             return _ends(_arb(eps) - (-_arb(delta)).log1p())
-    # mpmath bisection for R on log scale, then certify both sides
-    ctx = mp_context(_dps(bits))
+    # locate R* in mpmath (log scale), then certify both sides
+    ctx = mp_context(_dps(bits) // 2 + 10)
     dt = _mpf(ctx, delta)
 
-    def dstar(Rq: Fraction):
-        cur = _Curve(a, Rq, _dps(bits))
+    def dstar(Rq: Fraction):  # a heuristic at half the digits: the certificates below need R* to ~2^-(bits/3)
+        cur = _Curve(a, Rq, _dps(bits) // 2 + 10)
         if _mpf(cur.ctx, eps) - cur.R <= cur.ctx.log1p(-1 / cur.a):
             return -cur.ctx.expm1(_mpf(cur.ctx, eps) - cur.R)
         return cur.point(cur.z_for(2, cur.ctx.exp(_mpf(cur.ctx, eps))))[3]
-    lo, hi = Fraction(0), max(Fraction(1), eps)
-    while dstar(hi) <= dt:
-        hi *= 2
-    steps = min(bits, 200)
-    for _ in range(steps):
-        m = (lo + hi) / 2
-        m = _frac_round(ctx, _mpf(ctx, m), bits + 8) if m > 0 else m
-        if dstar(m) <= dt:
-            lo = m
-        else:
-            hi = m
-        if hi - lo <= hi * Fraction(1, 2**(bits // 2 + 4)):
-            break
+    # the root of the increasing map log R -> delta*(R) - delta: a bracket by doubling, then Illinois (a heuristic:
+    # both ends are certified below)
+    lo_t, hi_t = ctx.mpf(0), ctx.mpf(0)
+    while dstar(_to_frac(ctx, ctx.exp(hi_t))) <= dt:
+        hi_t += 2
+    lo_t = hi_t - 2
+    while dstar(_to_frac(ctx, ctx.exp(lo_t))) > dt:
+        lo_t -= 4
+        if lo_t < -3000:
+            raise NotCertified("R* below e^-3000: not bracketed")
+
+    def sfn(t):
+        return dstar(_frac_round(ctx, ctx.exp(t), bits + 8)) - dt
+    t_star = _illinois(sfn, lo_t, hi_t, ctx)
+    lo = hi = _frac_round(ctx, ctx.exp(t_star), bits + 8)
     r_lo = r_hi = None
     for k in (bits // 2, bits // 3, 24, 12, 6):
         cand = lo * (1 - Fraction(1, 2**k))

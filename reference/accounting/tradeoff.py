@@ -20,7 +20,7 @@ from typing import Any
 
 from flint import arb, ctx as _flint_ctx
 
-from dpbounds.accounting.rdp_conversions import _bits
+from dpbounds.accounting.rdp_conversions import _as_not_certified, _bits
 from dpbounds.evaluation.enclosure import Enclosure
 from dpbounds.evaluation.interp import NotCertified
 from dpbounds.evaluation.numeric import arb_endpoints, arb_prec, fraction_to_arb, mp_context
@@ -47,6 +47,7 @@ def _ends(v: arb) -> tuple[Fraction, Fraction]:
 
 # ------------------------------------------------------------------------------------------ Phi^{-1}(1 - fpr)
 
+@_as_not_certified
 def normal_quantile_upper_backend(B: Any, vals: list, exact: list | None = None) -> Any:
     """sqrt(2) erfcinv(2 fpr) (arb: certified ball from arb's erfcinv; mp: a Newton solve of Phi(-z) = fpr)."""
     if B.name == "arb":
@@ -193,6 +194,7 @@ def rdp_tradeoff_ends(a: Fraction, R: Fraction, x: Fraction, bits: int) -> tuple
     return max(los), max(his)
 
 
+@_as_not_certified
 def rdp_tradeoff_backend(B: Any, vals: list, exact: list | None = None) -> Any:
     """The interpreter's evaluator of spec.tradeoff.rdp_tradeoff (arb: certified ball; mp: a value)."""
     if B.name == "arb":
