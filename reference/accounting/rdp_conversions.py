@@ -232,6 +232,10 @@ def _eps_ends(a: Fraction, R: Fraction, delta: Fraction, bits: int) -> tuple[Fra
             lo, hi = _ends(v)
             return max(lo, Fraction(0)), max(hi, Fraction(0))
         c = ((A - 1) * Ra).exp()
+    # guard bits: the dual's mu0 cancels against gamma down to the size of delta (m2 = -gamma + ...), so the
+    # certificate is computed with log2(1/delta) more bits than the width asked for
+    tbits = bits
+    bits = bits + max(0, delta.denominator.bit_length() - delta.numerator.bit_length()) + 16
     cur = _Curve(a, R, _dps(bits))
     ctx = cur.ctx
     z = cur.z_for(3, _mpf(ctx, delta))
@@ -251,7 +255,7 @@ def _eps_ends(a: Fraction, R: Fraction, delta: Fraction, bits: int) -> tuple[Fra
             lo = _ends(lo_v.log())[0]
     # upper end: the dual at a slightly larger gamma (z slightly smaller), re-optimized there
     hi = None
-    for k in (bits // 2, bits // 3, bits // 4, 24, 12, 6):
+    for k in (tbits // 2, tbits // 3, tbits // 4, 24, 12, 6):
         zh = z * (1 - ctx.ldexp(1, -k))
         xh, yh, gh, dh, mu1, mu2 = cur.point(zh)
         if not dh < _mpf(ctx, delta):
@@ -282,11 +286,21 @@ def _delta_ends(a: Fraction, R: Fraction, eps: Fraction, bits: int) -> tuple[Fra
             return max(lo, Fraction(0)), hi
         if not t > 0:
             raise NotCertified("regime of the optimum undecided at this precision")
-    cur = _Curve(a, R, _dps(bits))
+    cur = _Curve(a, R, _dps(bits + 64))
     ctx = cur.ctx
     gamma_m = ctx.exp(_mpf(ctx, eps))
     z = cur.z_for(2, gamma_m)
-    x_m, y_m, _, _, mu1, mu2 = cur.point(z)
+    x_m, y_m, _, d_m, mu1, mu2 = cur.point(z)
+    # guard bits: the dual cancels against gamma down to delta*, the witness q(x - gamma) against x
+    guard = int(ctx.log(gamma_m / d_m, 2)) + int(ctx.log(x_m / (x_m - gamma_m), 2)) + 16 if d_m > 0 else 64
+    if guard > 1200:  # delta* below ~2^-1200 e^eps: beyond this evaluator's working range
+        raise NotCertified(f"{_WHERE}: delta* about 2^-{guard} relative to e^eps needs too many guard bits")
+    if guard > 64:
+        cur = _Curve(a, R, _dps(bits + guard))
+        ctx = cur.ctx
+        z = cur.z_for(2, ctx.exp(_mpf(ctx, eps)))
+        x_m, y_m, _, d_m, mu1, mu2 = cur.point(z)
+    bits = bits + max(guard, 0)
     fbits = bits + 20
     x, y = _frac_round(ctx, x_m, fbits), _frac_round(ctx, y_m, fbits)
     with arb_prec(bits):
