@@ -175,4 +175,4 @@ register(SpecEntry(
     proof_claims=("conversions.rdp.optimal.binary_reduction", "conversions.rdp.optimal.dual_bound",
                   "conversions.rdp.optimal.witness", "conversions.rdp.ordering"),
     notes="Returns delta*(e^eps_g) (the delta of the definition in conversions.rdp.optimal's notes; closed form "
-          "1 - e^(eps_g - R) for eps_g <= R + log(1 - 1/alpha)).  " + _CLAIM))
+          "1 - e^(eps_g - R) for eps_g <= R + log(1 - 1/alpha)); delta* <= 1.  " + _CLAIM))

@@ -283,7 +283,7 @@ def _delta_ends(a: Fraction, R: Fraction, eps: Fraction, bits: int) -> tuple[Fra
         t = E - Ra - (-1 / A).log1p()
         if t <= 0:
             lo, hi = _ends(-(E - Ra).expm1())
-            return max(lo, Fraction(0)), hi
+            return max(lo, Fraction(0)), min(hi, Fraction(1))  # delta* <= 1 (a probability difference)
         if not t > 0:
             raise NotCertified("regime of the optimum undecided at this precision")
     cur = _Curve(a, R, _dps(bits + 64))
@@ -328,7 +328,11 @@ def _exact(vals) -> list[Fraction]:
 
 
 def _ball(lo: Fraction, hi: Fraction) -> arb:
-    return _arb(lo).union(_arb(hi))
+    """An arb ball holding [lo, hi], built at twice the working precision: built at the working precision, the
+    rounding of its midpoint and radius would push an end near 1 (a delta, a beta) above 1, while the caller rounds
+    the exact ends outward itself."""
+    with arb_prec(2 * int(_flint_ctx.prec) + 64):
+        return _arb(lo).union(_arb(hi))
 
 
 #: the working precision beyond which the evaluators give up (CertificationError, not a longer retry): the outer

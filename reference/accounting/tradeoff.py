@@ -20,7 +20,7 @@ from typing import Any
 
 from flint import arb, ctx as _flint_ctx
 
-from dpbounds.accounting.rdp_conversions import _as_not_certified, _bits
+from dpbounds.accounting.rdp_conversions import _as_not_certified, _ball, _bits
 from dpbounds.evaluation.enclosure import Enclosure
 from dpbounds.evaluation.interp import NotCertified
 from dpbounds.evaluation.numeric import arb_endpoints, arb_prec, fraction_to_arb, mp_context
@@ -200,7 +200,7 @@ def rdp_tradeoff_backend(B: Any, vals: list, exact: list | None = None) -> Any:
     if B.name == "arb":
         a, R, x = exact or _exact(vals)
         lo, hi = rdp_tradeoff_ends(a, R, x, _bits())
-        return fraction_to_arb(lo).union(fraction_to_arb(hi))
+        return _ball(lo, hi)
     if B.name == "mp":
         ctx = B.ctx
         a, R, x = (_frac(ctx, v) for v in vals)
