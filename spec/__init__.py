@@ -12,7 +12,7 @@ __all__ = ["CANONICAL", "SEEDS", "DomainError", "Kind", "Optimize", "RefutedCons
 # The source modules register their entries when imported.  Importing them here, once and in this fixed order, makes
 # the registry complete before any use and its order independent of which module a program happens to import first
 # (core itself imports none of them: the imports point one way, sources -> core).
-from . import aggregates, conversions, fz21, howard, nikolov17, rruv16, wrrw23  # noqa: E402,F401
+from . import aggregates, conversions, fz21, howard, nikolov17, rdp_conversions, rruv16, tradeoff, wrrw23  # noqa: E402,F401,E501
 from . import later  # noqa: E402,F401  (literature results after the seeds; after the seeds' entries)
 from . import mechanisms  # noqa: E402,F401  (per-round mechanism curves, issue 27)
 from . import composition  # noqa: E402,F401  (k-fold compositions with certified opaque evaluators, issue 27)

@@ -102,6 +102,44 @@ PAPERS: dict[str, Paper] = {p.key: p for p in (
           "Advances in Neural Information Processing Systems 33 (NeurIPS 2020)", 2020, "2004.00010", "v4", True,
           "dp_accounting's rdp_privacy_accountant cites 'arXiv.org/abs/2004.00010 Proposition 12 (in v4)' for "
           "this conversion (the numbering differs in v3).  The paper itself was not read here."),
+    Paper("BBGHS20", ("Borja Balle", "Gilles Barthe", "Marco Gaboardi", "Justin Hsu", "Tetsuya Sato"),
+          "Hypothesis Testing Interpretations and Renyi Differential Privacy",
+          "Proceedings of the 23rd International Conference on Artificial Intelligence and Statistics (AISTATS "
+          "2020), PMLR 108", 2020, "1905.09982", "v2", True,
+          "Version from microsoft/prv_accountant PR #16 ('Theorem 21 of https://arxiv.org/abs/1905.09982v2') and "
+          "scholarfeed's listing 'arXiv:1905.09982v2'; Theorem 21 (the improved RDP -> DP conversion) as cited by "
+          "that PR, pytorch/opacus issue #157 / PR #167 and autodp's converter.  Only the abstract was read here."),
+    Paper("ALCKS20", ("Shahab Asoodeh", "Jiachun Liao", "Flavio P. Calmon", "Oliver Kosut", "Lalitha Sankar"),
+          "A Better Bound Gives a Hundred Rounds: Enhanced Privacy Guarantees via f-Divergences",
+          "2020 IEEE International Symposium on Information Theory (ISIT), pp. 920-925", 2020, "2001.05990", "v1",
+          True,
+          "Version and locators from the code that cites it: dp_accounting ('https://arxiv.org/abs/2001.05990 "
+          "Equation 20 (in v1)' for the CKS20 form) and microsoft/prv_accountant PR #16 ('the optimal conversion in "
+          "Lemma 1 of https://arxiv.org/abs/2001.05990v1'); venue and pages from a citing repository's reference "
+          "list.  Only the abstract was read here; the optimal conversion is re-derived and proved in proofs_check."),
+    Paper("DRS22", ("Jinshuo Dong", "Aaron Roth", "Weijie J. Su"), "Gaussian Differential Privacy",
+          "J. R. Stat. Soc. Series B 84(1):3-37 (with discussion)", 2022, "1905.02383", _NV, False,
+          "Journal data and arXiv id as cited in spec/later.py and citing repositories; Definition 2.5 (G_mu, "
+          "mu-GDP), Proposition 2.5 (f_{eps,delta}) and Corollary 2.13 (the GDP privacy curve) follow the issue's "
+          "citations and library documentation, not a specific arXiv version read here.  (DRS numbers a definition "
+          "and a proposition 2.5 in different counters in some versions; nothing here relies on the numbers: each "
+          "formula is proved in proofs_check.)"),
+    Paper("ZDW22", ("Yuqing Zhu", "Jinshuo Dong", "Yu-Xiang Wang"),
+          "Optimal Accounting of Differential Privacy via Characteristic Function",
+          "Proceedings of the 25th International Conference on Artificial Intelligence and Statistics (AISTATS "
+          "2022), PMLR 151", 2022, "2106.08567",
+          "version not verified (v3 is the latest revision per scholarfeed and emergentmind listings; only the "
+          "abstract was read)", False,
+          "arXiv id, title and authors from the abstract pages (search tool); 'Appendix F.3' (the conjecture that the "
+          "intersection of single-order RDP regions is the optimal RDP -> f-DP conversion) as RGCSK26's abstract "
+          "cites it."),
+    Paper("RGCSK26", ("Anneliese Riess", "Juan Felipe Gomez", "Flavio du Pin Calmon", "Julia Anne Schnabel",
+                      "Georgios Kaissis"),
+          "Optimal conversion from Renyi Differential Privacy to f-Differential Privacy", "arXiv preprint", 2026,
+          "2602.04562", "version not verified (only the abstract and a topic summary were read)", False,
+          "arXiv id, title, authors and abstract from the sciencestack.ai page of arXiv:2602.04562 and an "
+          "emergentmind topic page ('single-order RDP privacy regions': D_tau(P||Q) <= rho and D_tau(Q||P) <= rho, "
+          "alpha = P(S), beta = Q(S^c)); the theorem numbers were not reached."),
     Paper("BW18", ("Borja Balle", "Yu-Xiang Wang"),
           "Improving the Gaussian Mechanism for Differential Privacy: Analytical Calibration and Optimal Denoising",
           "Proceedings of the 35th International Conference on Machine Learning (ICML 2018), PMLR 80", 2018,
@@ -180,15 +218,6 @@ PAPERS: dict[str, Paper] = {p.key: p for p in (
           "releasing information about an element once its budget is exceeded, a supermartingale for the "
           "hockey-stick divergence, tight for the Gaussian mechanism); the theorem's number and wording were not "
           "reached, and the authors' code (MIMIC-III experiments) cites no theorem number."),
-    Paper("ZDW22", ("Yuqing Zhu", "Jinshuo Dong", "Yu-Xiang Wang"),
-          "Optimal Accounting of Differential Privacy via Characteristic Function",
-          "Proceedings of the 25th International Conference on Artificial Intelligence and Statistics (AISTATS "
-          "2022), PMLR 151", 2022, "2106.08567",
-          "version not verified (v3 is the latest revision per scholarfeed and emergentmind listings; only the "
-          "abstract was read)", False,
-          "arXiv id, title and authors from the abstract pages (search tool); 'Appendix F.3' (the conjecture that the "
-          "intersection of single-order RDP regions is the optimal RDP -> f-DP conversion) as RGCSK26's abstract "
-          "cites it."),
     Paper("DGKKM22", ("Vadym Doroshenko", "Badih Ghazi", "Pritish Kamath", "Ravi Kumar", "Pasin Manurangsi"),
           "Connect the Dots: Tighter Discrete Approximations of Privacy Loss Distributions",
           "Proceedings on Privacy Enhancing Technologies (PETS) 2022(4)", 2022, "2207.04380", "v1", True,

@@ -63,7 +63,7 @@ def test_expression_evaluates_to_real_or_infinity(entry):
 @pytest.mark.parametrize("entry", ENTRIES, ids=IDS)
 def test_entry_is_traceable(entry):
     assert entry.id.split(".")[0] in {"aggregate", "rruv16", "wrrw23", "fz21", "nikolov17", "howard", "conversions",
-                                           "st22", "lec21", "kth23", "kov15", "mechanisms", "composition"}
+                                           "st22", "lec21", "kth23", "kov15", "mechanisms", "composition", "tradeoff"}
     assert entry.source.where, entry.id
     if entry.source.seed:
         assert entry.source.seed in SEEDS.values(), entry.id

@@ -98,6 +98,8 @@ GRID: dict[str, list[str]] = {
     "q": ["1e-8", "0.0001", "0.01", "0.5", "1"],
     "sigma": ["0.1", "0.5", "1", "10", "1000"],
     "b": ["0.1", "1", "10", "1000"],
+    "mu": ["0.1", "1", "3"],
+    "fpr": ["0", "1e-6", "0.05", "0.5", "1"],
 }
 
 #: budgets of the stream vectors: the entry's sample budget, and these values of its main budget parameter
