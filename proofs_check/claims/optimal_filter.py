@@ -10,7 +10,7 @@ from fractions import Fraction
 import sympy as sp
 from flint import arb
 
-from dpbounds.evaluation.numeric import arb_prec, fraction_to_arb
+from dpbounds.evaluation.numeric import arb_endpoints, arb_prec, fraction_to_arb
 
 from ..core import Verdict, claim
 from .later import _validity
@@ -198,7 +198,6 @@ def extremal_report(scale: Fraction = Fraction(1)) -> tuple[bool, list[str]]:
             c = rr_rdp_upper(a, e1)
             if f.try_spend(rho=c):
                 spent += c
-                p1 = Fraction(float(e1))  # exact eps1 (a short decimal is not a float: use the RR law exactly in arb)
                 laws = [("rr", e1)]
         # the analyst's extremal proposal at what is left, the same whatever round 1 showed (a valid adaptive choice)
         left = B - spent
@@ -222,8 +221,10 @@ def extremal_report(scale: Fraction = Fraction(1)) -> tuple[bool, list[str]]:
             P = [u * _a(v) for u, v in itertools.product(r1p, P2)]
             Q = [u * _a(v) for u, v in itertools.product(r1q, Q2)]
             g = _a(eg).exp()
-            d = max(_hockey(P, Q, g).upper(), _hockey(Q, P, g).upper())
-        good = Fraction(d) <= dg if d == d else False
+            ends = [arb_endpoints(_hockey(U, V, g)) for U, V in ((P, Q), (Q, P))]
+        good = all(e is not None for e in ends)
+        d = max(e[1] for e in ends) if good else Fraction(1)
+        good = good and d <= dg
         ok &= good
         rows.append(f"alpha={a}, (eps_g, delta_g)=({eg}, {dg}), B={float(B):.8g}{'' if e1 is None else f', warm-up RR({e1})'}"
                     f": extremal round charged {float(c2):.8g}, exact delta {float(d):.6g} <= delta_g: {good}")
