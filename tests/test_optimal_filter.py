@@ -145,3 +145,11 @@ def test_bad_input_names_the_parameter():
         assert e.value.param == name
     with pytest.raises(DomainError):
         make_filter("fz21.thm4_3.rr.optimal", alpha="4", eps_g="1", delta_g="1e-6").try_spend(-1)
+
+
+def test_the_validity_check_passes_the_filter_and_catches_a_10_percent_larger_budget():
+    from dpbounds.proofs_check.claims.optimal_filter import extremal_report
+    ok, rows = extremal_report()
+    assert ok, rows
+    bad, bad_rows = extremal_report(Fraction(11, 10))
+    assert not bad and sum("False" in r for r in bad_rows) == len(bad_rows), bad_rows

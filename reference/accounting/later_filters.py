@@ -8,12 +8,12 @@ Public API
   individual GDP filter (the n-person accountant is :class:`dpbounds.accounting.individual.IndividualGDPFilter`).
 * :class:`RenyiRRFilter` (``make_filter("fz21.thm4_3.rr", alpha=..., eps_g=..., delta_g=...)``) -- FZ21's Renyi
   filter at one order with each pure eps-DP round charged its exact RR Renyi divergence; ``try_spend(eps)``.
-* :class:`MultiOrderUnionFilter` (``make_filter("lec21.multi_order", eps_g=..., delta_g=..., orders="2,4,8")``) --
-  CONT while SOME order fits its budget, delta_g split evenly across the orders (proofs_check
-  ``lec21.multi_order.union_bound``); ``try_spend(eps)`` or ``try_spend(rho={alpha: rho, ...})``.
 * ``make_filter("fz21.thm4_3.rr.optimal" | "fz21.thm4_3.optimal" | "fz21.thm4_7.optimal", alpha=..., eps_g=...,
   delta_g=...)`` -- the same Renyi / zCDP filters with the budget R*(alpha, eps_g, delta_g) of the optimal single-order
   RDP -> DP conversion (ALCKS20 Lemma 1) instead of CKS20's (:func:`optimal_budget`; computed once, cached).
+* :class:`MultiOrderUnionFilter` (``make_filter("lec21.multi_order", eps_g=..., delta_g=..., orders="2,4,8")``) --
+  CONT while SOME order fits its budget, delta_g split evenly across the orders (proofs_check
+  ``lec21.multi_order.union_bound``); ``try_spend(eps)`` or ``try_spend(rho={alpha: rho, ...})``.
 * :data:`BUILDERS` -- spec id -> builder, the hook :func:`dpbounds.accounting.accountants.make_filter` consults.
 
 Decisions are the generic :class:`~dpbounds.accounting.accountants.Filter`'s (exact sums, certified comparisons); this
@@ -34,8 +34,7 @@ from dpbounds.spec.core import Exact
 
 from .accountants import Decision, Filter
 
-__all__ = ["BUILDERS", "GDPFilter", "MultiOrderUnionFilter", "RenyiRRFilter", "ZCDPOptimalFilter", "gdp_budget",
-           "optimal_budget", "rr_rdp_upper"]
+__all__ = ["BUILDERS", "GDPFilter", "MultiOrderUnionFilter", "RenyiRRFilter", "gdp_budget", "rr_rdp_upper"]
 
 
 def gdp_budget(eps_g: Exact, delta_g: Exact, B: Exact | None = None, entry_id: str = "st22.filter") -> Fraction:
@@ -405,6 +404,8 @@ CLASSES: dict[str, type] = {"st22.filter": GDPFilter, "fz21.thm4_3.rr": RenyiRRF
 BUILDERS: dict[str, Callable[..., Any]] = {"st22.filter": _gdp_filter, "fz21.thm4_3.rr": _rr_filter,
                                            "lec21.multi_order": _multi_order,
                                            "kth23.individual_filter": _individual_gdp_filter}
+
+# the optimal-budget Renyi / zCDP filters (spec fz21.thm4_3.optimal, fz21.thm4_3.rr.optimal, fz21.thm4_7.optimal)
 CLASSES.update(OPTIMAL_IDS)
 BUILDERS.update({fid: _optimal_filter(fid, cls) for fid, cls in OPTIMAL_IDS.items()})
 
