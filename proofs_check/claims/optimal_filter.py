@@ -13,7 +13,7 @@ from flint import arb
 from dpbounds.evaluation.numeric import arb_endpoints, arb_prec, fraction_to_arb
 
 from ..core import Verdict, claim
-from .later import _validity
+from .later import _validity, rr_filter_exact_report
 
 SRC = ("FZ21 Theorem 4.3 and its proof (seed 004_8eb651b0fc92abd6.txt, l. 288-306; Theorem 3.1, l. 178-200); "
        "Asoodeh, Liao, Calmon, Kosut, Sankar, ISIT 2020, arXiv:2001.05990v1, Lemma 1 (conversions.rdp.optimal)")
@@ -231,44 +231,6 @@ def extremal_report(scale: Fraction = Fraction(1)) -> tuple[bool, list[str]]:
     return ok, rows
 
 
-def rr_optimal_engine_report(broken: bool = False) -> tuple[bool, list[str]]:
-    """(all exact deltas <= delta_g, rows) for fz21.thm4_3.rr.optimal at (1, 1e-3), alpha = 12: fixed sequences and
-    adaptive adversaries (exact engine).  ``broken``: rounds charged at eps/2."""
-    from dpbounds.accounting.accountants import make_filter
-    from dpbounds.exact import adversaries as adv
-    from dpbounds.exact.worst_case import adaptive_delta, delta_rr
-    eg, dg = "1", Fraction(1, 1000)
-
-    def make():
-        return make_filter("fz21.thm4_3.rr.optimal", alpha="12", eps_g=eg, delta_g=dg)
-
-    def spend(f, e):
-        return f.try_spend(Fraction(e) / 2) if broken else f.try_spend(e)
-
-    ok, rows = True, []
-    for e in ("0.05", "0.1", "0.3"):
-        f, k = make(), 0
-        while spend(f, e) and k < 5000:
-            k += 1
-        d = delta_rr([e] * k, eg)
-        ok &= d.hi <= dg
-        rows.append(f"{k} rounds of {e}: exact delta {float(d.hi):.4g}")
-
-    def filt(history, candidate):
-        f = make()
-        for h in list(history) + [candidate]:
-            if not spend(f, h[0]):
-                return False
-        return True
-
-    for name, a in (("greedy", adv.greedy("0.1", "0.3", "0.2", 14)),
-                    ("random", adv.random_policy(["0.05", "0.2", "0.4"], 12, seed=3))):
-        d = adaptive_delta(a, filt, eg, max_rounds=20)
-        ok &= d.hi <= dg
-        rows.append(f"adversary {name}: exact delta {float(d.hi):.4g}")
-    return ok, rows
-
-
 @claim("fz21.thm4_3.optimal.validity", spec_id="fz21.thm4_3.rr.optimal",
        statement="Interactions stopped by the optimal-budget Renyi filters are exactly (eps_g, delta_g)-DP: RR streams "
                  "and adaptive adversaries (exact engine) at (1, 1e-3), alpha = 12, and one- and two-round "
@@ -277,8 +239,8 @@ def rr_optimal_engine_report(broken: bool = False) -> tuple[bool, list[str]]:
        source=SRC + "; WRRW23 Lemma 11 (exact engine)", method="exact engine + arb on exact laws",
        unquoted="a certified validity check of a new instantiation, not a quoted statement")
 def optimal_validity() -> Verdict:
-    ok_e, rows_e = rr_optimal_engine_report()
-    bad_e, bad_rows_e = rr_optimal_engine_report(broken=True)
+    ok_e, rows_e = rr_filter_exact_report(entry_id="fz21.thm4_3.rr.optimal")
+    bad_e, bad_rows_e = rr_filter_exact_report(broken=True, entry_id="fz21.thm4_3.rr.optimal")
     ok_x, rows_x = extremal_report()
     bad_x, bad_rows_x = extremal_report(Fraction(11, 10))
     return _validity(ok_e and ok_x, not bad_e and not bad_x, rows_e + rows_x, bad_rows_e + bad_rows_x, "",
