@@ -82,6 +82,14 @@ class rdp_optimal_delta(ImplicitFunction):  # noqa: N801
     dpbounds_eval = "dpbounds.accounting.rdp_conversions:opt_delta_backend"
 
 
+class rdp_optimal_r_max(ImplicitFunction):  # noqa: N801
+    """R*(alpha, eps, delta) = sup{R >= 0 : delta*(alpha, R, e^eps) <= delta}: the largest order-alpha Renyi budget
+    the optimal conversion turns into (eps, delta)-DP (the filters' budget, spec fz21.thm4_3.optimal); opaque."""
+
+    nargs = 3
+    dpbounds_eval = "dpbounds.accounting.rdp_conversions:r_max_backend"
+
+
 # ------------------------------------------------------------------------------------------ Mironov
 register(SpecEntry(
     id="conversions.rdp.mironov", title="(alpha, R)-RDP => (R + log(1/delta)/(alpha - 1), delta)-DP",

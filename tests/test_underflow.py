@@ -34,6 +34,8 @@ from dpbounds.spec.core import Kind
 #: tested in tests/test_later_filters.py against independent computations
 OWN_ROUNDS = {"st22.filter", "fz21.thm4_3.rr", "lec21.multi_order", "kth23.individual_filter",
               "lec21.multi_order.cks20", "kov15.lift"}
+#: budget R* of the optimal conversion (seconds each): tests/test_optimal_filter.py
+OWN_ROUNDS |= {"fz21.thm4_3.optimal", "fz21.thm4_3.rr.optimal", "fz21.thm4_7.optimal"}
 FILTER_IDS = sorted(e.id for e in spec.registry().values() if e.kind is Kind.FILTER and e.id not in OWN_ROUNDS)
 
 #: budgets (the threshold parameter, if any, is overwritten by a near tie); B <= B* where B is derived from B*

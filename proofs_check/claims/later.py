@@ -444,17 +444,18 @@ def rr_rdp_from_definition() -> Verdict:
     return Verdict("inconclusive", f"form {ok_form}, inner {ok_inner}, zero {ok_zero}; " + "; ".join(rows), "sympy + arb")
 
 
-def rr_filter_exact_report(broken: bool = False) -> tuple[bool, list[str]]:
-    """(all exact deltas <= delta_g, rows) for fz21.thm4_3.rr at (1, 1e-3), alpha = 12, on fixed sequences and adaptive
-    adversaries (the exact engine, dpbounds.exact.worst_case).  ``broken``: each round charged the RR curve at eps/2
-    (about a quarter of the true charge), a deliberately wrong filter."""
-    from dpbounds.accounting.later_filters import RenyiRRFilter
+def rr_filter_exact_report(broken: bool = False, entry_id: str = "fz21.thm4_3.rr") -> tuple[bool, list[str]]:
+    """(all exact deltas <= delta_g, rows) for fz21.thm4_3.rr (or another RR Renyi filter id taking alpha, eps_g,
+    delta_g) at (1, 1e-3), alpha = 12, on fixed sequences and adaptive adversaries (the exact engine,
+    dpbounds.exact.worst_case).  ``broken``: each round charged the RR curve at eps/2 (about a quarter of the true
+    charge), a deliberately wrong filter."""
+    from dpbounds.accounting.accountants import make_filter
     from dpbounds.exact import adversaries as adv
     from dpbounds.exact.worst_case import adaptive_delta, delta_rr
     eg, dg = "1", Fraction(1, 1000)
 
     def make():
-        return RenyiRRFilter("fz21.thm4_3.rr", {"alpha": "12", "eps_g": eg, "delta_g": dg})
+        return make_filter(entry_id, alpha="12", eps_g=eg, delta_g=dg)
 
     def spend(f, e):
         return f.try_spend(Fraction(e) / 2) if broken else f.try_spend(e)

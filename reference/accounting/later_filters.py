@@ -8,6 +8,9 @@ Public API
   individual GDP filter (the n-person accountant is :class:`dpbounds.accounting.individual.IndividualGDPFilter`).
 * :class:`RenyiRRFilter` (``make_filter("fz21.thm4_3.rr", alpha=..., eps_g=..., delta_g=...)``) -- FZ21's Renyi
   filter at one order with each pure eps-DP round charged its exact RR Renyi divergence; ``try_spend(eps)``.
+* ``make_filter("fz21.thm4_3.rr.optimal" | "fz21.thm4_3.optimal" | "fz21.thm4_7.optimal", alpha=..., eps_g=...,
+  delta_g=...)`` -- the same Renyi / zCDP filters with the budget R*(alpha, eps_g, delta_g) of the optimal single-order
+  RDP -> DP conversion (ALCKS20 Lemma 1) instead of CKS20's (:func:`optimal_budget`; computed once, cached).
 * :class:`MultiOrderUnionFilter` (``make_filter("lec21.multi_order", eps_g=..., delta_g=..., orders="2,4,8")``) --
   CONT while SOME order fits its budget, delta_g split evenly across the orders (proofs_check
   ``lec21.multi_order.union_bound``); ``try_spend(eps)`` or ``try_spend(rho={alpha: rho, ...})``.
@@ -201,6 +204,99 @@ def _rr_filter(*, save_path=None, conversion: str | None = None, _lock=None, **b
         raise DomainError("conversion", conversion, "none (CKS20 Prop. 12 at the given order is built in)",
                           "fz21.thm4_3.rr")
     return RenyiRRFilter("fz21.thm4_3.rr", budget, save_path=save_path, _lock=_lock)
+
+
+# ------------------------------------------------------------------------------------------------ optimal conversion
+
+@functools.lru_cache(maxsize=64)  # R* takes seconds; a pure function of exact arguments, so the memo is harmless
+def _r_max_budget(alpha: Fraction, eps_g: Fraction, delta_g: Fraction) -> Fraction:
+    """The larger of two certified lower bounds of R*: the float lower end of its enclosure (relative width 1e-9)
+    and CKS20's budget (one Lagrange-dual certificate of the same problem, proofs_check conversions.rdp.cks20.via_dual;
+    at large orders R* exceeds it by less than the enclosure's width), so never fewer rounds than fz21.thm4_3.rr."""
+    from flint import arb
+
+    from dpbounds.evaluation.numeric import arb_endpoints, arb_prec, float_down, fraction_to_arb
+    from .rdp_conversions import r_max_lower
+    with arb_prec(128):
+        A, E, D = (fraction_to_arb(x) for x in (alpha, eps_g, delta_g))
+        cks = E - ((1 / D).log() + (A - 1) * (-1 / A).log1p() - A.log()) / (A - 1)
+        ends = arb_endpoints(cks)
+    cks_lo = Fraction(float_down(ends[0])) if ends is not None else Fraction(0)
+    return max(Fraction(r_max_lower(alpha, eps_g, delta_g)), cks_lo, Fraction(0))
+
+
+def optimal_budget(entry_id: str, alpha: Exact, eps_g: Exact, delta_g: Exact, B: Exact | None = None) -> Fraction:
+    """Return the filter budget of ``fz21.thm4_3.optimal`` / ``fz21.thm4_3.rr.optimal`` (B <= R*) or
+    ``fz21.thm4_7.optimal`` (B <= R*/alpha): the float64 lower end of the certified R*(alpha, eps_g, delta_g)
+    (spec extra B_max; dpbounds.accounting.rdp_conversions.r_max_lower), divided by alpha for the zCDP entry, or the
+    given ``B`` after checking it does not exceed that.  Computed once per (alpha, eps_g, delta_g) and cached.
+
+    Source: ALCKS20 Lemma 1 (arXiv:2001.05990v1) through conversions.rdp.optimal; FZ21 Theorem 4.3 / 4.7.
+    Domain: alpha > 1, eps_g > 0, 0 < delta_g < 1, 0 <= B <= that value.
+    """
+    entry = spec.get(entry_id)
+    v = entry.check_values({"alpha": alpha, "eps_g": eps_g, "delta_g": delta_g},
+                           need=("alpha", "eps_g", "delta_g"))
+    a = v["alpha"]
+    b = _r_max_budget(a, v["eps_g"], v["delta_g"])
+    what = "R*(alpha, eps_g, delta_g)"
+    if entry_id == "fz21.thm4_7.optimal":
+        b, what = b / a, "R*(alpha, eps_g, delta_g)/alpha"
+    if B is not None:
+        given = parse_exact("B", B, entry.theorem)
+        if given < 0 or given > b:
+            raise DomainError("B", given, f"0 <= B <= {what} >= {float(b):.17g} (certified)", entry_id,
+                              "a larger B is not certified to give the stated (eps_g, delta_g)-DP guarantee")
+        b = given
+    return b
+
+
+class ZCDPOptimalFilter(Filter):
+    """FZ21 Theorem 4.7's zCDP filter with B = R*(alpha)/alpha (spec fz21.thm4_7.optimal): ``try_spend(rho=...)``
+    for a rho-zCDP round (e.g. Gaussian), ``try_spend(eps)`` for a pure eps-DP round (charged eps^2/2 exactly, BS16
+    Proposition 3.3)."""
+
+    def try_spend(self, eps=None, delta=0, rho=None) -> Decision:
+        if rho is None and eps is not None:
+            if not (delta in (0, None) or parse_exact(f"delta[{self.rounds}]", delta, self.entry.theorem) == 0):
+                raise DomainError(f"delta[{self.rounds}]", delta, "delta_i = 0 (pure-DP rounds)", self.entry.theorem)
+            e = parse_exact(f"eps[{self.rounds}]", eps, self.entry.theorem)
+            if e < 0:
+                raise DomainError(f"eps[{self.rounds}]", e, "eps_i >= 0", self.entry.theorem)
+            return super().try_spend(rho=e * e / 2)
+        return super().try_spend(eps=eps, delta=delta, rho=rho)
+
+    def try_spend_many(self, eps: Any = None, delta: Any = None, rho: Any = None) -> int:
+        """k: rounds 0..k-1 CONT (recorded), the rest HALT; pure eps rounds decided round by round (exact eps^2/2)."""
+        if eps is None or rho is not None:
+            return super().try_spend_many(eps=eps, delta=delta, rho=rho)
+        e = np.asarray(eps, dtype=np.float64).reshape(-1)
+        d = np.zeros_like(e) if delta is None else np.broadcast_to(np.asarray(delta, dtype=np.float64), e.shape)
+        k = 0
+        for x, y in zip(e.tolist(), d.tolist()):
+            if not self.try_spend(x, y):
+                break
+            k += 1
+        return k
+
+
+def _optimal_filter(entry_id: str, cls: type):
+    def build(*, save_path=None, conversion: str | None = None, _lock=None, **budget) -> Filter:
+        if conversion not in (None, "optimal"):
+            raise DomainError("conversion", conversion, "none (the optimal single-order conversion is built in)",
+                              entry_id)
+        budget = dict(budget)
+        for key in ("alpha", "eps_g", "delta_g"):
+            if key not in budget:
+                raise DomainError(key, spec.core.MISSING, "a value is required", entry_id, "missing parameter")
+        budget["B"] = optimal_budget(entry_id, budget["alpha"], budget["eps_g"], budget["delta_g"], budget.get("B"))
+        return cls(entry_id, budget, save_path=save_path, _lock=_lock,
+                   _meta={"conversion": "optimal (ALCKS20 Lemma 1, R* certified lower end)"})
+    return build
+
+
+OPTIMAL_IDS = {"fz21.thm4_3.optimal": Filter, "fz21.thm4_3.rr.optimal": RenyiRRFilter,
+               "fz21.thm4_7.optimal": ZCDPOptimalFilter}
 
 
 class MultiOrderUnionFilter:
@@ -397,6 +493,10 @@ BUILDERS: dict[str, Callable[..., Any]] = {"st22.filter": _gdp_filter, "fz21.thm
                                            "lec21.multi_order": _multi_order,
                                            "kth23.individual_filter": _individual_gdp_filter,
                                            "lec21.multi_order.cks20": _multi_order_cks20, "kov15.lift": _lift}
+
+# the optimal-budget Renyi / zCDP filters (spec fz21.thm4_3.optimal, fz21.thm4_3.rr.optimal, fz21.thm4_7.optimal)
+CLASSES.update(OPTIMAL_IDS)
+BUILDERS.update({fid: _optimal_filter(fid, cls) for fid, cls in OPTIMAL_IDS.items()})
 
 
 def _register() -> None:

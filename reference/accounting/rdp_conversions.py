@@ -545,3 +545,19 @@ def r_max_lower(alpha: Exact, eps: Exact, delta: Exact) -> float:
     """The largest float64 <= R*(alpha, eps, delta): a Renyi budget at order alpha that is never overstated (an
     interaction that is (alpha, R)-RDP with R <= this value is (eps, delta)-DP)."""
     return r_max_enclosure(alpha, eps, delta).lower()
+
+
+@_as_not_certified
+def r_max_backend(B: Any, vals: list, exact: list | None = None) -> Any:
+    """The interpreter's evaluator of spec.rdp_conversions.rdp_optimal_r_max (arb: certified ball of R*; mp: the
+    midpoint of that certified bracket)."""
+    if B.name == "arb":
+        a, e, d = exact or _exact(vals)
+        if not a > 1 or e < 0 or not 0 < d < 1:
+            raise NotCertified(f"outside the domain alpha > 1, eps >= 0, 0 < delta < 1 (alpha={a}, eps={e}, delta={d})")
+        return _ball(*_r_max_ends(a, e, d, _bits()))
+    if B.name == "mp":
+        a, e, d = (_to_frac(B.ctx, v) for v in vals)
+        enc = _enclosure(_r_max_ends, a, e, d, rel_tol=1e-12)
+        return (B.ctx.mpf(enc.lo.numerator) / enc.lo.denominator + B.ctx.mpf(enc.hi.numerator) / enc.hi.denominator) / 2
+    raise NotImplementedError("rdp_optimal_r_max has no vectorized evaluator (the fast path evaluates it in arb)")
