@@ -133,8 +133,38 @@ register(SpecEntry(
           "tool), so the statement is the one proofs_check proves.  " + _LOWER))
 
 
-# tradeoff.zcdp (rho, fpr) = sup over alpha > 1 of f_{alpha, alpha rho}(fpr) is NOT a registry entry: its certified
-# enclosure reaches only about 1e-4 relative width (the cells in alpha near the maximizing order must shrink with the
-# slack), below the registry's standard of any requested number of digits.  It is the certified callable
-# dpbounds.accounting.tradeoff.zcdp_enclosure(rho, fpr) (proofs_check tradeoff.zcdp.cells), usable as an audit
-# reference; each single order's curve (tradeoff.rdp at R = alpha rho) is a registry entry and a valid lower bound.
+# ------------------------------------------------------------------------------------------ zCDP
+class zcdp_tradeoff(sp.Function):  # noqa: N801  (a sympy function: lower-case like sp.erfc)
+    """f_rho(fpr) = sup over alpha > 1 of f_{alpha, alpha rho}(fpr) (rdp_tradeoff at R = alpha rho); opaque: evaluated
+    only by the entry's certified evaluator."""
+
+    nargs = 2
+
+    def _eval_is_real(self) -> bool:
+        return True
+
+
+rho = sym("rho")
+
+# Its certified enclosure reaches about 1e-4 relative width (the cells in alpha near the maximizing order must shrink
+# with the slack), not any number of digits: like composition.sgm.*, the entry names an opaque certified evaluator
+# (SpecEntry.evaluator), reached through dpbounds.enclose(..., rel_tol >= 1e-4); no fast path, no golden vectors.
+register(SpecEntry(
+    id="tradeoff.zcdp", title="best trade-off curve implied by rho-zCDP: sup over alpha > 1 of the order-alpha RDP "
+    "curve at R = alpha rho", kind=Kind.CONVERSION,
+    source=Source("ZDW22", "the single-order RDP -> f-DP conversion at every order (Appendix F.3), with rho-zCDP "
+                  "= D_alpha <= alpha rho for all alpha > 1 (Bun-Steinke 2016, Definition 1.1), proved optimal by "
+                  "RGCSK26", theorem="Appendix F.3"),
+    params=("rho", "fpr"),
+    expr=sp.Piecewise((1, sp.Eq(fpr, 0)), (0, sp.Eq(fpr, 1)), (zcdp_tradeoff(rho, fpr), True)),
+    domain=(rho > 0, fpr >= 0, fpr <= 1), monotone={"rho": -1, "fpr": -1},
+    example={"rho": "0.5", "fpr": "0.05"},
+    proof_claims=("tradeoff.zcdp.cells", "tradeoff.rdp.region"),
+    evaluator="dpbounds.accounting.tradeoff:enclose_zcdp",
+    notes="Returns beta = sup_{alpha > 1} f_{alpha, alpha rho}(fpr): rho-zCDP bounds D_alpha by alpha rho at every "
+          "order in both directions, so every order's curve (tradeoff.rdp) is a valid lower bound on the trade-off "
+          "curve, and a Bernoulli pair inside every order's region is itself rho-zCDP, so no larger curve is "
+          "implied (RGCSK26).  At most tradeoff.gdp at mu = sqrt(2 rho).  Certified by "
+          "dpbounds.accounting.tradeoff.zcdp_enclosure: the lower end is one order's certified curve, the upper end "
+          "a Bernoulli pair certified rho-zCDP on a cover of the orders by cells (proofs_check tradeoff.zcdp.cells); "
+          "relative width about 1e-4.  " + _LOWER))

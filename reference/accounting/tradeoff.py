@@ -342,3 +342,14 @@ def zcdp_enclosure(rho: Any, fpr: Any) -> Enclosure:
             continue
     from dpbounds.evaluation.enclosure import CertificationError
     raise CertificationError(f"tradeoff.zcdp: could not certify rho={rho}, fpr={fpr}")
+
+
+def enclose_zcdp(params: dict[str, Fraction], rel_tol: float) -> Enclosure:
+    """The opaque evaluator of tradeoff.zcdp (``SpecEntry.evaluator``): :func:`zcdp_enclosure` at exact parameters;
+    CertificationError when its width (about 1e-4 relative) exceeds ``rel_tol``."""
+    enc = zcdp_enclosure(params["rho"], params["fpr"])
+    if enc.rel_width() > rel_tol:
+        from dpbounds.evaluation.enclosure import CertificationError
+        raise CertificationError(f"tradeoff.zcdp is certified to relative width {enc.rel_width():.1e} (asked "
+                                 f"{rel_tol:.1e}): ask for rel_tol >= 1e-4")
+    return enc
