@@ -1,0 +1,30 @@
+"""TensorFlow Privacy 0.9.0 analysis, without TensorFlow (``tensorflow_privacy_calls._analysis`` loads the
+analysis modules as files): ``compute_dp_sgd_privacy`` (RDP), the GDP CLT accountant, tree-aggregation RDP with
+restarts, and ``compute_noise``.  Inputs as DP-SGD's (q, sigma, k, delta) with n = 10^6 examples."""
+
+from ._common import decl
+
+PEER, DIST, MODULE = "tensorflow_privacy", "tensorflow-privacy", "tensorflow_privacy"
+_TF = {"q": (1e-4, 1.0), "sigma": (0.5, 50.0), "k": (1, 10000), "delta": (1e-12, 0.1)}
+
+
+def declarations():
+    return [
+        decl(PEER, "compute_dp_sgd_privacy_lib.compute_dp_sgd_privacy", "tensorflow_privacy_calls:dp_sgd_epsilon",
+             "composition.sgm.eps", _TF, examples=({"q": 1.0, "sigma": 1.0, "k": 10, "delta": 1e-5},
+                                                     {"q": 0.01, "sigma": 1.0, "k": 1, "delta": 1e-5}),
+             cites="Mironov, Talwar, Zhang 2019, arXiv:1908.10530v1 (via dp_accounting RdpAccountant)",
+             against="truth"),
+        decl(PEER, "gdp_accountant.compute_eps_poisson", "tensorflow_privacy_calls:gdp_epsilon",
+             "composition.sgm.eps", _TF, examples=({"q": 0.01, "sigma": 1.0, "k": 1, "delta": 1e-5},
+                                                     {"q": 0.1, "sigma": 1.0, "k": 10, "delta": 1e-5}),
+             cites="Bu, Dong, Long, Su 2020, arXiv:1911.11607v3, Thm 3 (CLT)", against="truth"),
+        decl(PEER, "tree_aggregation_accountant.compute_rdp_tree_restart", "tensorflow_privacy_calls:tree_restart_rdp",
+             "mechanisms.sgm.rdp", {"sigma": (0.3, 100.0), "steps": [1], "alpha": [2, 3.5, 8, 32]}, fixed={"q": 1.0},
+             examples=({"sigma": 1.0, "steps": 1, "alpha": 2},),
+             cites="Kairouz et al. 2021, arXiv:2103.00039v2, App. D (one leaf: the Gaussian mechanism)",
+             against="cited"),
+    ]
+
+
+WITNESSES: list = []
