@@ -7,6 +7,7 @@ relative gap in the unsafe direction, and UNDER when the peer claims more privac
 from __future__ import annotations
 
 import importlib
+import json
 import os
 import sys
 
@@ -57,7 +58,12 @@ def main(peers: list[str]) -> None:
                     gap = mp.nstr(unsafe / abs(t), 3) if t != 0 else mp.nstr(unsafe, 3)
                     flag = "UNDER" if unsafe > 0 else "ok"
                 print(f"{peer} {d.call} {ex} peer={v if v is not None else r} truth="
-                      f"{mp.nstr(t, 17) if isinstance(t, mp.mpf) else t} {flag} {gap}")
+                      f"{mp.nstr(t, 17) if isinstance(t, mp.mpf) else t} {flag} {gap}", flush=True)
+                if flag == "UNDER":
+                    w = {"call": d.call, "inputs": ex, "peer": v, "truth": mp.nstr(t, 20), "ref": rid,
+                         "claim": d.claim, "rel_gap": float(mp.nstr(unsafe / abs(t) if t != 0 else unsafe, 6))}
+                    with open(os.environ.get("WITNESS_OUT", "/tmp/witnesses.jsonl"), "a") as fh:
+                        fh.write(json.dumps(w) + "\n")
 
 
 if __name__ == "__main__":

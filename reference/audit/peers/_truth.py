@@ -248,10 +248,19 @@ def sgm_mu(q: float, sigma: float, k: int) -> mp.mpf:
 def zcdp_tradeoff(rho: float, fpr: float) -> mp.mpf:
     """The trade-off curve implied by rho-zCDP: the sup over orders of the single-order curves (golden-section
     on log(alpha) over a fine grid, then refined)."""
-    best = mp.mpf(0)
-    for a in [1.0 + 10 ** (x / 20.0) for x in range(-60, 61)]:
-        best = max(best, tradeoff_rdp(a, mp.mpf(rho) * a, fpr))
-    return best
+    f = lambda t: tradeoff_rdp(1 + mp.e ** t, mp.mpf(rho) * (1 + mp.e ** t), fpr)  # noqa: E731
+    ts = [mp.mpf(x) / 8 for x in range(-56, 57)]          # alpha - 1 from e^-7 to e^7
+    vals = [f(t) for t in ts]
+    i = max(range(len(ts)), key=lambda j: vals[j])
+    lo, hi = ts[max(i - 1, 0)], ts[min(i + 1, len(ts) - 1)]
+    g = (mp.sqrt(5) - 1) / 2
+    for _ in range(60):                                   # golden section on the unimodal bracket
+        a, b = hi - g * (hi - lo), lo + g * (hi - lo)
+        if f(a) > f(b):
+            hi = b
+        else:
+            lo = a
+    return max(vals[i], f((lo + hi) / 2))
 
 
 def adv_comp_eps(n: int, ei: float, di: float) -> mp.mpf:
