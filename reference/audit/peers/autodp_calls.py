@@ -12,7 +12,10 @@ def _acct(q: float, sigma: float, k: int):
 def rdp(q: float, sigma: float, alpha: float) -> float:
     """``anaRDPacct().compose_poisson_subsampled_mechanisms(RDP_gaussian(sigma), q).evalRDP(alpha)``: its RDP of
     one Poisson-subsampled Gaussian step at order alpha."""
-    return float(_acct(q, sigma, 1).evalRDP(alpha))
+    a = _acct(q, sigma, 1)
+    a.build_zeroth_oracle()   # what get_eps does first; evalRDP is a stub returning 0 until then
+    a.flag = True
+    return float(a.evalRDP(alpha))
 
 
 def epsilon(q: float, sigma: float, k: int, delta: float) -> float:

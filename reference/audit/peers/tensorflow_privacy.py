@@ -21,8 +21,8 @@ def declarations():
                                                      {"q": 0.001, "sigma": 0.8, "k": 1, "delta": 1e-6}),
              cites="Bu, Dong, Long, Su 2020, arXiv:1911.11607v3, Thm 3 (CLT)", against="truth"),
         decl(PEER, "tree_aggregation_accountant.compute_rdp_tree_restart", "tensorflow_privacy_calls:tree_restart_rdp",
-             "mechanisms.sgm.rdp", {"sigma": (0.3, 100.0), "steps": [1], "alpha": [2, 3.5, 8, 32]}, fixed={"q": 1.0},
-             examples=({"sigma": 1.0, "steps": 1, "alpha": 2},),
+             "mechanisms.sgm.rdp", {"q": [1.0], "sigma": (0.3, 100.0), "alpha": [2, 3.5, 8, 32]},
+             examples=({"q": 1.0, "sigma": 1.0, "alpha": 2}, {"q": 1.0, "sigma": 0.7, "alpha": 3.5}),
              cites="Kairouz et al. 2021, arXiv:2103.00039v2, App. D (one leaf: the Gaussian mechanism)",
              against="cited"),
     ]

@@ -61,8 +61,11 @@ def gdp_mu_poisson(n: int, batch_size: int, sigma: float, epochs: float) -> floa
     return float(_analysis("gdp_accountant").compute_mu_poisson(epochs, sigma, int(n), int(batch_size)))
 
 
-def tree_restart_rdp(sigma: float, steps: int, alpha: float) -> float:
-    """``tree_aggregation_accountant.compute_rdp_tree_restart(noise_multiplier, steps_list, orders)``."""
+def tree_restart_rdp(q: float, sigma: float, alpha: float, steps: int = 1) -> float:
+    """``tree_aggregation_accountant.compute_rdp_tree_restart(noise_multiplier, [steps], alpha)``; with one step per
+    restart the tree is one leaf, the Gaussian mechanism (so q must be 1: no sampling)."""
+    if float(q) != 1.0:
+        raise ValueError("tree aggregation has no sampling: q must be 1")
     return float(_analysis("tree_aggregation_accountant").compute_rdp_tree_restart(sigma, [int(steps)], alpha))
 
 
