@@ -33,18 +33,32 @@ def declarations():
     ]
 
 
-# found witnesses: inputs, the peer's value and the truth (``_truth``: mpmath, 60 digits); see docs/peers.md
-WITNESSES = [
-    {"call": "diffpriv_pure_calls:gaussian_sigma", "inputs": {"sensitivity": 1.0, "eps": 20.0, "delta": 1e-5},
-     "peer": 0.24224026313026945, "truth": "0.290041418033", "ref": "refs.gauss_sigma_min",
-     "note": "the true delta of N(0, 0.2422^2) at eps = 20 is 1.53e-3 = 153x the claimed 1e-5 (BW18 Thm 8)"},
-    {"call": "diffpriv_pure_calls:gaussian_sigma", "inputs": {"sensitivity": 1.0, "eps": 10.0, "delta": 1e-5},
-     "peer": 0.4844805262605389, "truth": "0.499888619709", "ref": "refs.gauss_sigma_min",
-     "note": "true delta 2.27e-5 at eps = 10"},
-    {"call": "diffpriv_pure_calls:advanced_composition_eps", "inputs": {"n": 100, "ei": 0.1, "di": 1e-5},
-     "peer": 4.798525912188081, "truth": "4.92265561786", "ref": "refs.adv_comp_eps",
-     "note": "claimed (4.7985, 1e-3); the exact k-fold composition (KOV15 Thm 3.3) has delta 1.00032e-3 there"},
-    {"call": "diffpriv_pure_calls:advanced_composition_eps", "inputs": {"n": 50, "ei": 0.5, "di": 1e-3},
-     "peer": 13.14130442439233, "truth": None, "ref": "refs.adv_comp_eps",
-     "note": "claimed (13.14, 0.05); the exact composition's delta at 13.14 is 0.0578"},
-]
+# found witnesses (tests/peer_scripts/witnesses.py): inputs, the peer's value, the truth (_truth, mpmath)
+WITNESSES = [{'call': 'diffpriv_pure_calls:gaussian_sigma',
+  'inputs': {'sensitivity': 1.0, 'eps': 20.0, 'delta': 1e-05},
+  'peer': 0.24224026313026945,
+  'truth': '0.29004141803279582416',
+  'ref': 'refs.gauss_sigma_min',
+  'claim': 'upper',
+  'rel_gap': 0.164808},
+ {'call': 'diffpriv_pure_calls:gaussian_sigma',
+  'inputs': {'sensitivity': 1.0, 'eps': 10.0, 'delta': 1e-05},
+  'peer': 0.4844805262605389,
+  'truth': '0.49988861970900851312',
+  'ref': 'refs.gauss_sigma_min',
+  'claim': 'upper',
+  'rel_gap': 0.0308231},
+ {'call': 'diffpriv_pure_calls:advanced_composition_eps',
+  'inputs': {'n': 100, 'ei': 0.1, 'di': 1e-05},
+  'peer': 4.798525912188081,
+  'truth': '4.9226556178649244508',
+  'ref': 'refs.adv_comp_eps',
+  'claim': 'upper',
+  'rel_gap': 0.025216},
+ {'call': 'diffpriv_pure_calls:advanced_composition_eps',
+  'inputs': {'n': 50, 'ei': 0.5, 'di': 0.001},
+  'peer': 13.14130442439233,
+  'truth': '15.353666301792712653',
+  'ref': 'refs.adv_comp_eps',
+  'claim': 'upper',
+  'rel_gap': 0.144093}]
