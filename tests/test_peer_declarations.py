@@ -150,6 +150,43 @@ def test_witness_is_an_under_report_by_the_independent_derivation(name, w):
     t = _truth.TRUTH[w["ref"]](**w["inputs"])
     if w.get("truth"):
         assert abs(t - _truth.mp.mpf(w["truth"])) <= abs(t) * 1e-9, (w, t)
-    unsafe = (t - w["peer"]) if w["claim"] == "upper" else (w["peer"] - t)
+    unsafe = _unsafe(w["peer"], t, w["claim"])
     assert unsafe > 0, (w, t)
     assert math.isclose(float(unsafe / abs(t)), w["rel_gap"], rel_tol=0.05, abs_tol=1e-17), (w, t)
+
+
+def _unsafe(peer: float, truth, claim: str):
+    """How far ``peer`` lies on the unsafe side of ``truth`` (> 0: an under-report)."""
+    return (truth - peer) if claim == "upper" else (peer - truth)
+
+
+@pytest.mark.parametrize("claim", ["upper", "lower"])
+def test_the_witness_rule_fires_on_a_planted_fault_and_not_on_a_correct_value(claim):
+    # the subsampled Gaussian's RDP (upper claim) and the GDP trade-off (lower claim): a value rounded to the safe
+    # side by 1e-12 is not a finding, the same value moved 1e-12 to the other side is
+    from dpbounds.audit.peers import _truth
+    t = _truth.sgm_rdp(0.01, 1.0, 4.5) if claim == "upper" else _truth.tradeoff_gdp(1.0, 0.1)
+    safe = float(t * (1 + 1e-12)) if claim == "upper" else float(t * (1 - 1e-12))
+    planted = float(t * (1 - 1e-12)) if claim == "upper" else float(t * (1 + 1e-12))
+    assert _unsafe(safe, t, claim) < 0 < _unsafe(planted, t, claim)
+
+
+def test_truth_derivations_agree_with_closed_forms():
+    from dpbounds.audit.peers import _truth as T
+    mp = T.mp
+    # q = 1: the Gaussian's RDP alpha/(2 sigma^2), by the binomial sum and by quadrature (fractional order)
+    assert abs(T.sgm_rdp(1.0, 0.7, 3) - mp.mpf(3) / (2 * mp.mpf(0.7) ** 2)) < mp.mpf(10) ** -40
+    assert abs(T.sgm_rdp(1.0, 0.7, 2.5) - mp.mpf(2.5) / (2 * mp.mpf(0.7) ** 2)) < mp.mpf(10) ** -30
+    # quadrature and the binomial sum agree at an integer order with q < 1
+    assert abs(T.sgm_log_a_quad(0.01, 1.0, 8) - T.sgm_log_a_int(0.01, 1.0, 8)) < mp.mpf(10) ** -40
+    # one step at q = 1 is the Gaussian mechanism (BW18 Thm 8)
+    assert abs(T.sgm1_delta(1.0, 2.0, 0.5) - T.gauss_delta(0.5, 0.5)) < mp.mpf(10) ** -40
+    # 1-fold (eps0, 0)-DP: delta(eps_g) = max(0, (e^eps0 - e^eps_g)/(1 + e^eps0)) (randomized response)
+    e0, eg = mp.mpf(1), mp.mpf("0.25")
+    assert abs(T.kov15_delta(1.0, 0.0, 1, 0.25) - (mp.e ** e0 - mp.e ** eg) / (1 + mp.e ** e0)) < mp.mpf(10) ** -40
+    # the single-order RDP trade-off at R -> 0 is the identity 1 - fpr; the GDP curve at mu = 0 too
+    assert abs(T.tradeoff_gdp(0.0, 0.3) - mp.mpf("0.7")) < mp.mpf(10) ** -15
+    assert abs(T.tradeoff_rdp(2.0, 1e-30, 0.3) - mp.mpf("0.7")) < mp.mpf(10) ** -12
+    # the Gaussian's eps(delta) inverts its delta(eps)
+    e = T.gauss_eps(1.0, 1e-5)
+    assert abs(T.gauss_delta(1.0, e) - mp.mpf(1e-5)) < mp.mpf(10) ** -30   # the float 1e-5, as given
