@@ -190,3 +190,16 @@ def test_truth_derivations_agree_with_closed_forms():
     # the Gaussian's eps(delta) inverts its delta(eps)
     e = T.gauss_eps(1.0, 1e-5)
     assert abs(T.gauss_delta(1.0, e) - mp.mpf(1e-5)) < mp.mpf(10) ** -30   # the float 1e-5, as given
+
+
+def test_refs_callables_return_enclosures_around_the_derivation():
+    from fractions import Fraction
+
+    from dpbounds.audit.peers import _truth
+    e = _refs.gauss_sigma_min(sensitivity=1.0, eps=1.0, delta=1e-5)
+    t = Fraction(str(_truth.gauss_sigma_min(1.0, 1.0, 1e-5)))
+    assert e.lo <= t <= e.hi and (e.hi - e.lo) / t < Fraction(1, 10**30)
+    assert _refs.ref_id(_refs.sgm_mu) == "refs.sgm_mu" and _refs.ref_id("tradeoff.gdp") == "tradeoff.gdp"
+    # the q = 1 DP-SGD GDP mu is sqrt(k)/sigma
+    m = _refs.sgm_mu(q=1.0, sigma=0.5, k=4)
+    assert m.lo <= 4 <= m.hi
