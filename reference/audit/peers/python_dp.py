@@ -49,3 +49,13 @@ WITNESSES = [{'call': 'python_dp_calls:laplace_diversity',
   'ref': 'refs.laplace_scale_min',
   'claim': 'upper',
   'rel_gap': 9.30473e-17}]
+
+
+# found witnesses (tests/peer_scripts/witnesses.py): inputs, the peer's value, the truth (_truth, mpmath)
+WITNESSES = [{'call': 'python_dp_calls:laplace_diversity',
+  'inputs': {'sensitivity': 3.0, 'eps': 0.7},
+  'peer': 4.285714285714286,
+  'truth': '4.2857142857142859862',
+  'ref': 'refs.laplace_scale_min',
+  'claim': 'upper',
+  'rel_gap': 9.30473e-17}]

@@ -74,3 +74,27 @@ WITNESSES = [{'call': 'tensorflow_privacy_calls:gdp_epsilon',
   'ref': 'composition.sgm.eps',
   'claim': 'upper',
   'rel_gap': 0.9061}]
+
+
+# found witnesses (tests/peer_scripts/witnesses.py): inputs, the peer's value, the truth (_truth, mpmath)
+WITNESSES = [{'call': 'tensorflow_privacy_calls:gdp_epsilon',
+  'inputs': {'q': 0.01, 'sigma': 1.0, 'k': 1, 'delta': 1e-05},
+  'peer': 0.036765817568322985,
+  'truth': '0.19945044779591472386',
+  'ref': 'composition.sgm.eps',
+  'claim': 'upper',
+  'rel_gap': 0.815664},
+ {'call': 'tensorflow_privacy_calls:gdp_epsilon',
+  'inputs': {'q': 0.1, 'sigma': 1.0, 'k': 1, 'delta': 1e-05},
+  'peer': 0.45750586700486845,
+  'truth': '1.6845438143284641044',
+  'ref': 'composition.sgm.eps',
+  'claim': 'upper',
+  'rel_gap': 0.72841},
+ {'call': 'tensorflow_privacy_calls:gdp_epsilon',
+  'inputs': {'q': 0.001, 'sigma': 0.8, 'k': 1, 'delta': 1e-06},
+  'peer': 0.005661359129921374,
+  'truth': '0.06029126126712489029',
+  'ref': 'composition.sgm.eps',
+  'claim': 'upper',
+  'rel_gap': 0.9061}]
