@@ -23,7 +23,8 @@ from dpbounds.audit import peers as peers_pkg
 from dpbounds.audit.peers import _common, _contract, _refs
 
 PEERS_DIR = pathlib.Path(peers_pkg.__file__).parent
-ADAPTERS = sorted(p.stem for p in PEERS_DIR.glob("*.py") if not p.stem.startswith("_") and not p.stem.endswith("_calls"))
+ADAPTERS = sorted(p.stem for p in PEERS_DIR.glob("*.py")
+                  if not p.stem.startswith("_") and not p.stem.endswith("_calls"))
 VENVS = pathlib.Path(os.environ.get("DPBOUNDS_PEERS", "/work/peers"))
 STDLIB = set(sys.stdlib_module_names)
 

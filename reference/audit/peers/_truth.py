@@ -41,7 +41,8 @@ def sgm_log_a_quad(q: float, sigma: float, alpha: float) -> mp.mpf:
     q_, s, a = c.mpf(q), c.mpf(sigma), c.mpf(alpha)
 
     def f(z):
-        return c.exp(-z * z / (2 * s * s)) / (s * c.sqrt(2 * c.pi)) * ((1 - q_) + q_ * c.exp((2 * z - 1) / (2 * s * s))) ** a
+        dens = c.exp(-z * z / (2 * s * s)) / (s * c.sqrt(2 * c.pi))
+        return dens * ((1 - q_) + q_ * c.exp((2 * z - 1) / (2 * s * s))) ** a
     # the integrand's mass sits near z = 0 (the N(0, s^2) bulk) and near z ~ alpha (the tilted component)
     pts = [-c.inf, -40 * s, -10 * s, 0, c.mpf(1) / 2, a / 2, a, a + 10 * s, a + 40 * s, c.inf]
     pts = sorted(set(pts), key=lambda x: x if x not in (c.inf, -c.inf) else (1e300 if x > 0 else -1e300))

@@ -12,7 +12,8 @@ def declarations():
     return [
         decl(PEER, "diffpriv_pure.gaussian_sigma", "diffpriv_pure_calls:gaussian_sigma", _refs.gauss_sigma_min,
              {"sensitivity": [1.0], "eps": (1e-3, 50.0), "delta": (1e-12, 0.5)},
-             examples=({"sensitivity": 1.0, "eps": 50.0, "delta": 1e-10}, {"sensitivity": 1.0, "eps": 20.0, "delta": 1e-5},
+             examples=({"sensitivity": 1.0, "eps": 50.0, "delta": 1e-10},
+                       {"sensitivity": 1.0, "eps": 20.0, "delta": 1e-5},
                        {"sensitivity": 1.0, "eps": 10.0, "delta": 1e-5},
                        {"sensitivity": 1.0, "eps": 0.5, "delta": 1e-5}),
              cites="Balle, Wang 2018 (docstring); the formula is Dwork, Roth 2014 Thm A.1 (eps < 1 only)",

@@ -9,7 +9,8 @@ PEER, DIST, MODULE = "opake", "opake-accounting", "opake"
 
 def declarations():
     return [
-        decl(PEER, "opake.api.accounting.core.opake_accounting gaussian_pld + poisson_pld, Pld.epsilon_at", "opake_calls:epsilon", "composition.sgm.eps", SGM_EPS,
+        decl(PEER, "opake.api.accounting.core.opake_accounting gaussian_pld + poisson_pld, Pld.epsilon_at",
+             "opake_calls:epsilon", "composition.sgm.eps", SGM_EPS,
              examples=({"q": 1.0, "sigma": 1.0, "k": 10, "delta": 1e-5}, {"q": 0.01, "sigma": 1.0, "k": 1,
                                                                            "delta": 1e-5}),
              cites="Doroshenko et al. 2022, arXiv:2207.04380v1 (PLD)", against="truth"),

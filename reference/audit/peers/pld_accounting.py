@@ -12,7 +12,8 @@ def declarations():
              "composition.sgm.eps", SGM_Q1,
              examples=({"q": 1.0, "sigma": 1.0, "k": 1, "delta": 1e-5}, {"q": 1.0, "sigma": 2.0, "k": 10,
                                                                           "delta": 1e-6}),
-             cites="Feldman, Shenfeld et al. (random allocation), pld-accounting 2.0 docs", against="truth"),
+             cites="Feldman, Shenfeld 2026, arXiv:2602.17284 (ICML 2026; version not stated in the package)",
+             against="truth"),
     ]
 
 

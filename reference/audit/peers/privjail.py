@@ -13,7 +13,8 @@ def declarations():
     return [
         decl(PEER, "privjail.mechanism.sigma_from_eps_delta", "privjail_calls:sigma_from_eps_delta",
              _refs.gauss_sigma_min, {"sensitivity": [1.0], "eps": (1e-3, 50.0), "delta": (1e-12, 0.5)},
-             examples=({"sensitivity": 1.0, "eps": 50.0, "delta": 1e-10}, {"sensitivity": 1.0, "eps": 20.0, "delta": 1e-5}, {"sensitivity": 1.0, "eps": 10.0,
+             examples=({"sensitivity": 1.0, "eps": 50.0, "delta": 1e-10},
+                       {"sensitivity": 1.0, "eps": 20.0, "delta": 1e-5}, {"sensitivity": 1.0, "eps": 10.0,
                                                                           "delta": 1e-5}),
              cites="Dwork, Roth 2014, The Algorithmic Foundations of DP, Thm 3.22 (eps < 1)", against="truth"),
         decl(PEER, "privjail.mechanism.eps_from_sigma_delta", "privjail_calls:eps_from_sigma_delta",
