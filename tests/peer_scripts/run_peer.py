@@ -1,9 +1,13 @@
-"""Run peer calls through reference/audit/peers/_run.py in the peer's venv; used by the witness scripts."""
+"""Run peer calls in the peer's venv through the audit engine's cross-interpreter runner
+(``dpbounds.testing.declarations.Remote``: JSON lines, the peer side never imports dpbounds); used by the witness
+scripts."""
 from __future__ import annotations
-import json, os, subprocess
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-RUN = os.path.join(ROOT, "reference", "audit", "peers", "_run.py")
+import os
+
+from dpbounds.audit.common import probe_version
+from dpbounds.testing.declarations import Remote
+
 PEERS_DIR = os.environ.get("DPBOUNDS_PEERS", "/work/peers")
 
 
@@ -13,15 +17,21 @@ def python_for(peer: str) -> str | None:
 
 
 def run(peer: str, calls: list[tuple[str, dict]], timeout: float = 600) -> list[dict]:
-    req = {"calls": [{"call": c, "kwargs": k} for c, k in calls]}
-    out = subprocess.run([python_for(peer), RUN], input=json.dumps(req), capture_output=True, text=True,
-                         timeout=timeout)
-    if out.returncode != 0:
-        raise RuntimeError(out.stderr[-2000:])
-    return json.loads(out.stdout)["results"]
+    """[{"value": float | "inf" | "nan"} or {"error": "..."}] per (call, kwargs)."""
+    out: list[dict] = []
+    remotes: dict[str, Remote] = {}
+    try:
+        for call, kwargs in calls:
+            if call not in remotes:
+                remotes[call] = Remote(python_for(peer), call, timeout=timeout)
+            r = remotes[call].batch([{"op": "call", "inputs": kwargs}])[0]
+            out.append({"value": r["ok"]} if "ok" in r else {"error": r["error"]})
+    finally:
+        for r in remotes.values():
+            r.close()
+    return out
 
 
-def probe(peer: str, module: str) -> dict:
-    out = subprocess.run([python_for(peer), RUN], input=json.dumps({"probe": module}), capture_output=True,
-                         text=True, timeout=120)
-    return json.loads(out.stdout)
+def probe(peer: str, module: str, dist: str | None = None) -> dict:
+    ok, version = probe_version(python_for(peer), module, dist or module)
+    return {"version": version} if ok else {"error": version}

@@ -6,6 +6,9 @@ from . import _refs
 from ._common import decl
 
 PEER, DIST, MODULE = "diffpriv_pure", "diffpriv-pure", "diffpriv_pure"
+NOT_INSTALLED = ("not installed; its own venv (docs/peers.md): python3.11 -m venv /work/peers/diffpriv_pure && /work/p"
+                 "eers/diffpriv_pure/bin/pip install diffpriv-pure==0.1.0 ; then --python diffpriv_pure=/work/peers/di"
+                 "ffpriv_pure/bin/python")
 
 
 def declarations():
@@ -32,68 +35,6 @@ def declarations():
         # ten spends of 0.1 pass (float sum 0.9999999999999999 <= 1.0) though the exact sum of float(0.1) x 10 is
         # 1 + 5.55e-17 > 1: an unsound-rounding acceptance
     ]
-
-
-# found witnesses (tests/peer_scripts/witnesses.py): inputs, the peer's value, the truth (_truth, mpmath)
-WITNESSES = [{'call': 'diffpriv_pure_calls:gaussian_sigma',
-  'inputs': {'sensitivity': 1.0, 'eps': 20.0, 'delta': 1e-05},
-  'peer': 0.24224026313026945,
-  'truth': '0.29004141803279582416',
-  'ref': 'refs.gauss_sigma_min',
-  'claim': 'upper',
-  'rel_gap': 0.164808},
- {'call': 'diffpriv_pure_calls:gaussian_sigma',
-  'inputs': {'sensitivity': 1.0, 'eps': 10.0, 'delta': 1e-05},
-  'peer': 0.4844805262605389,
-  'truth': '0.49988861970900851312',
-  'ref': 'refs.gauss_sigma_min',
-  'claim': 'upper',
-  'rel_gap': 0.0308231},
- {'call': 'diffpriv_pure_calls:advanced_composition_eps',
-  'inputs': {'n': 100, 'ei': 0.1, 'di': 1e-05},
-  'peer': 4.798525912188081,
-  'truth': '4.9226556178649244508',
-  'ref': 'refs.adv_comp_eps',
-  'claim': 'upper',
-  'rel_gap': 0.025216},
- {'call': 'diffpriv_pure_calls:advanced_composition_eps',
-  'inputs': {'n': 50, 'ei': 0.5, 'di': 0.001},
-  'peer': 13.14130442439233,
-  'truth': '15.353666301792712653',
-  'ref': 'refs.adv_comp_eps',
-  'claim': 'upper',
-  'rel_gap': 0.144093}]
-
-
-# found witnesses (tests/peer_scripts/witnesses.py): inputs, the peer's value, the truth (_truth, mpmath)
-WITNESSES = [{'call': 'diffpriv_pure_calls:gaussian_sigma',
-  'inputs': {'sensitivity': 1.0, 'eps': 20.0, 'delta': 1e-05},
-  'peer': 0.24224026313026945,
-  'truth': '0.29004141803279582416',
-  'ref': 'refs.gauss_sigma_min',
-  'claim': 'upper',
-  'rel_gap': 0.164808},
- {'call': 'diffpriv_pure_calls:gaussian_sigma',
-  'inputs': {'sensitivity': 1.0, 'eps': 10.0, 'delta': 1e-05},
-  'peer': 0.4844805262605389,
-  'truth': '0.49988861970900851312',
-  'ref': 'refs.gauss_sigma_min',
-  'claim': 'upper',
-  'rel_gap': 0.0308231},
- {'call': 'diffpriv_pure_calls:advanced_composition_eps',
-  'inputs': {'n': 100, 'ei': 0.1, 'di': 1e-05},
-  'peer': 4.798525912188081,
-  'truth': '4.9226556178649244508',
-  'ref': 'refs.adv_comp_eps',
-  'claim': 'upper',
-  'rel_gap': 0.025216},
- {'call': 'diffpriv_pure_calls:advanced_composition_eps',
-  'inputs': {'n': 50, 'ei': 0.5, 'di': 0.001},
-  'peer': 13.14130442439233,
-  'truth': '15.353666301792712653',
-  'ref': 'refs.adv_comp_eps',
-  'claim': 'upper',
-  'rel_gap': 0.144093}]
 
 
 # found witnesses (tests/peer_scripts/witnesses.py): inputs, the peer's value, the truth (_truth, mpmath)

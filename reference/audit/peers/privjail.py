@@ -7,6 +7,9 @@ from . import _refs
 from ._common import decl
 
 PEER, DIST, MODULE = "privjail", "privjail", "privjail"
+NOT_INSTALLED = ("not installed; its own venv (docs/peers.md): python3.11 -m venv /work/peers/privjail && /work/peers/"
+                 "privjail/bin/pip install privjail==0.1.2 (pins numpy==2.1.3; pulls jax, pandas, sympy) ; then --pyth"
+                 "on privjail=/work/peers/privjail/bin/python")
 
 
 def declarations():
@@ -35,68 +38,6 @@ def declarations():
              examples=({"rho": 0.5, "delta": 1e-5},),
              cites="Bun, Steinke 2016, arXiv:1605.02065v1, Prop. 1.3", against="truth"),
     ]
-
-
-# found witnesses (tests/peer_scripts/witnesses.py): inputs, the peer's value, the truth (_truth, mpmath)
-WITNESSES = [{'call': 'privjail_calls:sigma_from_eps_delta',
-  'inputs': {'sensitivity': 1.0, 'eps': 20.0, 'delta': 1e-05},
-  'peer': 0.24224026313026945,
-  'truth': '0.29004141803279582416',
-  'ref': 'refs.gauss_sigma_min',
-  'claim': 'upper',
-  'rel_gap': 0.164808},
- {'call': 'privjail_calls:sigma_from_eps_delta',
-  'inputs': {'sensitivity': 1.0, 'eps': 10.0, 'delta': 1e-05},
-  'peer': 0.4844805262605389,
-  'truth': '0.49988861970900851312',
-  'ref': 'refs.gauss_sigma_min',
-  'claim': 'upper',
-  'rel_gap': 0.0308231},
- {'call': 'privjail_calls:eps_from_sigma_delta',
-  'inputs': {'sensitivity': 1.0, 'sigma': 0.25, 'delta': 1e-05},
-  'peer': 19.379221050421556,
-  'truth': '24.381610883113672557',
-  'ref': 'refs.gauss_eps_of_sigma',
-  'claim': 'upper',
-  'rel_gap': 0.205171},
- {'call': 'privjail_calls:eps_from_sigma_delta',
-  'inputs': {'sensitivity': 1.0, 'sigma': 0.5, 'delta': 1e-05},
-  'peer': 9.689610525210778,
-  'truth': '9.9972561464343003591',
-  'ref': 'refs.gauss_eps_of_sigma',
-  'claim': 'upper',
-  'rel_gap': 0.030773}]
-
-
-# found witnesses (tests/peer_scripts/witnesses.py): inputs, the peer's value, the truth (_truth, mpmath)
-WITNESSES = [{'call': 'privjail_calls:sigma_from_eps_delta',
-  'inputs': {'sensitivity': 1.0, 'eps': 20.0, 'delta': 1e-05},
-  'peer': 0.24224026313026945,
-  'truth': '0.29004141803279582416',
-  'ref': 'refs.gauss_sigma_min',
-  'claim': 'upper',
-  'rel_gap': 0.164808},
- {'call': 'privjail_calls:sigma_from_eps_delta',
-  'inputs': {'sensitivity': 1.0, 'eps': 10.0, 'delta': 1e-05},
-  'peer': 0.4844805262605389,
-  'truth': '0.49988861970900851312',
-  'ref': 'refs.gauss_sigma_min',
-  'claim': 'upper',
-  'rel_gap': 0.0308231},
- {'call': 'privjail_calls:eps_from_sigma_delta',
-  'inputs': {'sensitivity': 1.0, 'sigma': 0.25, 'delta': 1e-05},
-  'peer': 19.379221050421556,
-  'truth': '24.381610883113672557',
-  'ref': 'refs.gauss_eps_of_sigma',
-  'claim': 'upper',
-  'rel_gap': 0.205171},
- {'call': 'privjail_calls:eps_from_sigma_delta',
-  'inputs': {'sensitivity': 1.0, 'sigma': 0.5, 'delta': 1e-05},
-  'peer': 9.689610525210778,
-  'truth': '9.9972561464343003591',
-  'ref': 'refs.gauss_eps_of_sigma',
-  'claim': 'upper',
-  'rel_gap': 0.030773}]
 
 
 # found witnesses (tests/peer_scripts/witnesses.py): inputs, the peer's value, the truth (_truth, mpmath)

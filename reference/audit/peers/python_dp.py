@@ -5,6 +5,9 @@ from . import _refs
 from ._common import decl
 
 PEER, DIST, MODULE = "python_dp", "python-dp", "pydp"
+NOT_INSTALLED = ("not installed; its own venv (docs/peers.md): python3.11 -m venv /work/peers/python_dp && /work/peers"
+                 "/python_dp/bin/pip install python-dp==1.1.5 numpy ; then --python python_dp=/work/peers/python_dp/bi"
+                 "n/python")
 
 
 def declarations():
@@ -29,26 +32,6 @@ def declarations():
              examples=({"epsilon": 1.0, "delta": 1.0, "slack": 0.0, "spends": [{"eps": 0.1, "delta": 0.0}] * 10},),
              cites="KOV15 Thm 3.5 (basic composition at slack 0)", against="truth"),
     ]
-
-
-# found witnesses (tests/peer_scripts/witnesses.py): inputs, the peer's value, the truth (_truth, mpmath)
-WITNESSES = [{'call': 'python_dp_calls:laplace_diversity',
-  'inputs': {'sensitivity': 3.0, 'eps': 0.7},
-  'peer': 4.285714285714286,
-  'truth': '4.2857142857142859862',
-  'ref': 'refs.laplace_scale_min',
-  'claim': 'upper',
-  'rel_gap': 9.30473e-17}]
-
-
-# found witnesses (tests/peer_scripts/witnesses.py): inputs, the peer's value, the truth (_truth, mpmath)
-WITNESSES = [{'call': 'python_dp_calls:laplace_diversity',
-  'inputs': {'sensitivity': 3.0, 'eps': 0.7},
-  'peer': 4.285714285714286,
-  'truth': '4.2857142857142859862',
-  'ref': 'refs.laplace_scale_min',
-  'claim': 'upper',
-  'rel_gap': 9.30473e-17}]
 
 
 # found witnesses (tests/peer_scripts/witnesses.py): inputs, the peer's value, the truth (_truth, mpmath)
