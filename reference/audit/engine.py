@@ -104,7 +104,12 @@ def example_rows(peer: str, decls: list[Any], python: str | None = None) -> list
                 for e in d.examples:
                     if dict(e) not in seen:
                         seen.append(dict(e))
-            oracles = [(d, _oracle(d)) for d in ds]
+            try:
+                oracles = [(d, _oracle(d)) for d in ds]
+            except Exception as e:  # noqa: BLE001 - a reference that cannot be set up is this call's row, not a crash
+                rows.append(Comparison(peer, function, check or "value", {},
+                                       error=f"the reference could not be set up: {type(e).__name__}: {e}"[:400]))
+                continue
             for point in seen:
                 inputs = {k: _text(v) for k, v in point.items()}
                 first = oracles[0]
@@ -164,8 +169,13 @@ def _stream_rows(peer: str, ds: list[Any], python: str | None) -> list[Compariso
     for d0 in ds:
         for ex in d0.examples:
             d, stream = _stream_example(d0, ex)
-            r = run_declaration(dataclasses.replace(d, examples=(tuple(stream),)), seconds=3600, max_examples=1,
-                                python=python)
+            try:
+                r = run_declaration(dataclasses.replace(d, examples=(tuple(stream),)), seconds=3600,
+                                    max_examples=1, python=python)
+            except Exception as e:  # noqa: BLE001 - e.g. a reference of the wrong kind: this row, not the peer
+                rows.append(Comparison(peer, d.function, d.check or d.kind, {"stream": json.dumps(list(stream))},
+                                       error=f"the check could not run: {type(e).__name__}: {e}"[:400]))
+                continue
             inputs = {"budget": json.dumps({k: _text(v) for k, v in (d.budget or {}).items()}),
                       "stream": json.dumps(list(stream))}
             if r.verdict == "error":
@@ -277,10 +287,17 @@ def search_task(module: str, index: int, seed: int, seconds: float, max_examples
     from dpbounds.testing.declarations import run_declaration
     mod = importlib.import_module(module)
     decl = effective_declarations(mod)[0][index]
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        r = run_declaration(dataclasses.replace(decl, examples=()), seconds=WALL_CAP * seconds + 30, seed=seed,
-                            max_examples=max_examples, python=python, extra_examples=replay)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            r = run_declaration(dataclasses.replace(decl, examples=()), seconds=WALL_CAP * seconds + 30, seed=seed,
+                                max_examples=max_examples, python=python, extra_examples=replay)
+    except Exception as e:  # noqa: BLE001 - the search could not run (a reference of the wrong kind, a dead peer)
+        msg = f"the search could not run: {type(e).__name__}: {e}"[:400]
+        return {"declaration": index, "key": witness_key(decl), "function": decl.function, "seed": seed,
+                "reference": _ref_id(decl.reference) or str(decl.reference), "verdict": "error", "examples": 0,
+                "margin": None, "witness": {"error": msg}, "peer_value": msg, "enclosure": None, "detail": msg,
+                "reproducer": ""}
     out = r.as_json()
     out["declaration"] = index
     out["key"] = witness_key(decl)

@@ -27,11 +27,10 @@ def declarations():
                        {"n": 10, "ei": 0.1, "di": 1e-6}),
              cites="Dwork, Rothblum, Vadhan 2010 (advanced composition), stated without its n eps (e^eps - 1) term",
              against="truth"),
-        decl(PEER, "diffpriv_pure.PrivacyBudget.spend", "diffpriv_pure_calls:budget", "conversions.kov15.exact",
-             {"total_epsilon": (0.01, 10.0), "total_delta": [0.0]}, kind="filter", claim="lower",
-             budget={"total_epsilon": 1.0, "total_delta": 0.0}, costs=("eps",),
-             examples=({"total_epsilon": 1.0, "total_delta": 0.0, "spends": [{"eps": 0.1}] * 10},),
-             cites="basic composition (sum of eps_i <= total_epsilon)", against="truth"),
+        decl(PEER, "diffpriv_pure.PrivacyBudget.spend", "diffpriv_pure_calls:pure_filter", "rruv16.thm3_4.filter",
+             {"eps_g": (0.01, 10.0)}, kind="filter", claim="lower", budget={"eps_g": 1.0}, costs=("eps",),
+             examples=({"eps_g": 1.0, "spends": [{"eps": 0.1}] * 10},),
+             cites="basic composition (sum of eps_i <= total_epsilon; RRUV16 Thm 3.4's filter)", against="truth"),
         # ten spends of 0.1 pass (float sum 0.9999999999999999 <= 1.0) though the exact sum of float(0.1) x 10 is
         # 1 + 5.55e-17 > 1: an unsound-rounding acceptance
     ]

@@ -37,3 +37,8 @@ class _Filter:
 def budget(total_epsilon: float, total_delta: float = 0.0) -> _Filter:
     """``PrivacyBudget(total_epsilon, total_delta)`` as a filter: ``try_spend`` is ``spend`` that reports refusal."""
     return _Filter(total_epsilon, total_delta)
+
+
+def pure_filter(eps_g: float) -> _Filter:
+    """``PrivacyBudget(total_epsilon=eps_g, total_delta=0)``: the budget under the reference filter's name."""
+    return _Filter(eps_g, 0.0)

@@ -10,6 +10,19 @@ NOT_INSTALLED = ("not installed; its own venv (docs/peers.md): python3.11 -m ven
                  "n/python")
 
 
+def kov15_total(eps, k, slack):
+    """KOV15 Thm 3.5's epsilon of k eps-DP mechanisms at slack delta-hat (registry conversions.kov15.heterogeneous,
+    certified; as in diffprivlib's and PyDP's ``BudgetAccountant.total``)."""
+    from fractions import Fraction
+
+    from dpbounds.evaluation.evaluate import enclose
+    return enclose("conversions.kov15.heterogeneous", {"dhat": Fraction(slack)}, eps=[Fraction(eps)] * int(k),
+                   rel_tol=Fraction(1, 10**25))
+
+
+kov15_total.ref_id = "conversions.kov15.heterogeneous"  # type: ignore[attr-defined]
+
+
 def declarations():
     return [
         decl(PEER, "pydp.algorithms.numerical_mechanisms.GaussianMechanism.std", "python_dp_calls:gaussian_std",
@@ -23,14 +36,13 @@ def declarations():
              examples=({"sensitivity": 1.0, "eps": 0.1}, {"sensitivity": 3.0, "eps": 0.7}),
              cites="Dwork, McSherry, Nissim, Smith 2006 (b = Delta/eps)", against="cited"),
         decl(PEER, "pydp.ml.util.accountant.BudgetAccountant.total", "python_dp_calls:total_epsilon",
-             "conversions.kov15.heterogeneous", {"eps": (1e-3, 1.0), "k": (1, 1000), "slack": (1e-10, 0.1)},
+             kov15_total, {"eps": (1e-3, 1.0), "k": (1, 1000), "slack": (1e-10, 0.1)},
              examples=({"eps": 0.1, "k": 100, "slack": 1e-5},),
              cites="Kairouz, Oh, Viswanath 2015, arXiv:1311.0776v4, Thm 3.5 (as in diffprivlib)", against="cited"),
-        decl(PEER, "pydp.ml.util.accountant.BudgetAccountant.spend", "python_dp_calls:budget",
-             "conversions.kov15.heterogeneous", {"epsilon": (0.01, 10.0), "delta": [1.0], "slack": [0.0]},
-             kind="filter", claim="lower", budget={"epsilon": 1.0, "delta": 1.0, "slack": 0.0}, costs=("eps", "delta"),
-             examples=({"epsilon": 1.0, "delta": 1.0, "slack": 0.0, "spends": [{"eps": 0.1, "delta": 0.0}] * 10},),
-             cites="KOV15 Thm 3.5 (basic composition at slack 0)", against="truth"),
+        decl(PEER, "pydp.ml.util.accountant.BudgetAccountant.spend", "python_dp_calls:pure_filter",
+             "rruv16.thm3_4.filter", {"eps_g": (0.01, 10.0)}, kind="filter", claim="lower",
+             budget={"eps_g": 1.0}, costs=("eps",), examples=({"eps_g": 1.0, "spends": [{"eps": 0.1}] * 10},),
+             cites="KOV15 Thm 3.5 at slack 0 = basic composition (RRUV16 Thm 3.4's filter)", against="truth"),
     ]
 
 

@@ -36,3 +36,8 @@ class _Filter:
 def budget(epsilon: float, delta: float = 1.0, slack: float = 0.0) -> _Filter:
     """``BudgetAccountant(epsilon, delta, slack)`` as a filter: ``try_spend`` is ``spend`` that reports refusal."""
     return _Filter(epsilon, delta, slack)
+
+
+def pure_filter(eps_g: float) -> _Filter:
+    """``BudgetAccountant(epsilon=eps_g, delta=1, slack=0)``, spends of (eps, 0): basic composition of pure DP."""
+    return _Filter(eps_g, 1.0, 0.0)
