@@ -78,3 +78,15 @@ def test_a_missing_reference_id_is_reported_not_a_crash():
     assert peer["status"] != "error", peer
     assert any("reference mechanisms.no_such.id not available" in n for n in peer["notes"]), peer["notes"]
     assert peer["comparisons"]   # the declaration whose reference exists still runs
+
+
+def test_the_committed_witness_file_names_known_peers_and_no_reason_yet():
+    import pathlib
+
+    from dpbounds.audit.expect import recorded_findings
+    from dpbounds.audit.run import ADAPTERS
+    path = pathlib.Path(__file__).resolve().parents[1] / "reference" / "audit" / "witnesses.json"
+    fs = recorded_findings(str(path))
+    assert len(fs) >= 40
+    assert {f["peer"] for f in fs} <= set(ADAPTERS)
+    assert all(f["verdict"] in ("unsound", "unsound-rounding", "error") for f in fs)
