@@ -130,7 +130,8 @@ def test_each_conversion_runs_at_its_first_example(name):
     if py is None:
         pytest.skip(f"{mod.DIST} not installed here (docs/peers.md gives its recipe)")
     ds = [d for d in mod.declarations() if d.kind == "conversion" and d.examples]
-    res = _run(py, [(d.call, d.examples[0]) for d in ds])
+    from dpbounds.testing.checks import peer_args   # (grid points as exact decimals: the floats the peer gets)
+    res = _run(py, [(d.call, peer_args(dict(d.examples[0]))) for d in ds])
     for d, r in zip(ds, res):
         assert "value" in r, (d.call, r)
         v = r["value"]
