@@ -104,7 +104,12 @@ def example_rows(peer: str, decls: list[Any], python: str | None = None) -> list
                 for e in d.examples:
                     if dict(e) not in seen:
                         seen.append(dict(e))
-            oracles = [(d, _oracle(d)) for d in ds]
+            try:
+                oracles = [(d, _oracle(d)) for d in ds]
+            except Exception as e:  # noqa: BLE001 - a reference that cannot be set up is this call's row, not a crash
+                rows.append(Comparison(peer, function, check or "value", {},
+                                       error=f"the reference could not be set up: {type(e).__name__}: {e}"[:400]))
+                continue
             for point in seen:
                 inputs = {k: _text(v) for k, v in point.items()}
                 first = oracles[0]
@@ -148,14 +153,29 @@ def _repro(pair: Any, fn: Any, point: dict[str, Any], enc: Any) -> str:
                                   Outcome("error", math.nan, enclosure=enc, detail="the peer raised"))
 
 
+def _stream_example(d: Any, ex: Any) -> tuple[Any, list[Any]]:
+    """(the declaration at this example's budget, the stream): an example is a stream of per-round cost dicts, or a
+    dict ``{<budget parameters>..., "spends": [<cost dicts>]}`` (a stream at its own budget)."""
+    if isinstance(ex, dict) and "spends" in ex:
+        budget = {k: v for k, v in ex.items() if k != "spends"}
+        return dataclasses.replace(d, budget=budget or d.budget), list(ex["spends"])
+    return d, list(ex)
+
+
 def _stream_rows(peer: str, ds: list[Any], python: str | None) -> list[Comparison]:
     from dpbounds.testing.declarations import run_declaration
     from dpbounds.audit.common import judge_decision
     rows = []
-    for d in ds:
-        for stream in d.examples:
-            r = run_declaration(dataclasses.replace(d, examples=(tuple(stream),)), seconds=3600, max_examples=1,
-                                python=python)
+    for d0 in ds:
+        for ex in d0.examples:
+            d, stream = _stream_example(d0, ex)
+            try:
+                r = run_declaration(dataclasses.replace(d, examples=(tuple(stream),)), seconds=3600,
+                                    max_examples=1, python=python)
+            except Exception as e:  # noqa: BLE001 - e.g. a reference of the wrong kind: this row, not the peer
+                rows.append(Comparison(peer, d.function, d.check or d.kind, {"stream": json.dumps(list(stream))},
+                                       error=f"the check could not run: {type(e).__name__}: {e}"[:400]))
+                continue
             inputs = {"budget": json.dumps({k: _text(v) for k, v in (d.budget or {}).items()}),
                       "stream": json.dumps(list(stream))}
             if r.verdict == "error":
@@ -199,9 +219,64 @@ def load_witnesses(path: str | None) -> dict[str, list[Any]]:
 
 
 def save_witnesses(path: str, w: dict[str, list[Any]]) -> None:
+    """Write the search witnesses, keeping the file's other keys (its recorded ``findings``)."""
     from dpbounds.util.io import atomic_write_text
-    atomic_write_text(path, json.dumps({"version": 1, "witnesses": w}, indent=1, sort_keys=True) + "\n",
-                      "--witnesses")
+    data: dict[str, Any] = {}
+    if Path(path).exists():
+        from dpbounds.util.io import read_text_bounded
+        old = json.loads(read_text_bounded(path, "--witnesses"))
+        data = old if isinstance(old, dict) else {}
+    data.update({"version": 1, "witnesses": w})
+    atomic_write_text(path, json.dumps(data, indent=1, sort_keys=True) + "\n", "--witnesses")
+
+
+def _ref_id(reference: Any) -> str:
+    return reference if isinstance(reference, str) else getattr(reference, "ref_id", "")
+
+
+def _interim(ref: str) -> Any:
+    """The interim reference for a registry id this dpbounds does not have yet (the issue-27 ids): the peers'
+    independent mpmath derivation (``peers._refs``, 60 digits, not interval arithmetic), or None."""
+    try:
+        from dpbounds.audit.peers import _refs, _truth
+    except ImportError:
+        return None
+    return _refs.enclose_truth(ref) if ref in _truth.TRUTH else None
+
+
+def effective_declarations(mod: ModuleType) -> tuple[list[Any], list[str]]:
+    """The adapter's declarations as the audit runs them, aligned with ``mod.declarations()`` (None: skipped), and
+    the notes saying why: the adapter's recorded ``WITNESSES`` (``{"call", "ref", "inputs", ...}``) of a
+    declaration become its first examples; a registry id missing from this dpbounds is replaced by its interim
+    reference where one exists (noted), else the declaration is skipped ("reference X not available")."""
+    from dpbounds.spec import get
+    known = [w for w in getattr(mod, "WITNESSES", []) or [] if isinstance(w, dict)]
+    out: list[Any] = []
+    notes: dict[str, str] = {}
+    for d in mod.declarations():
+        rid = _ref_id(d.reference)
+        wit = [dict(w["inputs"]) for w in known if w.get("call") == str(d.call) and w.get("ref") == rid
+               and isinstance(w.get("inputs"), dict)]
+        if wit and d.kind == "conversion":
+            ex = list(wit) + [e for e in d.examples if dict(e) not in wit]
+            d = dataclasses.replace(d, examples=tuple(ex))
+        if isinstance(d.reference, str):
+            try:
+                get(d.reference)
+            except Exception:  # noqa: BLE001 - an id this dpbounds does not have (yet)
+                interim = _interim(d.reference)
+                if interim is None:
+                    notes[f"skip {d.reference}"] = (f"reference {d.reference} not available in this dpbounds: "
+                                                    f"skipped `{d.function}` ({d.against})")
+                    out.append(None)
+                    continue
+                notes[f"interim {d.reference}"] = (
+                    f"reference {d.reference} not available in this dpbounds: judged against the interim "
+                    "mpmath derivation (dpbounds.audit.peers._truth, 60 digits widened by 1e-40 relative; "
+                    "not interval arithmetic) until the certified id lands")
+                d = dataclasses.replace(d, reference=interim)
+        out.append(d)
+    return out, list(notes.values())
 
 
 def search_task(module: str, index: int, seed: int, seconds: float, max_examples: int, python: str | None,
@@ -211,11 +286,18 @@ def search_task(module: str, index: int, seed: int, seconds: float, max_examples
     import warnings
     from dpbounds.testing.declarations import run_declaration
     mod = importlib.import_module(module)
-    decl = mod.declarations()[index]
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        r = run_declaration(dataclasses.replace(decl, examples=()), seconds=WALL_CAP * seconds + 30, seed=seed,
-                            max_examples=max_examples, python=python, extra_examples=replay)
+    decl = effective_declarations(mod)[0][index]
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            r = run_declaration(dataclasses.replace(decl, examples=()), seconds=WALL_CAP * seconds + 30, seed=seed,
+                                max_examples=max_examples, python=python, extra_examples=replay)
+    except Exception as e:  # noqa: BLE001 - the search could not run (a reference of the wrong kind, a dead peer)
+        msg = f"the search could not run: {type(e).__name__}: {e}"[:400]
+        return {"declaration": index, "key": witness_key(decl), "function": decl.function, "seed": seed,
+                "reference": _ref_id(decl.reference) or str(decl.reference), "verdict": "error", "examples": 0,
+                "margin": None, "witness": {"error": msg}, "peer_value": msg, "enclosure": None, "detail": msg,
+                "reproducer": ""}
     out = r.as_json()
     out["declaration"] = index
     out["key"] = witness_key(decl)
@@ -269,6 +351,8 @@ def search_peer(mod: ModuleType, decls: list[Any], opts: SearchOptions, python: 
     known = load_witnesses(opts.witnesses)
     tasks = []
     for i, d in enumerate(decls):
+        if d is None:
+            continue
         for s in range(opts.seeds):
             tasks.append((mod.__name__, i, opts.seed + s, opts.seconds, opts.max_examples, python,
                           known.get(witness_key(d), [])))
@@ -323,24 +407,41 @@ def _witness_row(d: Any, r: dict[str, Any]) -> Comparison:
     return c
 
 
+def _probe_spec(python: str, module: str, dist: str) -> tuple[bool, str]:
+    """Like :func:`common.probe_version` without importing ``module`` (a peer whose package imports a framework the
+    audited analysis code does not need: Opacus without torch, TensorFlow Privacy without TensorFlow)."""
+    from dpbounds.audit.common import run_probe
+    src = ("import importlib.util, importlib.metadata as md\n"
+           f"def probe(c):\n    assert importlib.util.find_spec({module!r}), 'no module {module}'\n"
+           "    return md.version(c)\n")
+    try:
+        return True, run_probe(python, src, [dist])[0]
+    except RuntimeError as e:
+        return False, str(e)
+
+
 def audit_declarations(mod: ModuleType, *, quick: bool = False, python: str | None = None,
                        search: SearchOptions | None = None) -> PeerResult:
     """The audit of one declarative adapter: presence and version, its example rows, and (with ``search``) the
     search of every declaration."""
     peer, dist, module = mod.PEER, getattr(mod, "DIST", mod.PEER), getattr(mod, "MODULE", mod.PEER)
     res = PeerResult(peer)
+    install = getattr(mod, "NOT_INSTALLED", f"not installed; pip install {dist}")
     if python:
-        ok, version = probe_version(python, module, dist)
+        ok, version = probe_version(python, module, dist) if getattr(mod, "PROBE_IMPORT", True) else \
+            _probe_spec(python, module, dist)
         if not ok:
-            return res.skip(version)
+            return res.skip(f"{version}; {install}")
         res.version = version
     elif not common.available(module):  # (looked up at call time: tests replace it)
-        return res.skip(getattr(mod, "NOT_INSTALLED", f"not installed; pip install {dist}"))
-    decls = list(mod.declarations())
+        return res.skip(install)
+    aligned, notes = effective_declarations(mod)
+    decls = [d for d in aligned if d is not None]
     res.functions = list(dict.fromkeys(d.function for d in decls))
     if getattr(mod, "NOTE", None):
         res.notes.append(mod.NOTE)
+    res.notes += notes
     res.comparisons += example_rows(peer, decls, python)
     if search is not None and search.seconds > 0:
-        search_peer(mod, decls, search, python, res)
+        search_peer(mod, aligned, search, python, res)
     return res

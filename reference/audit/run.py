@@ -25,6 +25,10 @@ ADAPTERS = {
     "peer_tests": "dpbounds.audit.peer_tests",
     "smartnoise_sql": "dpbounds.audit.smartnoise_sql_adapter",
     "tmlt_core": "dpbounds.audit.tmlt_core_adapter",
+    # issue 28: declarative adapters, each peer in its own venv (--python PEER=PATH; recipes in docs/peers.md)
+    **{p: f"dpbounds.audit.peers.{p}" for p in (
+        "opacus", "tensorflow_privacy", "jax_privacy", "python_dp", "riskcal", "gdpnum", "privjail",
+        "diffpriv_pure", "opake", "dp_accelerator", "pld_accounting", "fourier_accountant")},
 }
 
 #: --fail-on levels: the verdicts that make `dpbounds audit` exit 1

@@ -110,7 +110,11 @@ def call_module_file(call: str) -> Path:
 # ------------------------------------------------------------------------------------------------ another interpreter
 
 _DRIVER = r'''
-import importlib.util, json, math, sys
+import importlib.util, json, math, os, sys
+# the calls module's own directory never on sys.path: reference/audit/peers/opacus.py (the adapter) would shadow
+# the real opacus package; the module is loaded by its file path instead
+_here = os.path.dirname(os.path.abspath(sys.argv[1]))
+sys.path[:] = [p for p in sys.path if os.path.abspath(p or os.getcwd()) != _here]
 spec = importlib.util.spec_from_file_location("peer_calls", sys.argv[1])
 mod = importlib.util.module_from_spec(spec); spec.loader.exec_module(mod)
 fn = getattr(mod, sys.argv[2])
@@ -136,6 +140,17 @@ def one(req):
 for line in sys.stdin:
     print(json.dumps([one(r) for r in json.loads(line)]), flush=True)
 '''
+
+
+def _importable(call: str) -> str:
+    """The module of ``call`` as a reproducer imports it (``dpbounds.audit.peers.<module>`` for the adapters')."""
+    mod = str(call).partition(":")[0]
+    try:
+        if importlib.util.find_spec(f"dpbounds.audit.peers.{mod}") is not None:
+            return f"dpbounds.audit.peers.{mod}"
+    except (ImportError, ValueError):
+        pass
+    return mod
 
 
 def _from_json(v: Any) -> Any:
@@ -187,7 +202,7 @@ class Remote:
                 raise RuntimeError(r["error"])
             return float(_from_json(r["ok"]))
         fn.__qualname__ = fn.__name__ = self.call.partition(":")[2]
-        fn.__module__ = self.call.partition(":")[0]
+        fn.__module__ = _importable(self.call)
         return fn
 
     def stateful(self, op: str, budget: Mapping[str, Any]) -> Callable[[], Any]:
@@ -226,7 +241,7 @@ class Remote:
                 return float(self._ask(costs))
 
         _Proxy.__qualname__ = _Proxy.__name__ = remote.call.partition(":")[2]
-        _Proxy.__module__ = remote.call.partition(":")[0]
+        _Proxy.__module__ = _importable(remote.call)
         return _Proxy
 
 

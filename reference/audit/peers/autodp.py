@@ -1,6 +1,8 @@
 """autodp: ``converter.rdp_to_approxdp`` on zCDP curves, with the BBGHS improvement (against (a) CKS20 Prop. 12,
 which is that conversion) and without it (against (a) BS16 Prop. 1.3's optimized Mironov conversion); (b) the
-exact curve of a Gaussian mechanism with that rho (any valid conversion of rho-zCDP must be above it).
+exact curve of a Gaussian mechanism with that rho (any valid conversion of rho-zCDP must be above it); and its
+DP-SGD path (issue 28): ``anaRDPacct.compose_poisson_subsampled_mechanisms`` with ``RDP_gaussian`` (its RDP at an
+order, and its epsilon).
 
 Declarations on the dpbounds.testing engine; the grid the audit has always checked is kept as explicit examples
 (run first, one row each), the search covers the whole documented domain between them."""
@@ -8,6 +10,8 @@ Declarations on the dpbounds.testing engine; the grid the audit has always check
 from __future__ import annotations
 
 from dpbounds.testing import Declaration
+
+from ._common import SGM_EPS, decl
 
 PEER = "autodp"
 DIST = "autodp"
@@ -28,6 +32,10 @@ def gauss_eps(rho, delta):
 
 
 def declarations() -> list[Declaration]:
+    return conversion_declarations() + sgm_declarations()
+
+
+def conversion_declarations() -> list[Declaration]:
     grid = tuple({"rho": r, "delta": d} for r in RHOS for d in DELTAS)
     out = []
     for call, conv, cites, check in (
@@ -40,3 +48,22 @@ def declarations() -> list[Declaration]:
                                    kind="conversion", claim="upper", examples=grid, cites=cites, against=against,
                                    check=check))
     return out
+
+
+def sgm_declarations() -> list[Declaration]:
+    """The Poisson-subsampled Gaussian (DP-SGD) path."""
+    return [
+        decl(PEER, "autodp.rdp_acct.anaRDPacct.compose_poisson_subsampled_mechanisms + evalRDP", "autodp_calls:rdp",
+             "mechanisms.sgm.rdp", {"q": (1e-6, 1.0), "sigma": (0.3, 100.0),
+                                    "alpha": [1.5, 2, 2.5, 3, 4.5, 8, 10.5, 32, 64]},
+             examples=({"q": 0.01, "sigma": 1.0, "alpha": 4.5}, {"q": 0.1, "sigma": 0.7, "alpha": 10.5},
+                       {"q": 0.01, "sigma": 1.0, "alpha": 32}),
+             cites="Zhu, Wang 2019, arXiv:1807.01647v2 (Poisson subsampling RDP, Thm 6)", against="truth"),
+        decl(PEER, "autodp.rdp_acct.anaRDPacct.get_eps", "autodp_calls:epsilon", "composition.sgm.eps", SGM_EPS,
+             examples=({"q": 1.0, "sigma": 1.0, "k": 10, "delta": 1e-5}, {"q": 0.01, "sigma": 1.0, "k": 1,
+                                                                           "delta": 1e-5}),
+             cites="Zhu, Wang 2019 + Mironov 2017 Prop. 3", against="truth"),
+    ]
+
+
+WITNESSES: list = []

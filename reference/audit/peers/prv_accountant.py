@@ -11,13 +11,16 @@ error-bounded estimate against the true guarantee of the composition it accounts
 
 The accountant is documented to return (lower, estimate, upper) with the true value inside: the upper end is the
 privacy claim audited.  Declarations on the dpbounds.testing engine; the grid the audit has always checked is kept
-as explicit examples (one row each; the formula the accountant computes and the truth are the same curve here)."""
+as explicit examples (one row each; the formula the accountant computes and the truth are the same curve here).
+Its DP-SGD path (issue 28): ``PoissonSubsampledGaussianMechanism``, against ``composition.sgm.eps|delta``."""
 
 from __future__ import annotations
 
 from fractions import Fraction
 
 from dpbounds.testing import Declaration
+
+from ._common import SGM_EPS, decl
 
 PEER = "prv_accountant"
 DIST = "prv-accountant"
@@ -74,6 +77,10 @@ def kov15_delta(eps, k, eps_g):
 
 
 def declarations() -> list[Declaration]:
+    return grid_declarations() + sgm_declarations()
+
+
+def grid_declarations() -> list[Declaration]:
     spec = [
         (F_EPS, "prv_accountant_calls:gaussian_eps", gauss_eps, "k-fold Gaussian mechanism: epsilon(delta), upper end",
          {"noise_multiplier": (0.5, 100.0), "k": (1, 2000), "delta": (1e-12, 0.1)},
@@ -93,3 +100,22 @@ def declarations() -> list[Declaration]:
     return [Declaration(peer=PEER, function=f, call=call, reference=ref, inputs=dom, kind="conversion",
                         claim="upper", examples=ex, cites=CITES, against=against, check=check)
             for f, call, ref, check, dom, ex in spec for against in ("cited", "truth")]
+
+
+def sgm_declarations() -> list[Declaration]:
+    """The Poisson-subsampled Gaussian (DP-SGD) path."""
+    return [
+        decl(PEER, "prv_accountant.PRVAccountant(PoissonSubsampledGaussianMechanism).compute_epsilon [upper]",
+             "prv_accountant_calls:epsilon_upper", "composition.sgm.eps", SGM_EPS,
+             examples=({"q": 1.0, "sigma": 1.0, "k": 100, "delta": 1e-5}, {"q": 0.01, "sigma": 0.8, "k": 1,
+                                                                            "delta": 1e-5}),
+             cites="Gopi, Lee, Wutschitz 2021, arXiv:2106.02848v2, Thm 5.5", against="truth"),
+        decl(PEER, "prv_accountant.PRVAccountant(PoissonSubsampledGaussianMechanism).compute_delta [upper]",
+             "prv_accountant_calls:delta_upper", "composition.sgm.delta",
+             {"q": (1e-6, 1.0), "sigma": (0.5, 50.0), "k": (1, 10000), "eps_g": (0.0, 10.0)},
+             examples=({"q": 1.0, "sigma": 1.0, "k": 10, "eps_g": 3.0},),
+             cites="Gopi, Lee, Wutschitz 2021, Thm 5.5", against="truth"),
+    ]
+
+
+WITNESSES: list = []

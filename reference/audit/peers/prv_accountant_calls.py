@@ -29,3 +29,22 @@ def heterogeneous_eps(s1, k1, s2, k2, delta):
 def pure_delta(eps, k, eps_g):
     """compute_delta(eps_g) of k pure eps-DP mechanisms: the upper end."""
     return float(_acc([PureDPMechanism(eps)], [k]).compute_delta(eps_g, [k])[2])
+
+
+# ------------------------------------------------------------------ the Poisson-subsampled Gaussian (DP-SGD)
+
+def epsilon_upper(q: float, sigma: float, k: int, delta: float, eps_error: float = 0.01) -> float:
+    """The upper end of ``PRVAccountant(PoissonSubsampledGaussianMechanism(sigma, q), k).compute_epsilon(delta,
+    [k])`` (eps_error 0.01, delta_error delta/1000: the README's settings)."""
+    from prv_accountant.privacy_random_variables import PoissonSubsampledGaussianMechanism
+    acc = PRVAccountant(prvs=[PoissonSubsampledGaussianMechanism(noise_multiplier=sigma, sampling_probability=q)],
+                        max_self_compositions=[int(k)], eps_error=eps_error, delta_error=delta / 1000)
+    return float(acc.compute_epsilon(delta, [int(k)])[2])
+
+
+def delta_upper(q: float, sigma: float, k: int, eps_g: float) -> float:
+    """The upper end of ``compute_delta(eps_g, [k])`` of k Poisson-subsampled Gaussian steps."""
+    from prv_accountant.privacy_random_variables import PoissonSubsampledGaussianMechanism
+    acc = PRVAccountant(prvs=[PoissonSubsampledGaussianMechanism(noise_multiplier=sigma, sampling_probability=q)],
+                        max_self_compositions=[int(k)], eps_error=0.01, delta_error=1e-10)
+    return float(acc.compute_delta(eps_g, [int(k)])[2])

@@ -30,6 +30,8 @@ examples:
   dpbounds audit --peers tmlt_core --python tmlt_core=/opt/tmlt/bin/python            # its own venv
   dpbounds audit --peers autodp --search 30 --witnesses witnesses.json   # search each function's domain
   dpbounds audit --peers autodp --search 30 --seeds 4 --jobs 2           # (function x seed) tasks, 2 processes
+  dpbounds audit --peers opacus --python opacus=/work/peers/opacus/bin/python   # an issue-28 peer, own venv
+  dpbounds audit --quick --witnesses reference/audit/witnesses.json --expect-findings   # CI: findings stay found
 """
 
 
@@ -68,6 +70,11 @@ def add_parser(sub) -> None:
                    help="run the tasks on this Dask scheduler (pip install 'dpbounds[dask]'); same results")
     g.add_argument("--witnesses", metavar="FILE",
                    help="keep found witnesses in FILE and replay them first next time (a found bug stays found)")
+    g.add_argument("--expect-findings", action="store_true",
+                   help="CI: exit 1 when a finding recorded in --witnesses FILE disappears without a recorded "
+                        "reason (a peer fixed its bug: say so, with the version), or a new one appears")
+    g.add_argument("--record-findings", action="store_true",
+                   help="add this run's findings to --witnesses FILE (recorded ones and their reasons kept)")
     p.set_defaults(func=run)
 
 
@@ -99,6 +106,8 @@ def run(args) -> int:
     for name, v in (("--seeds", args.seeds), ("--jobs", args.jobs)):
         if v < 1:
             raise DomainError(name, v, "an integer >= 1", "dpbounds audit")
+    if (args.expect_findings or args.record_findings) and args.witnesses is None:
+        raise DomainError("--expect-findings", True, "a witness file: --witnesses FILE", "dpbounds audit")
     search = SearchOptions(args.search, args.seed, args.seeds, args.jobs, args.scheduler, args.witnesses)
     if args.witnesses is not None:
         check_output_path(args.witnesses, "--witnesses")
@@ -111,4 +120,13 @@ def run(args) -> int:
         sys.stdout.write(f"wrote {args.out}\n")
     else:
         sys.stdout.write(text)
+    if args.record_findings:
+        from dpbounds.audit.expect import record_findings
+        sys.stderr.write(f"recorded {record_findings(results, args.witnesses)} new findings in {args.witnesses}\n")
+    if args.expect_findings:
+        from dpbounds.audit.expect import check_expected
+        problems = check_expected(results, args.witnesses)
+        for line in problems:
+            sys.stderr.write(line + "\n")
+        return 1 if problems else 0   # the recorded findings are expected: only a change fails
     return exit_status(results, args.fail_on)

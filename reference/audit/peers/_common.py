@@ -1,0 +1,26 @@
+"""Shared helpers for the peer declarations (dpbounds side; never imported by a ``*_calls.py``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ._contract import Declaration
+
+# the contract's reference ids (issue 27) and this package's own high-precision references (``_refs``)
+CONTRACT_IDS = (
+    "mechanisms.sgm.rdp", "mechanisms.laplace.rdp", "mechanisms.laplace.delta", "conversions.rdp.mironov",
+    "conversions.rdp.cks20", "conversions.rdp.optimal", "tradeoff.gdp", "tradeoff.dp", "tradeoff.rdp",
+    "tradeoff.zcdp", "composition.sgm.delta", "composition.sgm.eps",
+)
+
+# the documented domains used by several peers
+SGM_EPS = {"q": (1e-6, 1.0), "sigma": (0.5, 50.0), "k": (1, 10000), "delta": (1e-12, 0.1)}
+SGM_Q1 = {"q": [1.0], "sigma": (0.5, 50.0), "k": (1, 1000), "delta": (1e-12, 0.1)}
+FPR = (1e-9, 1.0 - 1e-9)
+
+
+def decl(peer: str, function: str, call: str, reference: Any, inputs: dict[str, Any], *, claim: str = "upper",
+         examples: tuple[dict[str, Any], ...] = (), cites: str = "", against: str = "truth", **kw: Any) -> Declaration:
+    """One Declaration (the keyword names are the contract's)."""
+    return Declaration(peer=peer, function=function, call=call, reference=reference, inputs=inputs, claim=claim,
+                       examples=tuple(examples), cites=cites, against=against, **kw)

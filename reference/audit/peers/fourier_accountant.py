@@ -1,0 +1,64 @@
+"""fourier-accountant 0.12.11 (Koskela, Jalko, Honkela 2020): epsilon and delta of the Poisson-subsampled
+Gaussian by FFT of the PLD, remove/add (``_R``) and substitute (``_S``) relations, the library's defaults
+nx = 1e6, L = 20.  q = 1 raises OverflowError (log(1 - q)), so the domain stops at q = 0.99."""
+
+from ._common import decl
+
+PEER, DIST, MODULE = "fourier_accountant", "fourier-accountant", "fourier_accountant"
+NOT_INSTALLED = ("not installed; its own venv (docs/peers.md): python3.11 -m venv /work/peers/fourier_accountant && /w"
+                 "ork/peers/fourier_accountant/bin/pip install fourier-accountant==0.12.11 ; then --python fourier_acc"
+                 "ountant=/work/peers/fourier_accountant/bin/python")
+
+
+def declarations():
+    return [
+        decl(PEER, "fourier_accountant.get_epsilon_R", "fourier_accountant_calls:epsilon_R", "composition.sgm.eps",
+             {"q": (1e-6, 0.99), "sigma": (0.5, 50.0), "k": (1, 10000), "delta": (1e-12, 0.1)},
+             examples=({"q": 0.01, "sigma": 1.0, "k": 1, "delta": 1e-5}, {"q": 0.1, "sigma": 1.0, "k": 1,
+                                                                           "delta": 1e-5},
+                       {"q": 0.01, "sigma": 0.8, "k": 1, "delta": 1e-6}),
+             cites="Koskela, Jalko, Honkela 2020, arXiv:1906.03049v3, Thm 6 (error bound)", against="truth"),
+        decl(PEER, "fourier_accountant.get_delta_R", "fourier_accountant_calls:delta_R", "composition.sgm.delta",
+             {"q": (1e-6, 0.99), "sigma": (0.5, 50.0), "k": (1, 10000), "eps_g": (0.0, 10.0)},
+             examples=({"q": 0.01, "sigma": 1.0, "k": 1, "eps_g": 0.5}, {"q": 0.1, "sigma": 1.0, "k": 1,
+                                                                          "eps_g": 1.0}),
+             cites="Koskela, Jalko, Honkela 2020, arXiv:1906.03049v3, Thm 6", against="truth"),
+    ]
+
+
+# found witnesses (tests/peer_scripts/witnesses.py): inputs, the peer's value, the truth (_truth, mpmath)
+WITNESSES = [{'call': 'fourier_accountant_calls:epsilon_R',
+  'inputs': {'q': 0.01, 'sigma': 1.0, 'k': 1, 'delta': 1e-05},
+  'peer': 0.19945022638772686,
+  'truth': '0.19945044779591472386',
+  'ref': 'composition.sgm.eps',
+  'claim': 'upper',
+  'rel_gap': 1.11009e-06},
+ {'call': 'fourier_accountant_calls:delta_R',
+  'inputs': {'q': 0.01, 'sigma': 1.0, 'k': 1, 'eps_g': 0.5},
+  'peer': 2.214518975522451e-07,
+  'truth': '2.2145190131530615558e-7',
+  'ref': 'composition.sgm.delta',
+  'claim': 'upper',
+  'rel_gap': 1.69927e-08},
+ {'call': 'fourier_accountant_calls:epsilon_R',
+  'inputs': {'q': 0.1, 'sigma': 1.0, 'k': 1, 'delta': 1e-05},
+  'peer': 1.684543783119834,
+  'truth': '1.6845438143284641044',
+  'ref': 'composition.sgm.eps',
+  'claim': 'upper',
+  'rel_gap': 1.85265e-08},
+ {'call': 'fourier_accountant_calls:epsilon_R',
+  'inputs': {'q': 0.01, 'sigma': 0.8, 'k': 1, 'delta': 1e-06},
+  'peer': 0.8876271821005564,
+  'truth': '0.88762735034514441317',
+  'ref': 'composition.sgm.eps',
+  'claim': 'upper',
+  'rel_gap': 1.89544e-07},
+ {'call': 'fourier_accountant_calls:delta_R',
+  'inputs': {'q': 0.1, 'sigma': 1.0, 'k': 1, 'eps_g': 1.0},
+  'peer': 0.00020712148535474297,
+  'truth': '0.00020712148602139215733',
+  'ref': 'composition.sgm.delta',
+  'claim': 'upper',
+  'rel_gap': 3.21864e-09}]

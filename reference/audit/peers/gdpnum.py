@@ -1,0 +1,68 @@
+"""gdpnum 0.1.2: the numeric GDP mu of DP-SGD (fitted to dp_accounting's connect-the-dots PLD, with a 'regret')
+and its Opacus-compatible ``CTDAccountant`` (epsilon and type-II error).  At q = 1 the k-fold Gaussian is exactly
+sqrt(k)/sigma-GDP, the truth these are held to."""
+
+from . import _refs
+from ._common import FPR, SGM_Q1, decl
+
+PEER, DIST, MODULE = "gdpnum", "gdpnum", "gdpnum"
+NOT_INSTALLED = ("not installed; its own venv (docs/peers.md): python3.11 -m venv /work/peers/gdpnum && /work/peers/gd"
+                 "pnum/bin/pip install gdpnum==0.1.2 ; then --python gdpnum=/work/peers/gdpnum/bin/python")
+_Q1 = {"q": [1.0], "sigma": (0.5, 20.0), "k": (1, 1000)}
+
+
+def declarations():
+    return [
+        decl(PEER, "gdpnum.dpsgd.get_mu_and_regret_for_dpsgd", "gdpnum_calls:mu_for_dpsgd", _refs.sgm_mu, _Q1,
+             examples=({"q": 1.0, "sigma": 0.5, "k": 10}, {"q": 1.0, "sigma": 1.0, "k": 100},
+                       {"q": 1.0, "sigma": 0.5, "k": 100}),
+             cites="Gomez, Kulynych et al. 2025, arXiv:2503.10945 (SaTML 2026; version not stated in the package)",
+             against="truth"),
+        decl(PEER, "gdpnum.CTDAccountant.get_epsilon", "gdpnum_calls:ctd_epsilon", "composition.sgm.eps", SGM_Q1,
+             examples=({"q": 1.0, "sigma": 1.0, "k": 10, "delta": 1e-5}, {"q": 1.0, "sigma": 0.5, "k": 100,
+                                                                          "delta": 1e-8}),
+             cites="Doroshenko et al. 2022, arXiv:2207.04380v1 (connect the dots)", against="truth"),
+        decl(PEER, "gdpnum.CTDAccountant.get_beta", "gdpnum_calls:ctd_beta", _refs.sgm_tradeoff,
+             {**_Q1, "fpr": FPR}, claim="lower",
+             examples=({"q": 1.0, "sigma": 0.5, "k": 10, "fpr": 0.1}, {"q": 1.0, "sigma": 1.0, "k": 10, "fpr": 1e-4},
+                       {"q": 1.0, "sigma": 0.5, "k": 100, "fpr": 0.1}),
+             cites="DRS19, arXiv:1905.02383v3, Prop. 2.12 (PLD -> trade-off)", against="truth"),
+    ]
+
+
+# found witnesses (tests/peer_scripts/witnesses.py): inputs, the peer's value, the truth (_truth, mpmath)
+WITNESSES = [{'call': 'gdpnum_calls:mu_for_dpsgd',
+  'inputs': {'q': 1.0, 'sigma': 0.5, 'k': 10},
+  'peer': 6.324448457567954,
+  'truth': '6.324555320336758664',
+  'ref': 'refs.sgm_mu',
+  'claim': 'upper',
+  'rel_gap': 1.68965e-05},
+ {'call': 'gdpnum_calls:mu_for_dpsgd',
+  'inputs': {'q': 1.0, 'sigma': 1.0, 'k': 100},
+  'peer': 9.999963651474886,
+  'truth': '10.0',
+  'ref': 'refs.sgm_mu',
+  'claim': 'upper',
+  'rel_gap': 3.63485e-06},
+ {'call': 'gdpnum_calls:ctd_epsilon',
+  'inputs': {'q': 1.0, 'sigma': 0.5, 'k': 100, 'delta': 1e-08},
+  'peer': 311.3590239631546,
+  'truth': '311.35902594807919182',
+  'ref': 'composition.sgm.eps',
+  'claim': 'upper',
+  'rel_gap': 6.37503e-09},
+ {'call': 'gdpnum_calls:ctd_beta',
+  'inputs': {'q': 1.0, 'sigma': 0.5, 'k': 10, 'fpr': 0.1},
+  'peer': 2.361427796731913e-07,
+  'truth': '2.2914012753044001117e-7',
+  'ref': 'refs.sgm_tradeoff',
+  'claim': 'lower',
+  'rel_gap': 0.0305606},
+ {'call': 'gdpnum_calls:ctd_beta',
+  'inputs': {'q': 1.0, 'sigma': 1.0, 'k': 10, 'fpr': 0.0001},
+  'peer': 0.7111683224028178,
+  'truth': '0.71114705701380670962',
+  'ref': 'refs.sgm_tradeoff',
+  'claim': 'lower',
+  'rel_gap': 2.99029e-05}]

@@ -1,0 +1,80 @@
+"""Opacus 1.6.0 accountants, loaded without torch (``opacus_calls._opacus``): ``analysis.rdp.compute_rdp`` at
+integer and fractional orders and ``get_privacy_spent``, the RDP, PRV and GDP (CLT) accountants, and
+``get_noise_multiplier``."""
+
+from ._common import SGM_EPS, SGM_Q1, decl
+
+PEER, DIST, MODULE = "opacus", "opacus", "opacus"
+NOT_INSTALLED = ("not installed; its own venv (docs/peers.md): python3.11 -m venv /work/peers/opacus && /work/peers/op"
+                 "acus/bin/pip install --no-deps opacus==1.6.0 numpy scipy ; then --python opacus=/work/peers/opacus/b"
+                 "in/python")
+PROBE_IMPORT = False  # its package imports torch, which the audited analysis code does not need
+_ORDERS = [1.25, 1.5, 1.75, 2, 2.5, 3, 4.5, 8, 10.5, 32, 64, 256]
+
+
+def declarations():
+    return [
+        decl(PEER, "opacus.accountants.analysis.rdp.compute_rdp", "opacus_calls:compute_rdp", "mechanisms.sgm.rdp",
+             {"q": (1e-6, 1.0), "sigma": (0.3, 100.0), "alpha": _ORDERS},
+             examples=({"q": 0.01, "sigma": 1.0, "alpha": 4.5}, {"q": 0.001, "sigma": 0.8, "alpha": 1.25},
+                       {"q": 0.001, "sigma": 0.5, "alpha": 1.25}, {"q": 0.5, "sigma": 2.0, "alpha": 32}),
+             cites="Mironov, Talwar, Zhang 2019, arXiv:1908.10530v1, Sec. 3.3 (integer) and 3.4 (fractional)",
+             against="cited"),
+        decl(PEER, "opacus.accountants.analysis.rdp.get_privacy_spent", "opacus_calls:get_privacy_spent",
+             "conversions.rdp.cks20", {"alpha": (1.01, 1024.0), "R": (0.0, 100.0), "delta": (1e-15, 0.5)},
+             examples=({"alpha": 2.0, "R": 1.0, "delta": 1e-5}, {"alpha": 32.0, "R": 4.0, "delta": 1e-5}),
+             cites="Balle et al. 2020, arXiv:1905.09982v2, Thm 21 (= CKS20 Prop. 12)", against="cited"),
+        decl(PEER, "opacus.accountants.RDPAccountant.get_epsilon", "opacus_calls:rdp_epsilon",
+             "composition.sgm.eps", SGM_EPS, examples=({"q": 1.0, "sigma": 1.0, "k": 10, "delta": 1e-5},
+                                                        {"q": 0.01, "sigma": 1.0, "k": 1, "delta": 1e-5}),
+             cites="Mironov et al. 2019 + Balle et al. 2020 Thm 21", against="truth"),
+        decl(PEER, "opacus.accountants.PRVAccountant.get_epsilon", "opacus_calls:prv_epsilon",
+             "composition.sgm.eps", SGM_EPS, examples=({"q": 1.0, "sigma": 1.0, "k": 100, "delta": 1e-5},
+                                                        {"q": 0.01, "sigma": 0.8, "k": 1, "delta": 1e-5}),
+             cites="Gopi, Lee, Wutschitz 2021, arXiv:2106.02848v2, Thm 5.5 (eps_upper)", against="truth"),
+        decl(PEER, "opacus.accountants.GaussianAccountant.get_epsilon", "opacus_calls:gdp_epsilon",
+             "composition.sgm.eps", SGM_EPS, examples=({"q": 0.01, "sigma": 1.0, "k": 1, "delta": 1e-5},
+                                                        {"q": 0.1, "sigma": 1.0, "k": 1, "delta": 1e-5}),
+             cites="Bu, Dong, Long, Su 2020, arXiv:1911.11607v3, Thm 3 (CLT; asymptotic)", against="truth"),
+        decl(PEER, "opacus.accountants.analysis.rdp.compute_rdp (q = 1)", "opacus_calls:rdp_epsilon",
+             "composition.sgm.eps", SGM_Q1, examples=({"q": 1.0, "sigma": 2.0, "k": 100, "delta": 1e-8},),
+             cites="Mironov 2017, arXiv:1702.07476v3, Prop. 7 (Gaussian RDP)", against="truth"),
+    ]
+
+
+# found witnesses (tests/peer_scripts/witnesses.py): inputs, the peer's value, the truth (_truth, mpmath)
+WITNESSES = [{'call': 'opacus_calls:compute_rdp',
+  'inputs': {'q': 0.001, 'sigma': 0.8, 'alpha': 1.25},
+  'peer': 2.342313117120363e-06,
+  'truth': '2.3423133227055108944e-6',
+  'ref': 'mechanisms.sgm.rdp',
+  'claim': 'upper',
+  'rel_gap': 8.77701e-08},
+ {'call': 'opacus_calls:compute_rdp',
+  'inputs': {'q': 0.001, 'sigma': 0.5, 'alpha': 1.25},
+  'peer': 2.785725798705985e-05,
+  'truth': '0.00002785725830011296808',
+  'ref': 'mechanisms.sgm.rdp',
+  'claim': 'upper',
+  'rel_gap': 1.12378e-08},
+ {'call': 'opacus_calls:get_privacy_spent',
+  'inputs': {'alpha': 32.0, 'R': 4.0, 'delta': 1e-05},
+  'peer': 4.227838061755436,
+  'truth': '4.2278380617554358857',
+  'ref': 'conversions.rdp.cks20',
+  'claim': 'upper',
+  'rel_gap': 5.83173e-17},
+ {'call': 'opacus_calls:gdp_epsilon',
+  'inputs': {'q': 0.01, 'sigma': 1.0, 'k': 1, 'delta': 1e-05},
+  'peer': 0.036765817568322985,
+  'truth': '0.19945044779591472386',
+  'ref': 'composition.sgm.eps',
+  'claim': 'upper',
+  'rel_gap': 0.815664},
+ {'call': 'opacus_calls:gdp_epsilon',
+  'inputs': {'q': 0.1, 'sigma': 1.0, 'k': 1, 'delta': 1e-05},
+  'peer': 0.45750586700486845,
+  'truth': '1.6845438143284641044',
+  'ref': 'composition.sgm.eps',
+  'claim': 'upper',
+  'rel_gap': 0.72841}]

@@ -1,0 +1,52 @@
+"""opake-accounting 0.16.1 (Rust PLD): epsilon, delta and type-II error of the Poisson-subsampled Gaussian.  Runs
+in its own interpreter: ``--python opake=/work/peers/opake/bin/python``."""
+
+from . import _refs
+from ._common import FPR, SGM_EPS, decl
+
+PEER, DIST, MODULE = "opake", "opake-accounting", "opake"
+NOT_INSTALLED = ("not installed; its own venv (docs/peers.md): /root/.pyenv/versions/3.13.0/bin/python3 -m venv /work/"
+                 "peers/opake && /work/peers/opake/bin/pip install opake-accounting==0.16.1 ; then --python opake=/wor"
+                 "k/peers/opake/bin/python")
+
+
+def declarations():
+    return [
+        decl(PEER, "opake.api.accounting.core.opake_accounting gaussian_pld + poisson_pld, Pld.epsilon_at",
+             "opake_calls:epsilon", "composition.sgm.eps", SGM_EPS,
+             examples=({"q": 1.0, "sigma": 1.0, "k": 10, "delta": 1e-5}, {"q": 0.01, "sigma": 1.0, "k": 1,
+                                                                           "delta": 1e-5}),
+             cites="Doroshenko et al. 2022, arXiv:2207.04380v1 (PLD)", against="truth"),
+        decl(PEER, "opake_accounting Pld.delta_at", "opake_calls:delta", "composition.sgm.delta",
+             {"q": (1e-6, 1.0), "sigma": (0.5, 50.0), "k": (1, 10000), "eps_g": (0.0, 10.0)},
+             examples=({"q": 1.0, "sigma": 1.0, "k": 10, "eps_g": 3.0},),
+             cites="Doroshenko et al. 2022 (PLD)", against="truth"),
+        decl(PEER, "opake_accounting Pld.beta_at", "opake_calls:beta", _refs.sgm_tradeoff,
+             {"q": [1.0], "sigma": (0.5, 20.0), "k": (1, 1000), "fpr": FPR}, claim="lower",
+             examples=({"q": 1.0, "sigma": 1.0, "k": 10, "fpr": 1e-4},),
+             cites="DRS19 Prop. 2.12 (PLD -> trade-off)", against="truth"),
+    ]
+
+
+# found witnesses (tests/peer_scripts/witnesses.py): inputs, the peer's value, the truth (_truth, mpmath)
+WITNESSES = [{'call': 'opake_calls:epsilon',
+  'inputs': {'q': 1.0, 'sigma': 1.0, 'k': 10, 'delta': 1e-05},
+  'peer': 17.85658672615713,
+  'truth': '17.856586830107613867',
+  'ref': 'composition.sgm.eps',
+  'claim': 'upper',
+  'rel_gap': 5.82141e-09},
+ {'call': 'opake_calls:delta',
+  'inputs': {'q': 1.0, 'sigma': 1.0, 'k': 10, 'eps_g': 3.0},
+  'peer': 0.6218468293510502,
+  'truth': '0.62184693246733226278',
+  'ref': 'composition.sgm.delta',
+  'claim': 'upper',
+  'rel_gap': 1.65823e-07},
+ {'call': 'opake_calls:beta',
+  'inputs': {'q': 1.0, 'sigma': 1.0, 'k': 10, 'fpr': 0.0001},
+  'peer': 0.7111683090913589,
+  'truth': '0.71114705701380670962',
+  'ref': 'refs.sgm_tradeoff',
+  'claim': 'lower',
+  'rel_gap': 2.98842e-05}]

@@ -1,0 +1,32 @@
+"""opake-accounting calls (imports only opake and the stdlib).  Its own interpreter (Python 3.13 here):
+``--python opake=/work/peers/opake/bin/python``.  opake-accounting alone has no ``opake.accounting.gaussian``
+(that façade comes with the torch-based ``opake`` wheel); the calls use the same native PLD constructors the façade
+wraps: ``gaussian_pld(sigma, DiscretizationConfig())``, ``poisson_pld(base, q)``, ``Pld.self_compose(k)``, at the
+library's default discretization."""
+
+from opake.api.accounting.core import opake_accounting as _n
+
+
+def _pld(q: float, sigma: float, k: int):
+    p = _n.gaussian_pld(sigma, _n.DiscretizationConfig())
+    if q < 1.0:
+        p = _n.poisson_pld(p, q)
+    return p.self_compose(int(k)) if int(k) > 1 else p
+
+
+def epsilon(q: float, sigma: float, k: int, delta: float) -> float:
+    """``poisson_pld(gaussian_pld(sigma), q).self_compose(k).epsilon_at(delta)``."""
+    return float(_pld(q, sigma, k).epsilon_at(delta))
+
+
+def delta(q: float, sigma: float, k: int, eps_g: float) -> float:
+    return float(_pld(q, sigma, k).delta_at(eps_g))
+
+
+def beta(q: float, sigma: float, k: int, fpr: float) -> float:
+    """``Pld.beta_at(fpr)``: the type-II error at type-I error fpr (larger claims more privacy)."""
+    return float(_pld(q, sigma, k).beta_at(fpr))
+
+
+def advantage(q: float, sigma: float, k: int) -> float:
+    return float(_pld(q, sigma, k).advantage())

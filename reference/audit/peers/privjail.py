@@ -1,0 +1,91 @@
+"""privjail 0.1.2: the budget charges and calibrations of its Gaussian mechanism under each accountant it offers
+(approx DP: the classical calibration of Dwork, Roth 2014 Thm 3.22, proved only for eps < 1, with no such check;
+zCDP: rho = Delta^2/(2 sigma^2) and BS16 Prop. 1.3; RDP: the exact binomial sum for the subsampled Gaussian at
+integer orders and Mironov's Prop. 3 conversion)."""
+
+from . import _refs
+from ._common import decl
+
+PEER, DIST, MODULE = "privjail", "privjail", "privjail"
+NOT_INSTALLED = ("not installed; its own venv (docs/peers.md): python3.11 -m venv /work/peers/privjail && /work/peers/"
+                 "privjail/bin/pip install privjail==0.1.2 (pins numpy==2.1.3; pulls jax, pandas, sympy) ; then --pyth"
+                 "on privjail=/work/peers/privjail/bin/python")
+
+
+def gauss_eps_of_sigma(sensitivity, sigma, delta):
+    """The exact eps(delta) of the Gaussian mechanism N(0, sigma^2) at this sensitivity (BW18 Thm 8: the Gaussian
+    curve of rho = Delta^2 / (2 sigma^2)), certified (dpbounds.accounting.conversions.eps_of, arb)."""
+    from fractions import Fraction
+
+    from dpbounds.accounting.conversions import eps_of
+    rho = Fraction(sensitivity) ** 2 / (2 * Fraction(sigma) ** 2)  # the floats given, exactly
+    return eps_of(rho, Fraction(delta), "gauss")
+
+
+gauss_eps_of_sigma.ref_id = "refs.gauss_eps_of_sigma"  # type: ignore[attr-defined]  (its _truth derivation)
+
+
+def declarations():
+    return [
+        decl(PEER, "privjail.mechanism.sigma_from_eps_delta", "privjail_calls:sigma_from_eps_delta",
+             _refs.gauss_sigma_min, {"sensitivity": [1.0], "eps": (1e-3, 50.0), "delta": (1e-12, 0.5)},
+             examples=({"sensitivity": 1.0, "eps": 50.0, "delta": 1e-10},
+                       {"sensitivity": 1.0, "eps": 20.0, "delta": 1e-5}, {"sensitivity": 1.0, "eps": 10.0,
+                                                                          "delta": 1e-5}),
+             cites="Dwork, Roth 2014, The Algorithmic Foundations of DP, Thm 3.22 (eps < 1)", against="truth"),
+        decl(PEER, "privjail.mechanism.eps_from_sigma_delta", "privjail_calls:eps_from_sigma_delta",
+             gauss_eps_of_sigma, {"sensitivity": [1.0], "sigma": (0.05, 100.0), "delta": (1e-12, 0.5)},
+             examples=({"sensitivity": 1.0, "sigma": 0.25, "delta": 1e-5}, {"sensitivity": 1.0, "sigma": 0.5,
+                                                                            "delta": 1e-5}),
+             cites="Dwork, Roth 2014, Thm 3.22 inverted", against="truth"),
+        decl(PEER, "privjail.mechanism.subsampled_rdp_eps_from_sigma", "privjail_calls:subsampled_rdp",
+             "mechanisms.sgm.rdp", {"q": (1e-6, 1.0), "sigma": (0.3, 100.0), "alpha": [2, 3, 4, 8, 16, 32, 64, 256]},
+             examples=({"q": 0.01, "sigma": 1.0, "alpha": 32}, {"q": 0.5, "sigma": 0.7, "alpha": 8}),
+             cites="Mironov, Talwar, Zhang 2019, arXiv:1908.10530v1, Sec. 3.3 (integer alpha)", against="cited"),
+        decl(PEER, "privjail.accountants.rdp.rdp_to_approx_eps", "privjail_calls:rdp_to_approx_eps",
+             "conversions.rdp.mironov", {"alpha": (1.01, 1024.0), "R": (0.0, 100.0), "delta": (1e-15, 0.5)},
+             examples=({"alpha": 2.0, "R": 1.0, "delta": 1e-5},),
+             cites="Mironov 2017, arXiv:1702.07476v3, Prop. 3", against="cited"),
+        decl(PEER, "privjail.accountants.zcdp.eps_from_rho_delta", "privjail_calls:eps_from_rho_delta",
+             "conversions.cks20", {"rho": (1e-6, 100.0), "delta": (1e-15, 0.5)},
+             examples=({"rho": 0.5, "delta": 1e-5},),
+             cites="Bun, Steinke 2016, arXiv:1605.02065v1, Prop. 1.3", against="truth"),
+    ]
+
+
+# found witnesses (tests/peer_scripts/witnesses.py): inputs, the peer's value, the truth (_truth, mpmath)
+WITNESSES = [{'call': 'privjail_calls:sigma_from_eps_delta',
+  'inputs': {'sensitivity': 1.0, 'eps': 20.0, 'delta': 1e-05},
+  'peer': 0.24224026313026945,
+  'truth': '0.29004141803279582416',
+  'ref': 'refs.gauss_sigma_min',
+  'claim': 'upper',
+  'rel_gap': 0.164808},
+ {'call': 'privjail_calls:sigma_from_eps_delta',
+  'inputs': {'sensitivity': 1.0, 'eps': 10.0, 'delta': 1e-05},
+  'peer': 0.4844805262605389,
+  'truth': '0.49988861970900851312',
+  'ref': 'refs.gauss_sigma_min',
+  'claim': 'upper',
+  'rel_gap': 0.0308231},
+ {'call': 'privjail_calls:eps_from_sigma_delta',
+  'inputs': {'sensitivity': 1.0, 'sigma': 0.25, 'delta': 1e-05},
+  'peer': 19.379221050421556,
+  'truth': '24.381610883113672557',
+  'ref': 'refs.gauss_eps_of_sigma',
+  'claim': 'upper',
+  'rel_gap': 0.205171},
+ {'call': 'privjail_calls:eps_from_sigma_delta',
+  'inputs': {'sensitivity': 1.0, 'sigma': 0.5, 'delta': 1e-05},
+  'peer': 9.689610525210778,
+  'truth': '9.9972561464343003591',
+  'ref': 'refs.gauss_eps_of_sigma',
+  'claim': 'upper',
+  'rel_gap': 0.030773},
+ {'call': 'privjail_calls:sigma_from_eps_delta',
+  'inputs': {'sensitivity': 1.0, 'eps': 50.0, 'delta': 1e-10},
+  'peer': 0.13637886780950975,
+  'truth': '0.18029422294241372987',
+  'ref': 'refs.gauss_sigma_min',
+  'claim': 'upper',
+  'rel_gap': 0.243576}]

@@ -1,0 +1,110 @@
+"""riskcal 1.5.1: f-DP trade-off curves and attack advantage from GDP, (eps, delta)-DP, RDP, zCDP, and DP-SGD's
+curve (via dp_accounting's connect-the-dots PLD).  Trade-off curves are lower claims (a larger type-II error claims
+more privacy); advantages are upper claims."""
+
+from . import _refs
+from ._common import FPR, decl
+
+PEER, DIST, MODULE = "riskcal", "riskcal", "riskcal"
+NOT_INSTALLED = ("not installed; its own venv (docs/peers.md): python3.11 -m venv /work/peers/riskcal && /work/peers/r"
+                 "iskcal/bin/pip install riskcal==1.5.1 ; then --python riskcal=/work/peers/riskcal/bin/python")
+_MU = {"mu": (1e-3, 20.0), "fpr": FPR}
+
+
+def declarations():
+    return [
+        decl(PEER, "riskcal.analysis.get_beta_from_gdp", "riskcal_calls:beta_from_gdp", "tradeoff.gdp", _MU,
+             claim="lower", examples=({"mu": 5.0, "fpr": 0.9}, {"mu": 10.0, "fpr": 0.9}, {"mu": 1.0, "fpr": 0.5}),
+             cites="Dong, Roth, Su 2019, arXiv:1905.02383v3, eq. (6)", against="cited"),
+        decl(PEER, "riskcal.analysis.get_beta_from_adp", "riskcal_calls:beta_from_adp", "tradeoff.dp",
+             {"eps": (0.0, 20.0), "delta": (0.0, 0.5), "fpr": FPR}, claim="lower",
+             examples=({"eps": 1.0, "delta": 1e-3, "fpr": 0.3}, {"eps": 3.0, "delta": 1e-6, "fpr": 0.3}),
+             cites="Dong, Roth, Su 2019, arXiv:1905.02383v3, eq. (5)", against="cited"),
+        decl(PEER, "riskcal.analysis.get_beta_from_rdp", "riskcal_calls:beta_from_rdp", "tradeoff.rdp",
+             {"alpha": (1.01, 256.0), "R": (1e-4, 20.0), "fpr": FPR}, claim="lower",
+             examples=({"alpha": 1.5, "R": 5.0, "fpr": 0.7}, {"alpha": 2.0, "R": 5.0, "fpr": 0.7},
+                       {"alpha": 2.0, "R": 1.0, "fpr": 0.3}),
+             cites="Riess et al. 2026, arXiv:2602.04562 (optimal single-order RDP -> f-DP); Zhu, Dong, Wang 2022, "
+                   "arXiv:2106.08567, App. F.1", against="cited"),
+        decl(PEER, "riskcal.analysis.get_beta_from_zcdp", "riskcal_calls:beta_from_zcdp", "tradeoff.zcdp",
+             {"rho": (1e-4, 10.0), "fpr": FPR}, claim="lower",
+             examples=({"rho": 0.5, "fpr": 0.1}, {"rho": 2.0, "fpr": 0.3}),
+             cites="Bun, Steinke 2016, arXiv:1605.02065v1; Zhu et al. 2022 App. F.1", against="cited"),
+        decl(PEER, "riskcal.calibration.dpsgd.get_beta_for_dpsgd", "riskcal_calls:beta_for_dpsgd",
+             _refs.sgm_tradeoff, {"q": [1.0], "sigma": (0.5, 20.0), "k": (1, 1000), "fpr": FPR}, claim="lower",
+             examples=({"q": 1.0, "sigma": 0.5, "k": 10, "fpr": 0.1}, {"q": 1.0, "sigma": 1.0, "k": 10, "fpr": 1e-4}),
+             cites="Kulynych et al. 2024, arXiv:2407.02191 (riskcal), via dp_accounting's PLD", against="truth"),
+    ]
+
+
+# found witnesses (tests/peer_scripts/witnesses.py): inputs, the peer's value, the truth (_truth, mpmath)
+WITNESSES = [{'call': 'riskcal_calls:beta_from_gdp',
+  'inputs': {'mu': 5.0, 'fpr': 0.9},
+  'peer': 1.6760528846677895e-10,
+  'truth': '1.6760528846677835065e-10',
+  'ref': 'tradeoff.gdp',
+  'claim': 'lower',
+  'rel_gap': 3.56213e-15},
+ {'call': 'riskcal_calls:beta_from_gdp',
+  'inputs': {'mu': 10.0, 'fpr': 0.9},
+  'peer': 8.093280686388522e-30,
+  'truth': '8.0932806863884663853e-30',
+  'ref': 'tradeoff.gdp',
+  'claim': 'lower',
+  'rel_gap': 6.9314e-15},
+ {'call': 'riskcal_calls:beta_from_gdp',
+  'inputs': {'mu': 1.0, 'fpr': 0.5},
+  'peer': 0.15865525393145707,
+  'truth': '0.15865525393145705141',
+  'ref': 'tradeoff.gdp',
+  'claim': 'lower',
+  'rel_gap': 1.43763e-16},
+ {'call': 'riskcal_calls:beta_from_adp',
+  'inputs': {'eps': 1.0, 'delta': 0.001, 'fpr': 0.3},
+  'peer': 0.25714772937883823,
+  'truth': '0.25714772937883818687',
+  'ref': 'tradeoff.dp',
+  'claim': 'lower',
+  'rel_gap': 1.68179e-16},
+ {'call': 'riskcal_calls:beta_from_adp',
+  'inputs': {'eps': 3.0, 'delta': 1e-06, 'fpr': 0.3},
+  'peer': 0.0348508980704364,
+  'truth': '0.034850898070436392774',
+  'ref': 'tradeoff.dp',
+  'claim': 'lower',
+  'rel_gap': 1.4936e-16},
+ {'call': 'riskcal_calls:beta_from_rdp',
+  'inputs': {'alpha': 1.5, 'R': 5.0, 'fpr': 0.7},
+  'peer': 0.0002008635526303157,
+  'truth': '0.00020076566473427126555',
+  'ref': 'tradeoff.rdp',
+  'claim': 'lower',
+  'rel_gap': 0.000487573},
+ {'call': 'riskcal_calls:beta_from_rdp',
+  'inputs': {'alpha': 2.0, 'R': 5.0, 'fpr': 0.7},
+  'peer': 0.0006085012620112729,
+  'truth': '0.0006084252259433817154',
+  'ref': 'tradeoff.rdp',
+  'claim': 'lower',
+  'rel_gap': 0.000124972},
+ {'call': 'riskcal_calls:beta_from_rdp',
+  'inputs': {'alpha': 2.0, 'R': 1.0, 'fpr': 0.3},
+  'peer': 0.1879228005784967,
+  'truth': '0.18792271063847734661',
+  'ref': 'tradeoff.rdp',
+  'claim': 'lower',
+  'rel_gap': 4.78601e-07},
+ {'call': 'riskcal_calls:beta_for_dpsgd',
+  'inputs': {'q': 1.0, 'sigma': 0.5, 'k': 10, 'fpr': 0.1},
+  'peer': 2.361427796731913e-07,
+  'truth': '2.2914012753044001117e-7',
+  'ref': 'refs.sgm_tradeoff',
+  'claim': 'lower',
+  'rel_gap': 0.0305606},
+ {'call': 'riskcal_calls:beta_for_dpsgd',
+  'inputs': {'q': 1.0, 'sigma': 1.0, 'k': 10, 'fpr': 0.0001},
+  'peer': 0.7111683224028178,
+  'truth': '0.71114705701380670962',
+  'ref': 'refs.sgm_tradeoff',
+  'claim': 'lower',
+  'rel_gap': 2.99029e-05}]

@@ -1,0 +1,75 @@
+"""TensorFlow Privacy calls, without TensorFlow (imports only tensorflow_privacy's analysis modules and the
+stdlib).  ``tensorflow_privacy/__init__`` imports TensorFlow; the analysis modules used here import only absl,
+numpy, scipy and dp_accounting, so they are loaded as files from the installed package.  Install:
+``pip install --no-deps tensorflow-privacy==0.9.0 dp-accounting==0.6.0 numpy scipy absl-py attrs mpmath dm-tree``
+(tensorflow-privacy pins dp-accounting==0.4.3 and numpy~=1.21, which clash with Python 3.11 wheels; --no-deps)."""
+
+import importlib.util
+import os
+import sys
+
+_mods: dict = {}
+
+
+def _analysis(name: str):
+    if name not in _mods:
+        spec = importlib.util.find_spec("tensorflow_privacy")
+        base = os.path.join(list(spec.submodule_search_locations)[0], "privacy", "analysis")
+        s = importlib.util.spec_from_file_location(f"_tfp_analysis_{name}", os.path.join(base, name + ".py"))
+        mod = importlib.util.module_from_spec(s)
+        sys.modules[s.name] = mod
+        s.loader.exec_module(mod)
+        _mods[name] = mod
+    return _mods[name]
+
+
+N = 10**6
+
+
+def _nb(q: float, k: int):
+    b = round(q * N)
+    if b <= 0 or abs(b - q * N) > 1e-9 * N:
+        raise ValueError(f"q = {q} is not a multiple of 1/{N}")
+    return N, b, int(k) * b / N   # n, batch_size, epochs (epochs * n / batch_size = k steps)
+
+
+def dp_sgd_epsilon(q: float, sigma: float, k: int, delta: float) -> float:
+    """``compute_dp_sgd_privacy(n, batch_size, sigma, epochs, delta)[0]`` at q = batch_size/n, k steps."""
+    n, b, e = _nb(q, k)
+    return compute_dp_sgd_privacy(n, b, sigma, e, delta)
+
+
+def gdp_epsilon(q: float, sigma: float, k: int, delta: float) -> float:
+    """``gdp_accountant.compute_eps_poisson`` at q = batch_size/n, k steps."""
+    n, b, e = _nb(q, k)
+    return gdp_eps_poisson(n, b, sigma, e, delta)
+
+
+def compute_dp_sgd_privacy(n: int, batch_size: int, sigma: float, epochs: float, delta: float) -> float:
+    """``compute_dp_sgd_privacy_lib.compute_dp_sgd_privacy(n, batch_size, noise_multiplier, epochs, delta)[0]``
+    (Poisson sampling, q = batch_size/n, RDP accountant)."""
+    return float(_analysis("compute_dp_sgd_privacy_lib").compute_dp_sgd_privacy(
+        int(n), int(batch_size), sigma, epochs, delta)[0])
+
+
+def gdp_eps_poisson(n: int, batch_size: int, sigma: float, epochs: float, delta: float) -> float:
+    """``gdp_accountant.compute_eps_poisson(epoch, noise_multi, n, batch_size, delta)`` (the CLT of Bu et al.)."""
+    return float(_analysis("gdp_accountant").compute_eps_poisson(epochs, sigma, int(n), int(batch_size), delta))
+
+
+def gdp_mu_poisson(n: int, batch_size: int, sigma: float, epochs: float) -> float:
+    return float(_analysis("gdp_accountant").compute_mu_poisson(epochs, sigma, int(n), int(batch_size)))
+
+
+def tree_restart_rdp(q: float, sigma: float, alpha: float, steps: int = 1) -> float:
+    """``tree_aggregation_accountant.compute_rdp_tree_restart(noise_multiplier, [steps], alpha)``; with one step per
+    restart the tree is one leaf, the Gaussian mechanism (so q must be 1: no sampling)."""
+    if float(q) != 1.0:
+        raise ValueError("tree aggregation has no sampling: q must be 1")
+    return float(_analysis("tree_aggregation_accountant").compute_rdp_tree_restart(sigma, [int(steps)], alpha))
+
+
+def noise_for_epsilon(n: int, batch_size: int, eps: float, epochs: float, delta: float) -> float:
+    """``compute_noise_from_budget_lib.compute_noise(n, batch_size, target_epsilon, epochs, delta, noise_lbd)``."""
+    return float(_analysis("compute_noise_from_budget_lib").compute_noise(
+        int(n), int(batch_size), eps, epochs, delta, 1e-6))

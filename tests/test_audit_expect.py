@@ -1,0 +1,92 @@
+"""``dpbounds audit --witnesses FILE --expect-findings`` (issue 28, CI): a recorded finding that disappears without a
+recorded reason fails the run, one with a reason passes, a new finding fails until recorded; and a declaration
+whose reference id is missing is reported, not a crash."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+
+from dpbounds.cli import main
+
+UNDER = "tests.fake_peers.one_ulp_under"
+
+
+def _audit(*args: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        rc = main(["audit", "--format", "json", *args])
+    return rc, out.getvalue(), err.getvalue()
+
+
+def _recorded(tmp_path):
+    f = tmp_path / "witnesses.json"
+    rc, _, err = _audit("--adapter", UNDER, "--witnesses", str(f), "--record-findings")
+    data = json.loads(f.read_text())
+    assert data["findings"] and all(x["reason"] is None for x in data["findings"]), err
+    return f, data
+
+
+def test_recorded_findings_still_found_pass(tmp_path):
+    f, _ = _recorded(tmp_path)
+    rc, _, err = _audit("--adapter", UNDER, "--witnesses", str(f), "--expect-findings")
+    assert rc == 0, err   # the peer's under-reports are expected: only a change fails
+
+
+def test_a_planted_disappearing_finding_fails(tmp_path):
+    f, data = _recorded(tmp_path)
+    gone = dict(data["findings"][0], inputs={"eps": "123.5", "delta": "1e-7"})  # a finding this run cannot see
+    data["findings"].append(gone)
+    f.write_text(json.dumps(data))
+    rc, _, err = _audit("--adapter", UNDER, "--witnesses", str(f), "--expect-findings")
+    assert rc == 1 and "finding disappeared" in err and "123.5" in err
+
+
+def test_a_disappeared_finding_with_a_recorded_reason_passes(tmp_path):
+    f, data = _recorded(tmp_path)
+    gone = dict(data["findings"][0], inputs={"eps": "123.5", "delta": "1e-7"},
+                reason="fixed in fake_one_ulp_under 2.0 (rounds up since)")
+    data["findings"].append(gone)
+    f.write_text(json.dumps(data))
+    rc, _, err = _audit("--adapter", UNDER, "--witnesses", str(f), "--expect-findings")
+    assert rc == 0, err
+
+
+def test_a_new_finding_fails_until_recorded(tmp_path):
+    f = tmp_path / "witnesses.json"
+    f.write_text(json.dumps({"version": 1, "witnesses": {}, "findings": []}))
+    rc, _, err = _audit("--adapter", UNDER, "--witnesses", str(f), "--expect-findings")
+    assert rc == 1 and "new finding" in err
+
+
+def test_a_correct_peer_with_no_findings_passes(tmp_path):
+    f = tmp_path / "witnesses.json"
+    f.write_text(json.dumps({"version": 1, "witnesses": {}, "findings": []}))
+    rc, _, err = _audit("--adapter", "tests.fake_peers.faithful", "--witnesses", str(f), "--expect-findings")
+    assert rc == 0, err
+
+
+def test_expect_findings_needs_a_witness_file():
+    rc, _, err = _audit("--adapter", UNDER, "--expect-findings")
+    assert rc == 2 and "--witnesses" in err
+
+
+def test_a_missing_reference_id_is_reported_not_a_crash():
+    rc, out, _ = _audit("--adapter", "tests.fake_peers.missing_ref", "--fail-on", "never")
+    (peer,) = json.loads(out)["peers"]
+    assert peer["status"] != "error", peer
+    assert any("reference mechanisms.no_such.id not available" in n for n in peer["notes"]), peer["notes"]
+    assert peer["comparisons"]   # the declaration whose reference exists still runs
+
+
+def test_the_committed_witness_file_names_known_peers_and_no_reason_yet():
+    import pathlib
+
+    from dpbounds.audit.expect import recorded_findings
+    from dpbounds.audit.run import ADAPTERS
+    path = pathlib.Path(__file__).resolve().parents[1] / "reference" / "audit" / "witnesses.json"
+    fs = recorded_findings(str(path))
+    assert len(fs) >= 40
+    assert {f["peer"] for f in fs} <= set(ADAPTERS)
+    assert all(f["verdict"] in ("unsound", "unsound-rounding", "error") for f in fs)
