@@ -204,7 +204,7 @@ def test_python_option_is_refused_for_an_adapter_that_cannot_use_it():
 
     from dpbounds import spec
     with pytest.raises(spec.DomainError, match="SUPPORTS_PYTHON"):
-        audit_peers(["opendp"], pythons={"opendp": sys.executable})
+        audit_peers(["confseq"], pythons={"confseq": sys.executable})
 
 
 def test_findings_name_each_failing_function_once_with_its_worst_witness_and_tell_a_from_b():

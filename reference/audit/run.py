@@ -14,7 +14,7 @@ from dpbounds.audit.common import UNSOUND, VERDICTS, Comparison, PeerResult, ver
 
 #: the adapters of this repository, by peer name
 ADAPTERS = {
-    "opendp": "dpbounds.audit.opendp_adapter",
+    "opendp": "dpbounds.audit.peers.opendp",
     "dp_accounting": "dpbounds.audit.dp_accounting_adapter",
     "autodp": "dpbounds.audit.peers.autodp",
     "diffprivlib": "dpbounds.audit.diffprivlib_adapter",
