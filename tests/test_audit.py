@@ -130,11 +130,12 @@ def test_dp_accounting_pld_count_bug_is_found():
     from dpbounds.audit.common import version_of
     if version_of("dp-accounting") != "0.6.0":
         pytest.skip("the count bug was observed in dp_accounting 0.6.0")
-    from dpbounds.audit.dp_accounting_adapter import _pld
-    rows = _pld(quick=True)
+    from dpbounds.audit.engine import example_rows
+    from dpbounds.audit.peers import dp_accounting as m
+    rows = example_rows(m.PEER, [d for d in m.declarations() if d.function == m.F_PLD])
     by_form = {}
     for c in rows:
-        by_form.setdefault(c.inputs["composed_as"].startswith("compose(event"), []).append(c.verdict)
+        by_form.setdefault("count=k" in c.check, []).append(c.verdict)
     assert "unsound" in by_form[True]  # the count form under-reports
     assert set(by_form[False]) <= {"exact", "conservative"}  # composing the list is sound
 

@@ -15,7 +15,7 @@ from dpbounds.audit.common import UNSOUND, VERDICTS, Comparison, PeerResult, ver
 #: the adapters of this repository, by peer name
 ADAPTERS = {
     "opendp": "dpbounds.audit.peers.opendp",
-    "dp_accounting": "dpbounds.audit.dp_accounting_adapter",
+    "dp_accounting": "dpbounds.audit.peers.dp_accounting",
     "autodp": "dpbounds.audit.peers.autodp",
     "diffprivlib": "dpbounds.audit.diffprivlib_adapter",
     "confseq": "dpbounds.audit.confseq_adapter",
