@@ -358,6 +358,8 @@ def audit_declarations(mod: ModuleType, *, quick: bool = False, python: str | No
     if getattr(mod, "NOTE", None):
         res.notes.append(mod.NOTE)
     res.comparisons += example_rows(peer, decls, python)
+    if callable(getattr(mod, "extra_rows", None)):  # documented checks that are no declaration (module docstring)
+        res.comparisons += mod.extra_rows()
     if search is not None and search.seconds > 0:
         search_peer(mod, decls, search, python, res)
     return res

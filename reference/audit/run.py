@@ -20,7 +20,7 @@ ADAPTERS = {
     "diffprivlib": "dpbounds.audit.diffprivlib_adapter",
     "confseq": "dpbounds.audit.confseq_adapter",
     "prv_accountant": "dpbounds.audit.peers.prv_accountant",
-    "pipeline_dp": "dpbounds.audit.pipeline_dp_adapter",
+    "pipeline_dp": "dpbounds.audit.peers.pipeline_dp",
     "peer_tests": "dpbounds.audit.peer_tests",
     "smartnoise_sql": "dpbounds.audit.smartnoise_sql_adapter",
     "tmlt_core": "dpbounds.audit.tmlt_core_adapter",
