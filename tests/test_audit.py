@@ -130,11 +130,12 @@ def test_dp_accounting_pld_count_bug_is_found():
     from dpbounds.audit.common import version_of
     if version_of("dp-accounting") != "0.6.0":
         pytest.skip("the count bug was observed in dp_accounting 0.6.0")
-    from dpbounds.audit.dp_accounting_adapter import _pld
-    rows = _pld(quick=True)
+    from dpbounds.audit.engine import example_rows
+    from dpbounds.audit.peers import dp_accounting as m
+    rows = example_rows(m.PEER, [d for d in m.declarations() if d.function == m.F_PLD])
     by_form = {}
     for c in rows:
-        by_form.setdefault(c.inputs["composed_as"].startswith("compose(event"), []).append(c.verdict)
+        by_form.setdefault("count=k" in c.check, []).append(c.verdict)
     assert "unsound" in by_form[True]  # the count form under-reports
     assert set(by_form[False]) <= {"exact", "conservative"}  # composing the list is sound
 
@@ -143,10 +144,13 @@ def test_pipeline_dp_gaussian_epsilon_midpoint_is_found():
     """PipelineDP's gaussian_epsilon returns the midpoint of a bisection of width 1e-10, below the minimum eps at
     sigma = 1, delta = 1e-5 (exact eps 4.37717809568122...; the peer returns 4.3771780956594...)."""
     pytest.importorskip("pipeline_dp")
-    from pipeline_dp import dp_computations as dc
+    import dataclasses
 
-    from dpbounds.audit.pipeline_dp_adapter import _gauss
-    (c,) = _gauss(dc, [(1.0, "1e-5")], "eps")
+    from dpbounds.audit.engine import example_rows
+    from dpbounds.audit.peers import pipeline_dp as m
+    ds = [dataclasses.replace(d, examples=({"sigma": 1.0, "delta": "1e-5"},)) for d in m.declarations()
+          if d.function == m.F_EPS]
+    (c,) = example_rows(m.PEER, ds)
     assert c.verdict == "unsound" and c.truth.gap_ulps > 1000 and c.truth.gap_rel < 1e-10
 
 
@@ -157,7 +161,7 @@ def test_pipeline_dp_equal_split_exceeds_the_budget_by_one_ulp():
     pytest.importorskip("pipeline_dp")
     from pipeline_dp import dp_computations as dc
 
-    from dpbounds.audit.pipeline_dp_adapter import _split
+    from dpbounds.audit.peers.pipeline_dp import _split
     shares = [e for e, _ in dc.equally_split_budget(1.0, 1e-6, 10)]
     assert shares[:9] == [0.1] * 9 and shares[9] == 1.0 - 0.8999999999999999
     eps_row, delta_row = _split(dc, [(1.0, 1e-6, 10)])
@@ -204,7 +208,7 @@ def test_python_option_is_refused_for_an_adapter_that_cannot_use_it():
 
     from dpbounds import spec
     with pytest.raises(spec.DomainError, match="SUPPORTS_PYTHON"):
-        audit_peers(["opendp"], pythons={"opendp": sys.executable})
+        audit_peers(["confseq"], pythons={"confseq": sys.executable})
 
 
 def test_findings_name_each_failing_function_once_with_its_worst_witness_and_tell_a_from_b():

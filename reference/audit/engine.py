@@ -163,39 +163,57 @@ def _stream_example(d: Any, ex: Any) -> tuple[Any, list[Any]]:
 
 
 def _stream_rows(peer: str, ds: list[Any], python: str | None) -> list[Comparison]:
-    from dpbounds.testing.declarations import run_declaration
-    from dpbounds.audit.common import judge_decision
+    """A filter's or odometer's example stream: one row per round (the stream up to that round, judged decision by
+    decision), up to the first round where the peer halts or the verdict is not exact -- as the hand-written
+    adapters reported them."""
     rows = []
     for d0 in ds:
         for ex in d0.examples:
             d, stream = _stream_example(d0, ex)
-            try:
-                r = run_declaration(dataclasses.replace(d, examples=(tuple(stream),)), seconds=3600,
-                                    max_examples=1, python=python)
-            except Exception as e:  # noqa: BLE001 - e.g. a reference of the wrong kind: this row, not the peer
-                rows.append(Comparison(peer, d.function, d.check or d.kind, {"stream": json.dumps(list(stream))},
-                                       error=f"the check could not run: {type(e).__name__}: {e}"[:400]))
-                continue
-            inputs = {"budget": json.dumps({k: _text(v) for k, v in (d.budget or {}).items()}),
-                      "stream": json.dumps(list(stream))}
-            if r.verdict == "error":
-                rows.append(Comparison(peer, d.function, d.check or d.kind, inputs, error=str(r.peer_value),
-                                       reproducer=r.reproducer))
-                continue
-            c = Comparison(peer, d.function, d.check or d.kind, inputs, peer_output=str(r.peer_value or ""),
-                           reproducer=r.reproducer)
-            role = "formula" if d.against == "cited" else "truth"
-            if d.kind == "filter":
-                j = judge_decision(r.peer_value != "HALT", r.decision != "HALT", same_theorem=True, role=role,
-                                   reference=r.reference, description=d.cites or r.reference)
-                if r.verdict == "unsound-rounding":
-                    j.verdict = r.verdict
-            else:
-                from dpbounds.audit.common import Judgement
-                j = Judgement(role, r.reference, d.cites or r.reference, r.verdict, detail=r.detail)
-            setattr(c, role, j)
-            rows.append(c)
+            stream = tuple(stream)
+            for i in range(1, len(stream) + 1):
+                try:
+                    c, stop = _stream_row(peer, d, stream[:i], python)
+                except Exception as e:  # noqa: BLE001 - e.g. a reference of the wrong kind: this row, not the peer
+                    rows.append(Comparison(peer, d.function, d.check or d.kind,
+                                           {"stream": json.dumps(list(stream[:i]))},
+                                           error=f"the check could not run: {type(e).__name__}: {e}"[:400]))
+                    break
+                c.check = f"{d.check or d.kind} round {i}"
+                rows.append(c)
+                if stop:
+                    break
     return rows
+
+
+def _stream_row(peer: str, d: Any, stream: tuple[Any, ...], python: str | None) -> tuple[Comparison, bool]:
+    from dpbounds.testing.declarations import run_declaration
+    from dpbounds.audit.common import judge_decision
+    r = run_declaration(dataclasses.replace(d, examples=(stream,)), seconds=3600, max_examples=1, python=python)
+    budget = {k: _text(v) for k, v in (d.budget or {}).items()}
+    hist = [",".join(_text(rd[c]) for rd in stream) for c in d.costs] if all(
+        c in rd for rd in stream for c in d.costs) else [json.dumps(list(stream))]
+    inputs = {"budget": next(iter(budget.values())) if len(budget) == 1 else json.dumps(budget),
+              "history": hist[0] if len(hist) == 1 else json.dumps(dict(zip(d.costs, hist)))}
+    if r.verdict == "error":
+        return Comparison(peer, d.function, d.check or d.kind, inputs, error=str(r.peer_value),
+                          reproducer=r.reproducer), True
+    # the peer's last decision (a CheckResult names it only with a witness): exact = the reference's, a filter's
+    # conservative = HALT where the reference continues
+    peer_dec = r.peer_value or {"exact": r.decision, "conservative": "HALT"}.get(r.verdict)
+    c = Comparison(peer, d.function, d.check or d.kind, inputs, peer_output=str(peer_dec or ""),
+                   reproducer=r.reproducer)
+    role = "formula" if d.against == "cited" else "truth"
+    if d.kind == "filter":
+        j = judge_decision(peer_dec != "HALT", r.decision != "HALT", same_theorem=True, role=role,
+                           reference=r.reference, description=d.cites or r.reference)
+        if r.verdict == "unsound-rounding":
+            j.verdict = r.verdict
+    else:
+        from dpbounds.audit.common import Judgement
+        j = Judgement(role, r.reference, d.cites or r.reference, r.verdict, detail=r.detail)
+    setattr(c, role, j)
+    return c, peer_dec == "HALT" or r.verdict != "exact"
 
 
 # ------------------------------------------------------------------------------------------------ search tasks
@@ -442,6 +460,8 @@ def audit_declarations(mod: ModuleType, *, quick: bool = False, python: str | No
         res.notes.append(mod.NOTE)
     res.notes += notes
     res.comparisons += example_rows(peer, decls, python)
+    if callable(getattr(mod, "extra_rows", None)):  # documented checks that are no declaration (module docstring)
+        res.comparisons += mod.extra_rows()
     if search is not None and search.seconds > 0:
         search_peer(mod, aligned, search, python, res)
     return res

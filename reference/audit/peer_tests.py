@@ -58,7 +58,7 @@ def _delta(rho: Fraction, eps: Fraction, conv: str) -> Callable[[], tuple[Fracti
 
 def _cks20_at(rho: Fraction, delta: Fraction, alpha: Fraction) -> Callable[[], tuple[Fraction, Fraction]]:
     def f() -> tuple[Fraction, Fraction]:
-        from dpbounds.audit.dp_accounting_adapter import _cks20_at as at
+        from dpbounds.audit.peers.dp_accounting import _cks20_at as at
         return at(rho, delta, alpha)
     return f
 

@@ -15,13 +15,13 @@ from dpbounds.audit.common import UNSOUND, VERDICTS, Comparison, PeerResult, _ra
 
 #: the adapters of this repository, by peer name
 ADAPTERS = {
-    "opendp": "dpbounds.audit.opendp_adapter",
-    "dp_accounting": "dpbounds.audit.dp_accounting_adapter",
+    "opendp": "dpbounds.audit.peers.opendp",
+    "dp_accounting": "dpbounds.audit.peers.dp_accounting",
     "autodp": "dpbounds.audit.peers.autodp",
     "diffprivlib": "dpbounds.audit.diffprivlib_adapter",
     "confseq": "dpbounds.audit.confseq_adapter",
     "prv_accountant": "dpbounds.audit.peers.prv_accountant",
-    "pipeline_dp": "dpbounds.audit.pipeline_dp_adapter",
+    "pipeline_dp": "dpbounds.audit.peers.pipeline_dp",
     "peer_tests": "dpbounds.audit.peer_tests",
     "smartnoise_sql": "dpbounds.audit.smartnoise_sql_adapter",
     "tmlt_core": "dpbounds.audit.tmlt_core_adapter",

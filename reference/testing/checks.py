@@ -125,9 +125,11 @@ def _result(kind: str, fn: Any, oracle_name: str, claim: str, st: SearchState, s
     if st.worst_example is not None and st.worst_outcome is not None:
         worst = st.worst_outcome.witness if st.worst_outcome.witness is not None else dict(st.worst_example)
     if out is None:
+        # no witness: ``decision`` is the (shared) last decision of the worst example, a filter's CONT / HALT
+        dec = st.worst_outcome.decision if st.worst_outcome is not None else None
         return CheckResult(kind, _name(fn), oracle_name, claim, st.verdict(), None, None, None, st.tried, "",
-                           st.worst_margin, worst=worst, counts=dict(st.counts), skipped=st.skipped, seed=seed,
-                           stopped=st.stopped)
+                           st.worst_margin, decision=dec, worst=worst, counts=dict(st.counts), skipped=st.skipped,
+                           seed=seed, stopped=st.stopped)
     shown = out.witness if out.witness is not None else dict(w)
     text = repro(w, out)  # certifies the witness first (fills out.enclosure, out.judgement)
     return CheckResult(kind, _name(fn), oracle_name, claim, st.verdict(), shown, out.peer_value, out.enclosure,

@@ -1,7 +1,43 @@
-"""dp_accounting calls for its DP-SGD paths (imports only dp_accounting and the stdlib)."""
+"""dp_accounting's side of its audit: imports only dp_accounting and the standard library (runs in any
+interpreter)."""
 
 import dp_accounting
-from dp_accounting.rdp import rdp_privacy_accountant as _rdp
+from dp_accounting import dp_event
+from dp_accounting.pld import pld_privacy_accountant as pldacc
+from dp_accounting.privacy_accountant import NeighboringRelation
+from dp_accounting.rdp import rdp_privacy_accountant as rdp
+
+#: the orders of dp_accounting's own RdpAccountant default grid, extended to 512 (162 orders)
+ORDERS = [1 + x / 10.0 for x in range(1, 100)] + list(range(12, 64)) + [128, 256, 512]
+
+
+def rdp_eps(rho, delta):
+    """``rdp.compute_epsilon(ORDERS, [a * rho for a in ORDERS], delta)``: the epsilon (the order it chose is
+    dropped) of the zCDP curve alpha -> alpha * rho."""
+    return float(rdp.compute_epsilon(ORDERS, [a * rho for a in ORDERS], delta)[0])
+
+
+def _rr_delta(noise_parameter, k, eps_g, composed):
+    acc = pldacc.PLDAccountant(NeighboringRelation.REPLACE_ONE)
+    ev = dp_event.RandomizedResponseDpEvent(noise_parameter, 2)
+    if composed:
+        acc.compose(dp_event.ComposedDpEvent([ev] * int(k)))
+    else:
+        acc.compose(ev, int(k))
+    return float(acc.get_delta(eps_g))
+
+
+def rr_delta_count(noise_parameter, k, eps_g):
+    """``PLDAccountant(REPLACE_ONE).compose(RandomizedResponseDpEvent(p, 2), k).get_delta(eps_g)``."""
+    return _rr_delta(noise_parameter, k, eps_g, False)
+
+
+def rr_delta_composed(noise_parameter, k, eps_g):
+    """The same through ``compose(ComposedDpEvent([event] * k))``."""
+    return _rr_delta(noise_parameter, k, eps_g, True)
+
+
+# ---------------------------------------------------------------------------------------------------- DP-SGD paths (issue 28)
 
 
 def _event(q: float, sigma: float):
@@ -39,4 +75,4 @@ def pld_delta(q: float, sigma: float, k: int, eps_g: float) -> float:
 
 def compute_epsilon(alpha: float, R: float, delta: float) -> float:
     """``rdp_privacy_accountant.compute_epsilon([alpha], [R], delta)[0]`` (CKS20 Prop. 12)."""
-    return float(_rdp.compute_epsilon([float(alpha)], [R], delta)[0])
+    return float(rdp.compute_epsilon([float(alpha)], [R], delta)[0])
