@@ -42,6 +42,16 @@ from .accountants import Decision, Filter
 __all__ = ["BUILDERS", "GDPFilter", "LiftedFilter", "MultiOrderUnionFilter", "RenyiRRFilter", "gdp_budget",
            "rr_rdp_upper"]
 
+def _pure_eps(f: Filter, eps, delta) -> Fraction:
+    """A pure round's eps, exact: delta must be 0 and eps >= 0 (DomainError naming the round otherwise)."""
+    if not (delta in (0, None) or parse_exact(f"delta[{f.rounds}]", delta, f.entry.theorem) == 0):
+        raise DomainError(f"delta[{f.rounds}]", delta, "delta_i = 0 (pure-DP rounds)", f.entry.theorem)
+    e = parse_exact(f"eps[{f.rounds}]", eps, f.entry.theorem)
+    if e < 0:
+        raise DomainError(f"eps[{f.rounds}]", e, "eps_i >= 0", f.entry.theorem)
+    return e
+
+
 
 def gdp_budget(eps_g: Exact, delta_g: Exact, B: Exact | None = None, entry_id: str = "st22.filter") -> Fraction:
     """Return B = mu_g^2/2 for the largest mu_g with delta_gauss(eps_g; mu_g) <= delta_g (certified lower end), or
@@ -171,11 +181,7 @@ class RenyiRRFilter(Filter):
 
     def try_spend(self, eps=None, delta=0, rho=None) -> Decision:
         if rho is None and eps is not None:
-            if not (delta in (0, None) or parse_exact(f"delta[{self.rounds}]", delta, self.entry.theorem) == 0):
-                raise DomainError(f"delta[{self.rounds}]", delta, "delta_i = 0 (pure-DP rounds)", self.entry.theorem)
-            e = parse_exact(f"eps[{self.rounds}]", eps, self.entry.theorem)
-            if e < 0:
-                raise DomainError(f"eps[{self.rounds}]", e, "eps_i >= 0", self.entry.theorem)
+            e = _pure_eps(self, eps, delta)
             return super().try_spend(rho=rr_rdp_upper(self.budget["alpha"], e))
         return super().try_spend(eps=eps, delta=delta, rho=rho)
 
@@ -258,11 +264,7 @@ class ZCDPOptimalFilter(Filter):
 
     def try_spend(self, eps=None, delta=0, rho=None) -> Decision:
         if rho is None and eps is not None:
-            if not (delta in (0, None) or parse_exact(f"delta[{self.rounds}]", delta, self.entry.theorem) == 0):
-                raise DomainError(f"delta[{self.rounds}]", delta, "delta_i = 0 (pure-DP rounds)", self.entry.theorem)
-            e = parse_exact(f"eps[{self.rounds}]", eps, self.entry.theorem)
-            if e < 0:
-                raise DomainError(f"eps[{self.rounds}]", e, "eps_i >= 0", self.entry.theorem)
+            e = _pure_eps(self, eps, delta)
             return super().try_spend(rho=e * e / 2)
         return super().try_spend(eps=eps, delta=delta, rho=rho)
 
