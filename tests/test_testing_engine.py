@@ -359,3 +359,19 @@ def test_assert_sound_fails_with_witness_and_reproducer():
     ok = assert_sound(conversion=bs16_eps, reference="conversions.cks20",
                       inputs={"rho": (1e-8, 1e4), "delta": (1e-300, 0.5)}, seconds=3)
     assert isinstance(ok, CheckResult) and ok.sound
+
+
+def test_an_opaque_evaluator_reference_is_judged_coarse_first_then_narrowed():
+    """composition.sgm.* has no closed form and no float path: the oracle asks its certified evaluator for 1e-3
+    relative width first (it refuses 1e-24), narrower only while the peer's value lies inside.  q = 1, k = 10,
+    sigma = 1 is sqrt(10)-GDP: eps(1e-5) = 17.85658... (the Gaussian curve, tests/test_composition_sgm.py)."""
+    from dpbounds.testing.oracle import Oracle
+    o = Oracle("composition.sgm.eps", claim="upper")
+    pt = {"q": 1.0, "sigma": 1.0, "k": 10, "delta": 1e-5}
+    assert o.fast(pt) is None
+    assert o.verdict(pt, 17.0).verdict == "unsound"
+    assert o.verdict(pt, 18.0).verdict == "conservative"
+    # 2e-5 above the truth: inside the first bracket (3.8e-5 wide), so the oracle narrows to 1e-5, which separates it
+    enc = o.narrowed(pt, 17.8569)
+    assert enc.rel_width() <= 1e-5 and enc.hi < 17.8569
+    assert o.verdict(pt, 17.8569).verdict == "conservative"

@@ -125,7 +125,7 @@ def example_rows(peer: str, decls: list[Any], python: str | None = None) -> list
                     if point not in [dict(x) for x in d.examples]:
                         continue
                     try:
-                        enc = o.enclosure(point)
+                        enc = o.narrowed(point, pv)
                     except (DomainError, Undecided) as e:
                         c.error = f"the reference could not be evaluated: {e}"
                         break

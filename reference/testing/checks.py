@@ -225,7 +225,7 @@ def check_conversion(fn: Callable[..., float], reference: str | Callable[..., En
         point = dict(x)
         if out.verdict != "error":
             try:
-                enc = oracle.enclosure(point)
+                enc = oracle.narrowed(point, out.peer_value)
                 j = oracle.judge(out.peer_value, enc)
                 out.enclosure, out.judgement, out.detail = enc, j, j.detail
             except (DomainError, Undecided):

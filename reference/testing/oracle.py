@@ -30,6 +30,11 @@ from dpbounds.spec import DomainError
 _FAST_CONVERSIONS: dict[str, tuple[Callable[..., tuple[float, float]], Callable[..., Enclosure]]] = {}
 
 
+#: relative widths asked of an entry with an opaque certified evaluator (composition.sgm.*, tradeoff.zcdp): each
+#: narrower one only while the peer's value lies inside the last enclosure (their cost grows fast with the width)
+OPAQUE_WIDTHS = (1e-3, 1e-5, 1e-7)
+
+
 def _conversion_paths() -> None:
     if _FAST_CONVERSIONS:
         return
@@ -103,6 +108,7 @@ class Oracle:
         self.name = reference if isinstance(reference, str) else \
             f"{getattr(reference, '__module__', '?')}.{getattr(reference, '__qualname__', repr(reference))}"
         self._fast: Callable[..., tuple[float, float]] | None = None
+        self._opaque: Callable[[dict[str, Any], float], Enclosure] | None = None
         self._cert: Callable[..., Enclosure]
         if isinstance(reference, str):
             from dpbounds.spec import get
@@ -113,15 +119,20 @@ class Oracle:
                 self._fast, self._cert = _FAST_CONVERSIONS[reference]
             else:
                 from dpbounds.evaluation.evaluate import enclose, fast_interval
-                if entry.optimize is None:
+                if entry.optimize is None and not entry.evaluator:  # opaque evaluators: no float path
                     def fast(**pt: Any) -> tuple[float, float]:
                         vals = {k: _exact_float(v) for k, v in pt.items()}
                         lo, hi = fast_interval(reference, rounded_inputs=not all(e for _, e in vals.values()),
                                                **{k: f for k, (f, _) in vals.items()})
                         return float(lo), float(hi)
                     self._fast = fast
-                self._cert = lambda **pt: enclose(reference, {k: (Fraction(v) if isinstance(v, float) else v)
-                                                              for k, v in pt.items()}, rel_tol=1e-24)
+                if entry.evaluator:  # an opaque certified evaluator: coarse first, narrower where the peer is inside
+                    self._opaque = lambda pt, tol: enclose(reference, {k: (Fraction(v) if isinstance(v, float) else v)
+                                                                       for k, v in pt.items()}, rel_tol=tol)
+                    self._cert = lambda **pt: self._opaque(pt, OPAQUE_WIDTHS[0])
+                else:
+                    self._cert = lambda **pt: enclose(reference, {k: (Fraction(v) if isinstance(v, float) else v)
+                                                                  for k, v in pt.items()}, rel_tol=1e-24)
         else:
             if not callable(reference):
                 raise DomainError("reference", reference, "a registry id or a callable (**inputs) -> Enclosure",
@@ -159,9 +170,26 @@ class Oracle:
         """The audit's judgement of ``peer`` against the certified enclosure."""
         return judge_enclosure(peer, enc, self.claim, self.name, self.description)
 
+    def narrowed(self, point: Mapping[str, Any], peer: Any) -> Enclosure:
+        """The certified enclosure, for an opaque evaluator (no closed form: its width has a price) narrowed through
+        :data:`OPAQUE_WIDTHS` while ``peer`` lies inside it -- the narrowest it certified when ``peer`` stays inside
+        (then the verdict is 'exact' at that width: no under-report larger than the width is possible)."""
+        enc = self.enclosure(point)
+        if self._opaque is None:
+            return enc
+        for tol in OPAQUE_WIDTHS[1:]:
+            if enc.pos_inf or enc.lo is None or enc.hi is None or not isinstance(peer, float) \
+                    or not enc.lo <= Fraction(peer) <= enc.hi:
+                break
+            try:
+                enc = self._opaque({**self.fixed, **point}, tol)
+            except CertificationError:
+                break
+        return enc
+
     def verdict(self, point: Mapping[str, Any], peer: float, *, sure_enough: bool = False) -> Verdict:
         """The verdict on one peer value at ``point`` (see :func:`classify`)."""
-        return classify(self.claim, peer, self.fast(point), lambda: self.enclosure(point), self.judge,
+        return classify(self.claim, peer, self.fast(point), lambda: self.narrowed(point, peer), self.judge,
                         sure_enough=sure_enough)
 
 
