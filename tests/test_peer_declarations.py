@@ -1,7 +1,7 @@
 """The peer adapters of issue 28 (``reference/audit/peers``): every declaration is well formed against the contract
 (``dpbounds.testing.Declaration``, re-exported by ``_contract``), its call resolves to a function in a ``*_calls.py``
 that imports only its peer and the stdlib, and -- for peers installed (in this interpreter or in
-``$DPBOUNDS_PEERS/<peer>/bin/python``, default /work/peers) -- the call runs at its first example and returns a
+``$DPBOUNDS_PEERS/<peer>/bin/python``, default $DPBOUNDS_PEERS) -- the call runs at its first example and returns a
 float.  The recorded witnesses are re-derived from ``_truth`` (mpmath, 60 digits) and must still be on the unsafe
 side."""
 
@@ -25,7 +25,7 @@ from dpbounds.audit.peers import _common, _contract, _refs
 PEERS_DIR = pathlib.Path(peers_pkg.__file__).parent
 ADAPTERS = sorted(p.stem for p in PEERS_DIR.glob("*.py")
                   if not p.stem.startswith("_") and not p.stem.endswith("_calls"))
-VENVS = pathlib.Path(os.environ.get("DPBOUNDS_PEERS", "/work/peers"))
+VENVS = pathlib.Path(os.environ.get("DPBOUNDS_PEERS", ".peers"))
 STDLIB = set(sys.stdlib_module_names)
 
 

@@ -1,6 +1,6 @@
-"""Write the witnesses found by witnesses.py (/tmp/witnesses.jsonl) into each adapter's WITNESSES list.
+"""Write the witnesses found by witnesses.py (witnesses.jsonl) into each adapter's WITNESSES list.
 
-    python tests/peer_scripts/emit_witnesses.py /tmp/witnesses.jsonl
+    python tests/peer_scripts/emit_witnesses.py witnesses.jsonl
 """
 import json
 import os

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# Install every audited peer in its own venv under ${DPBOUNDS_PEERS:-/work/peers}/<peer> (the recipes of
+# Install every audited peer in its own venv under ${DPBOUNDS_PEERS:-$DPBOUNDS_PEERS}/<peer> (the recipes of
 # docs/peers.md).  Usage: bash tests/peer_scripts/install_peers.sh [peer ...]   (default: all)
 # PY311 / PY313 name the interpreters (opake-accounting runs on 3.13 here; dp-accelerator has a cp311 wheel only).
 set -uo pipefail
-ROOT="${DPBOUNDS_PEERS:-/work/peers}"
+ROOT="${DPBOUNDS_PEERS:-.peers}"
 PY311="${PY311:-python3.11}"
 PY313="${PY313:-python3.13}"
 declare -A RECIPE=(

@@ -8,7 +8,7 @@ import os
 from dpbounds.audit.common import probe_version
 from dpbounds.testing.declarations import Remote
 
-PEERS_DIR = os.environ.get("DPBOUNDS_PEERS", "/work/peers")
+PEERS_DIR = os.environ.get("DPBOUNDS_PEERS", ".peers")
 
 
 def python_for(peer: str) -> str | None:

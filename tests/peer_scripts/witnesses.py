@@ -1,6 +1,6 @@
 """Run every declaration's examples in its peer's venv and compare with the independent derivation (``_truth``).
 
-    /work/venv-h28/bin/python tests/peer_scripts/witnesses.py [peer ...]
+    python tests/peer_scripts/witnesses.py [peer ...]
 
 Prints one line per example: the peer value, the truth (60 digits, mpmath) where ``_truth`` has one, the signed
 relative gap in the unsafe direction, and UNDER when the peer claims more privacy than the truth allows."""
@@ -62,7 +62,7 @@ def main(peers: list[str]) -> None:
                 if flag == "UNDER":
                     w = {"call": d.call, "inputs": ex, "peer": v, "truth": mp.nstr(t, 20), "ref": rid,
                          "claim": d.claim, "rel_gap": float(mp.nstr(unsafe / abs(t) if t != 0 else unsafe, 6))}
-                    with open(os.environ.get("WITNESS_OUT", "/tmp/witnesses.jsonl"), "a") as fh:
+                    with open(os.environ.get("WITNESS_OUT", "witnesses.jsonl"), "a") as fh:
                         fh.write(json.dumps(w) + "\n")
 
 

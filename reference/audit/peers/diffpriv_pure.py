@@ -6,8 +6,8 @@ from . import _refs
 from ._common import decl
 
 PEER, DIST, MODULE = "diffpriv_pure", "diffpriv-pure", "diffpriv_pure"
-NOT_INSTALLED = ("not installed; its own venv (docs/peers.md): python3.11 -m venv /work/peers/diffpriv_pure && /work/p"
-                 "eers/diffpriv_pure/bin/pip install diffpriv-pure==0.1.0 ; then --python diffpriv_pure=/work/peers/di"
+NOT_INSTALLED = ("not installed; its own venv (docs/peers.md): python3.11 -m venv $DPBOUNDS_PEERS/diffpriv_pure && p"
+                 "eers/diffpriv_pure/bin/pip install diffpriv-pure==0.1.0 ; then --python diffpriv_pure=$DPBOUNDS_PEERS/di"
                  "ffpriv_pure/bin/python")
 
 

@@ -5,8 +5,8 @@ RDP -> (eps, delta) conversion (CKS20 Prop. 12: at q = 1 it matches the exact Ga
 from ._common import SGM_EPS, decl
 
 PEER, DIST, MODULE = "dp_accelerator", "dp-accelerator", "dp_accelerator"
-NOT_INSTALLED = ("not installed; its own venv (docs/peers.md): python3.11 -m venv /work/peers/dp_accelerator && /work/"
-                 "peers/dp_accelerator/bin/pip install dp-accelerator==0.1.0 ; then --python dp_accelerator=/work/peer"
+NOT_INSTALLED = ("not installed; its own venv (docs/peers.md): python3.11 -m venv $DPBOUNDS_PEERS/dp_accelerator && "
+                 "peers/dp_accelerator/bin/pip install dp-accelerator==0.1.0 ; then --python dp_accelerator=peer"
                  "s/dp_accelerator/bin/python")
 
 

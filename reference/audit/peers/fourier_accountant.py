@@ -5,9 +5,9 @@ nx = 1e6, L = 20.  q = 1 raises OverflowError (log(1 - q)), so the domain stops 
 from ._common import decl
 
 PEER, DIST, MODULE = "fourier_accountant", "fourier-accountant", "fourier_accountant"
-NOT_INSTALLED = ("not installed; its own venv (docs/peers.md): python3.11 -m venv /work/peers/fourier_accountant && /w"
+NOT_INSTALLED = ("not installed; its own venv (docs/peers.md): python3.11 -m venv $DPBOUNDS_PEERS/fourier_accountant && /w"
                  "ork/peers/fourier_accountant/bin/pip install fourier-accountant==0.12.11 ; then --python fourier_acc"
-                 "ountant=/work/peers/fourier_accountant/bin/python")
+                 "ountant=$DPBOUNDS_PEERS/fourier_accountant/bin/python")
 
 
 def declarations():

@@ -6,8 +6,8 @@ from . import _refs
 from ._common import FPR, SGM_Q1, decl
 
 PEER, DIST, MODULE = "gdpnum", "gdpnum", "gdpnum"
-NOT_INSTALLED = ("not installed; its own venv (docs/peers.md): python3.11 -m venv /work/peers/gdpnum && /work/peers/gd"
-                 "pnum/bin/pip install gdpnum==0.1.2 ; then --python gdpnum=/work/peers/gdpnum/bin/python")
+NOT_INSTALLED = ("not installed; its own venv (docs/peers.md): python3.11 -m venv $DPBOUNDS_PEERS/gdpnum && $DPBOUNDS_PEERS/gd"
+                 "pnum/bin/pip install gdpnum==0.1.2 ; then --python gdpnum=$DPBOUNDS_PEERS/gdpnum/bin/python")
 _Q1 = {"q": [1.0], "sigma": (0.5, 20.0), "k": (1, 1000)}
 
 

@@ -4,9 +4,9 @@ and ``calibrate_noise_multiplier``."""
 from ._common import SGM_EPS, decl
 
 PEER, DIST, MODULE = "jax_privacy", "jax-privacy", "jax_privacy"
-NOT_INSTALLED = ("not installed; its own venv (docs/peers.md): python3.11 -m venv /work/peers/jax_privacy && /work/pee"
+NOT_INSTALLED = ("not installed; its own venv (docs/peers.md): python3.11 -m venv $DPBOUNDS_PEERS/jax_privacy && pee"
                  "rs/jax_privacy/bin/pip install jax-privacy==2.0.0 (jax, optax, chex: CPU) ; then --python jax_privac"
-                 "y=/work/peers/jax_privacy/bin/python")
+                 "y=$DPBOUNDS_PEERS/jax_privacy/bin/python")
 
 
 def declarations():

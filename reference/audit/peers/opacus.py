@@ -5,8 +5,8 @@ integer and fractional orders and ``get_privacy_spent``, the RDP, PRV and GDP (C
 from ._common import SGM_EPS, SGM_Q1, decl
 
 PEER, DIST, MODULE = "opacus", "opacus", "opacus"
-NOT_INSTALLED = ("not installed; its own venv (docs/peers.md): python3.11 -m venv /work/peers/opacus && /work/peers/op"
-                 "acus/bin/pip install --no-deps opacus==1.6.0 numpy scipy ; then --python opacus=/work/peers/opacus/b"
+NOT_INSTALLED = ("not installed; its own venv (docs/peers.md): python3.11 -m venv $DPBOUNDS_PEERS/opacus && $DPBOUNDS_PEERS/op"
+                 "acus/bin/pip install --no-deps opacus==1.6.0 numpy scipy ; then --python opacus=$DPBOUNDS_PEERS/opacus/b"
                  "in/python")
 PROBE_IMPORT = False  # its package imports torch, which the audited analysis code does not need
 _ORDERS = [1.25, 1.5, 1.75, 2, 2.5, 3, 4.5, 8, 10.5, 32, 64, 256]

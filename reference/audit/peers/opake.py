@@ -1,12 +1,12 @@
 """opake-accounting 0.16.1 (Rust PLD): epsilon, delta and type-II error of the Poisson-subsampled Gaussian.  Runs
-in its own interpreter: ``--python opake=/work/peers/opake/bin/python``."""
+in its own interpreter: ``--python opake=$DPBOUNDS_PEERS/opake/bin/python``."""
 
 from . import _refs
 from ._common import FPR, SGM_EPS, decl
 
 PEER, DIST, MODULE = "opake", "opake-accounting", "opake"
-NOT_INSTALLED = ("not installed; its own venv (docs/peers.md): /root/.pyenv/versions/3.13.0/bin/python3 -m venv /work/"
-                 "peers/opake && /work/peers/opake/bin/pip install opake-accounting==0.16.1 ; then --python opake=/wor"
+NOT_INSTALLED = ("not installed; its own venv (docs/peers.md): python3.13 -m venv "
+                 "peers/opake && $DPBOUNDS_PEERS/opake/bin/pip install opake-accounting==0.16.1 ; then --python opake=/wor"
                  "k/peers/opake/bin/python")
 
 

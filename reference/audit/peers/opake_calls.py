@@ -1,5 +1,5 @@
 """opake-accounting calls (imports only opake and the stdlib).  Its own interpreter (Python 3.13 here):
-``--python opake=/work/peers/opake/bin/python``.  opake-accounting alone has no ``opake.accounting.gaussian``
+``--python opake=$DPBOUNDS_PEERS/opake/bin/python``.  opake-accounting alone has no ``opake.accounting.gaussian``
 (that façade comes with the torch-based ``opake`` wheel); the calls use the same native PLD constructors the façade
 wraps: ``gaussian_pld(sigma, DiscretizationConfig())``, ``poisson_pld(base, q)``, ``Pld.self_compose(k)``, at the
 library's default discretization."""

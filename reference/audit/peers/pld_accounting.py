@@ -4,9 +4,9 @@ num_selected = 1 the allocation is the plain Gaussian, k epochs its k-fold compo
 from ._common import SGM_Q1, decl
 
 PEER, DIST, MODULE = "pld_accounting", "pld-accounting", "PLD_accounting"
-NOT_INSTALLED = ("not installed; its own venv (docs/peers.md): python3.11 -m venv /work/peers/pld_accounting && /work/"
+NOT_INSTALLED = ("not installed; its own venv (docs/peers.md): python3.11 -m venv $DPBOUNDS_PEERS/pld_accounting && "
                  "peers/pld_accounting/bin/pip install pld-accounting==2.0 (import name PLD_accounting) ; then --pytho"
-                 "n pld_accounting=/work/peers/pld_accounting/bin/python")
+                 "n pld_accounting=$DPBOUNDS_PEERS/pld_accounting/bin/python")
 
 
 def declarations():

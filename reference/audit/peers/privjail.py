@@ -7,9 +7,9 @@ from . import _refs
 from ._common import decl
 
 PEER, DIST, MODULE = "privjail", "privjail", "privjail"
-NOT_INSTALLED = ("not installed; its own venv (docs/peers.md): python3.11 -m venv /work/peers/privjail && /work/peers/"
+NOT_INSTALLED = ("not installed; its own venv (docs/peers.md): python3.11 -m venv $DPBOUNDS_PEERS/privjail && $DPBOUNDS_PEERS/"
                  "privjail/bin/pip install privjail==0.1.2 (pins numpy==2.1.3; pulls jax, pandas, sympy) ; then --pyth"
-                 "on privjail=/work/peers/privjail/bin/python")
+                 "on privjail=$DPBOUNDS_PEERS/privjail/bin/python")
 
 
 def gauss_eps_of_sigma(sensitivity, sigma, delta):

@@ -5,8 +5,8 @@ from . import _refs
 from ._common import decl
 
 PEER, DIST, MODULE = "python_dp", "python-dp", "pydp"
-NOT_INSTALLED = ("not installed; its own venv (docs/peers.md): python3.11 -m venv /work/peers/python_dp && /work/peers"
-                 "/python_dp/bin/pip install python-dp==1.1.5 numpy ; then --python python_dp=/work/peers/python_dp/bi"
+NOT_INSTALLED = ("not installed; its own venv (docs/peers.md): python3.11 -m venv $DPBOUNDS_PEERS/python_dp && $DPBOUNDS_PEERS"
+                 "/python_dp/bin/pip install python-dp==1.1.5 numpy ; then --python python_dp=$DPBOUNDS_PEERS/python_dp/bi"
                  "n/python")
 
 

@@ -6,8 +6,8 @@ from . import _refs
 from ._common import FPR, decl
 
 PEER, DIST, MODULE = "riskcal", "riskcal", "riskcal"
-NOT_INSTALLED = ("not installed; its own venv (docs/peers.md): python3.11 -m venv /work/peers/riskcal && /work/peers/r"
-                 "iskcal/bin/pip install riskcal==1.5.1 ; then --python riskcal=/work/peers/riskcal/bin/python")
+NOT_INSTALLED = ("not installed; its own venv (docs/peers.md): python3.11 -m venv $DPBOUNDS_PEERS/riskcal && $DPBOUNDS_PEERS/r"
+                 "iskcal/bin/pip install riskcal==1.5.1 ; then --python riskcal=$DPBOUNDS_PEERS/riskcal/bin/python")
 _MU = {"mu": (1e-3, 20.0), "fpr": FPR}
 
 

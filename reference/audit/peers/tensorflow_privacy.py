@@ -5,9 +5,9 @@ restarts, and ``compute_noise``.  Inputs as DP-SGD's (q, sigma, k, delta) with n
 from ._common import decl
 
 PEER, DIST, MODULE = "tensorflow_privacy", "tensorflow-privacy", "tensorflow_privacy"
-NOT_INSTALLED = ("not installed; its own venv (docs/peers.md): python3.11 -m venv /work/peers/tensorflow_privacy && /w"
+NOT_INSTALLED = ("not installed; its own venv (docs/peers.md): python3.11 -m venv $DPBOUNDS_PEERS/tensorflow_privacy && /w"
                  "ork/peers/tensorflow_privacy/bin/pip install --no-deps tensorflow-privacy==0.9.0 dp-accounting==0.6."
-                 "0 numpy scipy absl-py attrs mpmath dm-tree ; then --python tensorflow_privacy=/work/peers/tensorflow"
+                 "0 numpy scipy absl-py attrs mpmath dm-tree ; then --python tensorflow_privacy=$DPBOUNDS_PEERS/tensorflow"
                  "_privacy/bin/python")
 PROBE_IMPORT = False  # its package imports TensorFlow, which the audited analysis code does not need
 _TF = {"q": (1e-4, 1.0), "sigma": (0.5, 50.0), "k": (1, 10000), "delta": (1e-12, 0.1)}
