@@ -119,13 +119,43 @@ def test_eps_bracket_inverts_the_delta_bracket():
         assert b.delta_upper(F(hi)) <= delta < b.delta_lower(F(lo)) or lo == 0
 
 
+def _gauss40(mu2, eps) -> F:
+    """The mu-GDP curve at mu = sqrt(mu2) and the exact rational eps, by mpmath at 40 digits, as an exact Fraction of
+    the 40-digit value (independent of dpbounds' arb: mpmath's erfc)."""
+    ctx = mpmath.mp.clone() if hasattr(mpmath.mp, "clone") else mpmath.MPContext()
+    ctx.dps = 40
+    e = ctx.mpf(F(eps).numerator) / F(eps).denominator
+    m = ctx.sqrt(ctx.mpf(F(mu2).numerator) / F(mu2).denominator)
+    g = ctx.erfc(-(-e / m + m / 2) / ctx.sqrt(2)) / 2 - ctx.exp(e) * ctx.erfc(-(-e / m - m / 2) / ctx.sqrt(2)) / 2
+    man, exp = g.man_exp
+    return F(int(man)) * F(2) ** int(exp)
+
+
 def test_enclose_entry_points():
+    slack = F(1, 10**30)                              # mpmath's 40 digits
     enc = dpbounds.enclose("composition.sgm.delta", {"q": "1", "sigma": "1", "k": "2", "eps_g": "1"}, rel_tol=1e-2)
-    g = gauss_delta(math.sqrt(2), 1.0)
-    assert enc.lo <= F(float(g)) <= enc.hi and enc.rel_width() <= 1e-2
+    g = _gauss40(2, 1)
+    assert enc.lo - slack <= g <= enc.hi + slack and enc.rel_width() <= 1e-2
     enc = dpbounds.enclose("composition.sgm.eps", {"q": "1", "sigma": "2", "k": "1", "delta": "0.01"}, rel_tol=1e-2)
     e = mpmath.findroot(lambda x: gauss_delta(0.5, float(x)) - 0.01, 1.0)
     assert enc.lo <= F(float(e)) <= enc.hi
+
+
+@pytest.mark.parametrize("sigma,k,eps", [("1", 10, "3"), ("0.5", 100, "3"), ("2", 1000, "0"), ("50", 1, "10")])
+def test_q_one_is_the_gaussian_curve_to_many_digits(sigma, k, eps):
+    """q = 1 is evaluated by the closed form (mu-GDP, mu = sqrt(k)/sigma), not the grid: narrow and inside the 40-digit
+    mpmath value; k = 1000 would take the grid minutes."""
+    enc = dpbounds.enclose("composition.sgm.delta", {"q": "1", "sigma": sigma, "k": str(k), "eps_g": eps},
+                           rel_tol=1e-12)
+    g = _gauss40(F(k) / F(sigma) ** 2, F(eps))
+    assert enc.rel_width() <= 1e-12 and enc.lo - g * F(1, 10**30) <= g <= enc.hi + g * F(1, 10**30)
+    # the inverse: eps(delta) at delta = that value comes back to eps
+    if F(1, 10**300) < g < F(1, 2):
+        inv = dpbounds.enclose("composition.sgm.eps", {"q": "1", "sigma": sigma, "k": str(k),
+                                                        "delta": str(float(g))}, rel_tol=1e-6)
+        assert inv.rel_width() <= 1e-6 or inv.hi == 0
+        if F(eps) > 0:
+            assert abs(float(inv.lo) - float(eps)) <= 1e-5 * float(eps) + 1e-9
 
 
 def test_enclose_refuses_unreachable_tolerances_and_fast_paths():

@@ -153,7 +153,7 @@ def test_report_proofs_section_puts_quotations_next_to_findings(tmp_path, monkey
         for q in claims[cid].quotes:
             text = " ".join(q.text.split())
             assert text.replace("|", "\\|") in md and html.escape(text) in page, (cid, q.key)
-            assert q.locator() in md
+            assert q.where in md        # the paper's location (the seed-file locator is internal: spec --show)
     assert "arXiv:1605.08294" in md and "not on arXiv" in md  # RRUV16 and the Nikolov notes
     proved = claims["wrrw23.thm4.linear_boundary"].quotes[0]
     assert " ".join(proved.text.split()) not in md  # a proved claim is not listed as a finding

@@ -280,3 +280,33 @@ def inverse_bracket() -> Verdict:
         rows.append(f"sigma={s}, k={k}, delta={delta}: [{lo:.10g}, {hi:.10g}] contains [{float(a.mid()):.12g}, "
                     f"{float(c.mid()):.12g}]")
     return Verdict("verified" if ok else "refuted", "; ".join(rows), "arb")
+
+
+@claim("composition.sgm.q_one_closed_form", spec_id="composition.sgm.delta",
+       statement="For q = 1 the k-fold composition is exactly sqrt(k)/sigma-GDP (the k-fold product of "
+                 "(N(1, s^2), N(0, s^2)) is a post-processing-equivalent of (N(k, k s^2), N(0, k s^2)) via the sum, "
+                 "a sufficient statistic; Dong, Roth, Su, JRSS-B 2022, arXiv:1905.02383v3, Cor. 2.13), so the "
+                 "evaluator's closed form (arb, no grid) lies inside the grid bracket computed for q = 1 and is "
+                 "narrower; eps(delta) likewise",
+       source=SRC + "; DRS22 (arXiv:1905.02383v3, Cor. 2.13)", method="closed form (arb) vs the certified grid "
+       "bracket, both directions", unquoted=WHY)
+def q_one_closed_form() -> Verdict:
+    from dpbounds.exact import sgm_pld as S
+    rows, ok = [], True
+    for s, k in ((F(1), 1), (F(1), 4), (F(2), 9), (F(1, 2), 2)):
+        b = S.bracket(F(1), s, k, F(1, 50))
+        for eps in (F(0), F(1, 2), F(2)):
+            lo, hi = b.delta(eps)
+            enc = S._q1_delta(s, k, eps, 1e-12)
+            good = lo <= enc.lo and enc.hi <= hi and enc.rel_width() <= 1e-12
+            ok &= good
+            rows.append(f"s={s}, k={k}, eps={eps}: grid [{lo:.10g}, {hi:.10g}] contains [{float(enc.lo):.14g}, "
+                        f"{float(enc.hi):.14g}]")
+        for delta in (F(1, 10**3), F(1, 10**6)):
+            elo, ehi = b.eps(delta)
+            enc = S._q1_eps(s, k, delta, 1e-6)
+            good = elo <= enc.lo and enc.hi <= ehi
+            ok &= good
+            rows.append(f"s={s}, k={k}, delta={delta}: grid eps [{elo:.10g}, {ehi:.10g}] contains "
+                        f"[{float(enc.lo):.10g}, {float(enc.hi):.10g}]")
+    return Verdict("verified" if ok else "refuted", "; ".join(rows), "arb")

@@ -633,9 +633,89 @@ def _steps(params, entry_id: str) -> int:
     return int(k)
 
 
+# ------------------------------------------------------------------------------------------------ q = 1: no subsampling
+# With q = 1 both dominating pairs are (N(1, s^2), N(0, s^2)) (remove) and its mirror (add), and the k-fold product of
+# the Gaussian pair is, after the sufficient statistic (the sum), the pair (N(k, k s^2), N(0, k s^2)), i.e. mu-GDP
+# with mu = sqrt(k)/s exactly (Dong, Roth, Su, JRSS-B 2022, arXiv:1905.02383v3, Cor. 2.13 and Prop. 2.12), whose
+# curve is delta(eps) = Phi(-eps/mu + mu/2) - e^eps Phi(-eps/mu - mu/2) (ibid. Cor. 2.13; Balle, Wang, ICML 2018,
+# arXiv:1805.06530v2, Thm. 8) -- the same in both directions.  Evaluated in arb (rigorous balls), the working
+# precision doubled until the ball is as narrow as asked: no grid, no discretization error.
+
+_Q1_MAX_BITS = 1 << 14
+
+
+def _gauss_curve(mu: arb, eps: arb) -> arb:
+    """delta(eps) of mu-GDP as an arb ball (Phi(x) = erfc(-x/sqrt 2)/2)."""
+    r2 = arb(2).sqrt()
+    a = -eps / mu + mu / 2
+    b = -eps / mu - mu / 2
+    return ((-a / r2).erfc() - eps.exp() * (-b / r2).erfc()) / 2
+
+
+def _gauss_delta_ball(sigma: Fraction, k: int, eps: Fraction, rel_tol: float, what: str) -> tuple[Fraction, Fraction]:
+    """Exact rational ends [lo, hi] of the q = 1 curve at eps, relative width <= rel_tol, or CertificationError."""
+    from dpbounds.evaluation.enclosure import CertificationError
+    from dpbounds.evaluation.numeric import arb_endpoints
+    bits = 128
+    while bits <= _Q1_MAX_BITS:
+        with arb_prec(bits):
+            v = _gauss_curve(arb(k).sqrt() / _a(Fraction(sigma)), _a(Fraction(eps)))
+            ends = arb_endpoints(v)
+        if ends is not None and ends[0] > 0 and (ends[1] - ends[0]) <= Fraction(rel_tol) * ends[1]:
+            return ends
+        bits *= 2
+    raise CertificationError(f"{what}: the q = 1 (Gaussian) curve at eps = {float(eps):.6g} was not certified to "
+                             f"relative width {rel_tol:.3g} within {_Q1_MAX_BITS} bits")
+
+
+def _q1_delta(sigma: Fraction, k: int, eps: Fraction, rel_tol: float):
+    from dpbounds.evaluation.enclosure import Enclosure
+    lo, hi = _gauss_delta_ball(sigma, k, eps, rel_tol, "composition.sgm.delta")
+    return Enclosure(lo, hi, 53)
+
+
+def _q1_eps(sigma: Fraction, k: int, delta: Fraction, rel_tol: float):
+    """eps(delta) of the q = 1 curve: delta(.) is decreasing, so an eps whose certified upper delta is <= delta is >=
+    the exact value, and one whose certified lower delta is > delta is <= it; bisection on exact dyadic points."""
+    from dpbounds.evaluation.enclosure import CertificationError, Enclosure
+    what = "composition.sgm.eps"
+    fine = min(rel_tol, 1e-6) / 8        # the curve's own width, well below the bisection's target
+
+    def side(e: Fraction) -> int:
+        """-1: delta(e) > delta certainly (e <= eps); +1: delta(e) <= delta certainly (e >= eps); 0: undecided."""
+        lo, hi = _gauss_delta_ball(sigma, k, e, fine, what)
+        return -1 if lo > delta else (+1 if hi <= delta else 0)
+
+    if side(Fraction(0)) > 0:
+        return Enclosure(Fraction(0), Fraction(0), 53)
+    lo, hi = Fraction(0), Fraction(1)
+    while side(hi) < 0:                  # delta(eps) -> 0 as eps -> oo: doubling ends
+        lo, hi = hi, hi * 2
+        if hi > 2 ** 40:
+            raise CertificationError(f"{what}: eps beyond 2^40 (delta = {float(delta):.3g})")
+    for _ in range(200):
+        if hi - lo <= Fraction(rel_tol) * hi / 2:
+            return Enclosure(lo, hi, 53)
+        mid = (lo + hi) / 2
+        mid = Fraction(float(mid))      # a short dyadic point keeps the arb arguments exact
+        if not lo < mid < hi:
+            mid = (lo + hi) / 2
+        s = side(mid)
+        if s < 0:
+            lo = mid
+        elif s > 0:
+            hi = mid
+        else:
+            raise CertificationError(f"{what}: the q = 1 curve is too flat at delta = {float(delta):.3g} to "
+                                     f"separate eps to relative width {rel_tol:.3g}")
+    raise CertificationError(f"{what}: bisection did not close to relative width {rel_tol:.3g}")
+
+
 def enclose_delta(params, rel_tol: float):
     """Certified enclosure of composition.sgm.delta at exact parameters q, sigma, k, eps_g."""
     q, sigma, k, eps = params["q"], params["sigma"], _steps(params, "composition.sgm.delta"), params["eps_g"]
+    if Fraction(q) == 1:
+        return _q1_delta(Fraction(sigma), k, Fraction(eps), float(rel_tol))
 
     def width(b: Bracket):
         lo, hi = b.delta(eps)
@@ -648,6 +728,8 @@ def enclose_delta(params, rel_tol: float):
 def enclose_eps(params, rel_tol: float):
     """Certified enclosure of composition.sgm.eps at exact parameters q, sigma, k, delta."""
     q, sigma, k, delta = params["q"], params["sigma"], _steps(params, "composition.sgm.eps"), params["delta"]
+    if Fraction(q) == 1:
+        return _q1_eps(Fraction(sigma), k, Fraction(delta), float(rel_tol))
 
     def width(b: Bracket):
         lo, hi = b.eps(delta)

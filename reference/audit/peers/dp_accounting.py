@@ -89,7 +89,7 @@ def kov15_rr(noise_parameter, k, eps_g):
 def _grid_declarations() -> list[Declaration]:
     out = []
     grid = tuple({"rho": r, "delta": d} for r in RHOS for d in DELTAS)
-    for ref, cites, against in ((cks20_on_orders, CKS20, "cited"), (cks20_optimum, "", "truth")):
+    for ref, cites, against in ((cks20_on_orders, CKS20, "cited"), (cks20_optimum, CKS20 + " (its optimum over every alpha > 1)", "truth")):
         out.append(Declaration(peer=PEER, function=F_RDP, call="dp_accounting_calls:rdp_eps", reference=ref,
                                inputs={"rho": (1e-6, 100.0), "delta": (1e-15, 0.5)}, kind="conversion",
                                claim="upper", examples=grid, cites=cites, against=against,

@@ -57,7 +57,7 @@ def _grid_declarations() -> list[Declaration]:
                        check="zCDP -> (eps, delta): epsilon(delta)")
            for ref, cites, against in (
                (cks20_eps, "Canonne, Kamath, Steinke, NeurIPS 2020, arXiv:2004.00010v4, Prop. 12", "cited"),
-               (gauss_eps, "", "truth"))]
+               (gauss_eps, "Balle, Wang, ICML 2018, arXiv:1805.06530v2, Thm. 8 (the Gaussian's exact curve)", "truth"))]
     for call, ref, key, cost, streams, kind, cites in (
             ("opendp_calls:zcdp_filter", "fz21.remark4_4", "B", "rho", ZCDP_STREAMS, "zcdp",
              "Feldman, Zrnic, NeurIPS 2021, arXiv:2008.11193 (version not verified), Remark 4.4"),
