@@ -207,11 +207,18 @@ def _ends(v: arb) -> tuple[Fraction, Fraction]:
     return e
 
 
+#: the largest binary exponent of a witness coordinate turned into an exact Fraction (bounded memory)
+_FRAC_EXP_LIMIT = 1 << 20
+
+
 def _frac_round(ctx, v, bits: int) -> Fraction:
     """A short rational near the mpf v (about ``bits`` significant bits)."""
     if v == 0:
         return Fraction(0)
     m, e = ctx.frexp(v)
+    if abs(int(e)) > _FRAC_EXP_LIMIT:  # an exact 2^e this size is megabytes (R = 4e9: e^(7R), 2^(4e10)): refuse
+        raise NotCertified(f"a witness coordinate of size 2^{int(e)} (beyond 2^+-{_FRAC_EXP_LIMIT}): the parameters "
+                           "are too extreme for the certified optimal conversion")
     k = bits
     return Fraction(int(ctx.nint(ctx.ldexp(m, k)))) * Fraction(2) ** (int(e) - k)
 

@@ -18,12 +18,24 @@ value below it by more than the stated margin is an under-report whatever dpboun
 
 from __future__ import annotations
 
-import mpmath as mp
+import mpmath as _mpmath
 
 DPS = 60
 
 
-mp.mp.dps = DPS
+class _Private:
+    """``mp`` of this module: mpmath's functions on a private 60-digit context, so importing this module never changes
+    the caller's ``mpmath.mp`` precision (it once set ``mpmath.mp.dps = 60`` for the whole process)."""
+
+    def __init__(self) -> None:
+        self.mp = _mpmath.MPContext()
+        self.mp.dps = DPS
+
+    def __getattr__(self, name: str):
+        return getattr(self.mp, name)
+
+
+mp = _Private()
 
 
 def sgm_log_a_int(q: float, sigma: float, alpha: int) -> mp.mpf:
