@@ -1,7 +1,7 @@
 """jax_privacy 2.0.0 accounting: ``DpsgdTrainingAccountant`` with its RDP and PLD configs (dp_accounting inside)
 and ``calibrate_noise_multiplier``."""
 
-from ._common import Q1_EPS_EXAMPLES, SGM_EPS, SMALL_K_EPS_EXAMPLES, decl
+from ._common import Q1_EPS_EXAMPLES, SGM_EPS, decl
 
 PEER, DIST, MODULE = "jax_privacy", "jax-privacy", "jax_privacy"
 NOT_INSTALLED = ("not installed; its own venv (docs/peers.md): python3.11 -m venv $DPBOUNDS_PEERS/jax_privacy && pee"
