@@ -24,3 +24,16 @@ def decl(peer: str, function: str, call: str, reference: Any, inputs: dict[str, 
     """One Declaration (the keyword names are the contract's)."""
     return Declaration(peer=peer, function=function, call=call, reference=reference, inputs=inputs, claim=claim,
                        examples=tuple(examples), cites=cites, against=against, **kw)
+
+# explicit (q, sigma, k, delta) examples where the composition.sgm.eps reference is cheap: q = 1 (the closed form
+# of sqrt(k)/sigma-GDP, DRS22 Cor. 2.13) at any k, and q < 1 at k = 1 (under a second each; at k = 10 narrowing
+# the PLD bracket to a peer value within 1e-8 of the truth takes tens of seconds per point)
+Q1_EPS_EXAMPLES = (
+    {"q": 1.0, "sigma": 0.5, "k": 1, "delta": 1e-5}, {"q": 1.0, "sigma": 1.0, "k": 1, "delta": 1e-5},
+    {"q": 1.0, "sigma": 2.0, "k": 10, "delta": 1e-6}, {"q": 1.0, "sigma": 1.0, "k": 100, "delta": 1e-5},
+    {"q": 1.0, "sigma": 5.0, "k": 1000, "delta": 1e-8}, {"q": 1.0, "sigma": 0.8, "k": 50, "delta": 1e-10},
+)
+K1_EPS_EXAMPLES = (
+    {"q": 0.5, "sigma": 1.5, "k": 1, "delta": 1e-5}, {"q": 0.2, "sigma": 0.8, "k": 1, "delta": 1e-7},
+    {"q": 0.05, "sigma": 2.0, "k": 1, "delta": 1e-6},
+)

@@ -66,7 +66,7 @@ def _grid_declarations() -> list[Declaration]:
         for budget in dict.fromkeys(b for b, _ in streams):
             ex = tuple(tuple({cost: c} for c in seq) for b, seq in streams if b == budget)
             out.append(Declaration(peer=PEER, function=F_FILTER, call=call, reference=ref, kind="filter",
-                                   budget={key: budget}, costs=(cost,), examples=ex, cites=cites, against="cited",
+                                   inputs={key: (0.01, 10.0)}, budget={key: budget}, costs=(cost,), examples=ex, cites=cites, against="cited",
                                    check=f"privacy filter ({kind})"))
     return out
 
