@@ -329,9 +329,8 @@ def _recompute(rec: dict, kind: str, manifest: dict, stream: list[dict] | None) 
     if kind == "bound":
         entry = spec.get(rec["id"])
         _check_params(rec["params"])
-        if bool(entry.evaluator) != ("rel_tol" in rec):
-            return [f"rel_tol is {'missing' if entry.evaluator else 'given'}, but {rec['id']} "
-                    f"{'is evaluated only by its certified evaluator' if entry.evaluator else 'has a closed form'}"]
+        if _rel_tol_mismatch(rec):
+            return [_rel_tol_mismatch(rec)]
         if entry.evaluator:
             return _opaque_recompute(rec, entry, digits)
         again = G._bound_record(entry, rec["params"], digits, rec["spec_version"])
@@ -363,6 +362,21 @@ def _recompute(rec: dict, kind: str, manifest: dict, stream: list[dict] | None) 
         return ["the reference certifies no value at this point now"]
     return [f"{k} = {str(rec.get(k))[:40]}, the reference gives {str(again.get(k))[:40]}" for k in fields
             if rec.get(k) != again.get(k)]
+
+
+def _rel_tol_mismatch(rec: dict) -> str:
+    """Why a bound record's ``rel_tol`` field does not fit its entry ('' when it does): present exactly for an entry
+    evaluated only by its opaque certified evaluator."""
+    from dpbounds import spec
+
+    try:
+        opaque = bool(spec.get(rec["id"]).evaluator)
+    except Exception as e:  # an unknown id is a mismatch, never a crash
+        return f"unknown entry ({type(e).__name__}: {str(e)[:120]})"
+    if opaque == ("rel_tol" in rec):
+        return ""
+    return (f"rel_tol is missing, but {rec['id']} is evaluated only by its certified evaluator" if opaque else
+            f"rel_tol is given, but {rec['id']} has a closed form")
 
 
 def _opaque_recompute(rec: dict, entry, digits: int) -> list[str]:
@@ -516,6 +530,8 @@ def _check(out: Path, seed: int, sample_rate: float, sample_min: int) -> list[st
                 continue
             if rec["spec_version"] != manifest["spec_version"]:
                 probs.add(f"{rel}:{i}: spec_version differs from the manifest's")
+            if kind == "bound" and (why := _rel_tol_mismatch(rec)):
+                probs.add(f"{rel}:{i}: {why}")
             for p in record_problems(rec, kind):
                 probs.add(f"{rel}:{i}: {p}")
             recs.append(rec)
