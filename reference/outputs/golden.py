@@ -249,8 +249,8 @@ SCHEMAS: dict[str, dict] = {
         {"rel_tol": dict(_DEC, description="present exactly in the records of an entry with no closed form, "
                          "evaluated only by its certified evaluator (composition.sgm.delta, composition.sgm.eps, "
                          "tradeoff.zcdp): [lo, hi] is certified to relative width rel_tol, (hi - lo) <= rel_tol * "
-                         "max(|lo|, |hi|), and `value` shows only the digits [lo, hi] backs (a float within "
-                         "[lower, upper] is as close as the record can judge)")}),
+                         "max(|lo|, |hi|), and `value` shows only the digits [lo, hi] backs (a float is judged as against any "
+                         "value: below `lower` fails; tight means within rel_tol of `upper`)")}),
     "filter_stream": _schema("filter_stream", "dpbounds golden: one round of a filter stream", {
         **_COMMON, "budget": dict(_DEC_MAP, description="the filter's budget parameters, "
                                                  "always one dpbounds' own filter accepts (a B never above the "
