@@ -308,3 +308,19 @@ def test_javascript_consumer_accepts_them_and_catches_a_width_beyond_rel_tol(tre
     _rewrite_file(d, rel, recs)
     r = subprocess.run([node, js, str(d)], capture_output=True, text=True, timeout=300)
     assert r.returncode == 1 and "wider than rel_tol" in r.stdout, r.stdout
+
+
+def test_few_backed_digits_of_a_large_value_are_written_in_scientific_notation():
+    """eps of q = 1 at sigma = 0.5, k = 1000 is about 2440, certified to 1e-3: 3 digits, so "2.44E+3", never "2440"
+    (whose zero is no backed digit; the checker counts 4 significant digits)."""
+    from fractions import Fraction
+
+    from dpbounds.evaluation.enclosure import Enclosure
+    from dpbounds.outputs.golden_check import record_problems
+
+    assert G._sci_if_ambiguous("2440", 3) == "2.44E+3" and G._sci_if_ambiguous("570", 2) == "5.7E+2"
+    assert G._sci_if_ambiguous("2.7320E-9", 5) == "2.7320E-9" and G._sci_if_ambiguous("0.00690", 3) == "0.00690"
+    entry = spec.get("composition.sgm.eps")
+    rec = G._bound_record(entry, {"q": "1", "sigma": "0.5", "k": "1000", "delta": "1e-12"}, 30, "0" * 64)
+    assert rec is not None and "E+" in rec["value"] and record_problems(rec, "bound") == [], rec
+    assert G.value_block(Enclosure(Fraction(2438), Fraction(2441), 53), 30)["value"] == "2440"  # the plain form

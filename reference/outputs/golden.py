@@ -29,6 +29,7 @@ rounded), or is the exact value the spec decides (``exact`` = true); see :mod:`d
 from __future__ import annotations
 
 import csv
+import decimal
 import functools
 import hashlib
 import io
@@ -442,6 +443,14 @@ def _grid_points(entry: spec.SpecEntry, grid: str) -> Iterable[dict[str, str]]:
                 return
 
 
+def _sci_if_ambiguous(value: str, digits: int) -> str:
+    """``value`` in scientific notation when its plain form shows trailing zeros that are not digits (few backed
+    digits of a large value: "2440" with 3 digits becomes "2.44E+3"), else unchanged."""
+    if len(value.lstrip("-").split("E")[0].replace(".", "").lstrip("0")) == digits:
+        return value
+    return format(decimal.Decimal(value), f".{digits - 1}E")
+
+
 def opaque_block(entry: spec.SpecEntry, inp: Inputs, digits: int, rel_tol: str = OPAQUE_REL_TOL) -> dict | None:
     """The value fields of an entry evaluated only by its opaque certified evaluator, plus ``rel_tol``: the enclosure
     certified to relative width ``rel_tol`` (a decimal string), ``value`` the digits it backs (at most ``digits``);
@@ -451,6 +460,8 @@ def opaque_block(entry: spec.SpecEntry, inp: Inputs, digits: int, rel_tol: str =
     block = value_block(enc, digits)
     if block is None:
         return None
+    if not block["infinite"] and not block["exact"]:
+        block["value"] = _sci_if_ambiguous(block["value"], block["digits"])
     if not block["infinite"]:  # the written (outward-rounded) ends must still meet the stated width
         lo, hi = Fraction(block["lo"]), Fraction(block["hi"])
         if hi - lo > tol * max(abs(lo), abs(hi)):
