@@ -148,7 +148,8 @@ rho = sym("rho")
 
 # Its certified enclosure reaches about 1e-4 relative width (the cells in alpha near the maximizing order must shrink
 # with the slack), not any number of digits: like composition.sgm.*, the entry names an opaque certified evaluator
-# (SpecEntry.evaluator), reached through dpbounds.enclose(..., rel_tol >= 1e-4); no fast path, no golden vectors.
+# (SpecEntry.evaluator), reached through dpbounds.enclose(..., rel_tol >= 1e-4); no fast path; golden vectors at
+# fixed points, certified to relative width 1e-3 (dpbounds.outputs.golden.OPAQUE_POINTS, field rel_tol).
 register(SpecEntry(
     id="tradeoff.zcdp", title="best trade-off curve implied by rho-zCDP: sup over alpha > 1 of the order-alpha RDP "
     "curve at R = alpha rho", kind=Kind.CONVERSION,

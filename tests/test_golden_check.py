@@ -250,3 +250,20 @@ def test_load_golden_refuses_what_check_refuses(pristine, tmp_path):
         with pytest.raises(GoldenInputError):
             load_golden(p)
     assert issubclass(GoldenInputError, ValueError)
+
+
+def test_a_subnormal_cost_the_generator_writes_is_read_and_a_longer_one_refused():
+    """The generator writes the exact decimal of a float64 cost, 1076 characters for 2^-1074 (rruv16.lemma3_3's
+    delta tie streams end on one); the checker refused costs over 120 characters, failing every sample tree."""
+    from fractions import Fraction
+
+    from dpbounds import spec
+    from dpbounds.outputs.golden_check import _rounds_of
+    from dpbounds.spec.core import fraction_to_decimal_str
+
+    entry = spec.get("rruv16.lemma3_3.filter.thm3_4")
+    tiny = fraction_to_decimal_str(Fraction(5e-324))
+    assert len(tiny) == 1076
+    assert _rounds_of(entry, [{"round": 1, "eps": "0", "delta": tiny, "rho": None}])["delta"] == [tiny]
+    with pytest.raises(ValueError, match="longer than the generator writes"):
+        _rounds_of(entry, [{"round": 1, "eps": "0", "delta": tiny + "0" * 100, "rho": None}])

@@ -11,6 +11,9 @@ Layout of ``DIR`` (deterministic: two runs give byte-identical trees; replaced a
 * ``conversions/<conv>.<direction>.jsonl``  kind ``conversion``: CKS20 and BS16 eps(delta) and delta(eps), log grids;
 * ``bstar/<conv>.jsonl``           kind ``bstar``: B*(eps_g, delta_g) of CKS20 and BS16, log grid;
 * a ``.csv`` twin beside every ``.jsonl`` (same records, same order);
+* the entries with no closed form, evaluated only by a certified evaluator (composition.sgm.delta/eps,
+  tradeoff.zcdp), at the fixed points :data:`OPAQUE_POINTS`, certified to relative width :data:`OPAQUE_REL_TOL`,
+  which their records state in the field ``rel_tol`` (only backed digits in ``value``, as everywhere);
 * ``schemas/<kind>.schema.json``   one JSON Schema (draft 2020-12, with ``$id``) per kind, the manifest's included;
 * ``manifest.json``                format, versions, grid and the SHA-256, kind and record count of every other file.
 
@@ -26,6 +29,7 @@ rounded), or is the exact value the spec decides (``exact`` = true); see :mod:`d
 from __future__ import annotations
 
 import csv
+import decimal
 import functools
 import hashlib
 import io
@@ -106,6 +110,53 @@ GRID: dict[str, list[str]] = {
 #: the sample point only, on every grid (their streams still vary eps_g / B)
 SAMPLE_POINT_ONLY = {"fz21.thm4_3.optimal", "fz21.thm4_3.rr.optimal", "fz21.thm4_7.optimal"}
 
+#: The relative width of the enclosures of the entries with no closed form, evaluated only by their opaque certified
+#: evaluator (``SpecEntry.evaluator``: composition.sgm.*, tradeoff.zcdp): their records carry it as ``rel_tol``
+#: (the enclosure [lo, hi] is certified to (hi - lo) <= rel_tol * max(|lo|, |hi|)) and ``value`` shows only the
+#: digits [lo, hi] backs.  1e-3 is what the evaluators certify quickly (issue 27's target width).
+OPAQUE_REL_TOL = "0.001"
+
+
+def _opaque_grid(names: tuple[str, ...], *axes: Iterable[str]) -> list[dict[str, str]]:
+    return [dict(zip(names, values)) for values in itertools.product(*axes)]
+
+
+_SGM_D, _SGM_E = ("q", "sigma", "k", "eps_g"), ("q", "sigma", "k", "delta")
+#: The fixed points of the opaque entries, per grid ("sample"; "full" is added on the default and dense grids): the
+#: evaluators' cost depends on the point, not on a digit count, so the points are chosen, not gridded.  q = 1 is a
+#: closed form in arb (milliseconds at any k); q < 1 composes a privacy-loss grid (about a second at k <= 10 and
+#: q >= 0.01 with sigma >= 1 here, 20 s at q = 0.01, sigma = 1, k = 100, but over a minute at q = 0.01,
+#: sigma = 0.5, k = 10, and minutes at k = 1000);
+#: tradeoff.zcdp costs about 5 s of CPU per point with 0 < fpr < 1 (fpr = 0 and 1 are exact).  The sample grid
+#: (which CI generates) keeps all three entries under 20 s of CPU.
+OPAQUE_POINTS: dict[str, dict[str, list[dict[str, str]]]] = {
+    "composition.sgm.delta": {
+        "sample": _opaque_grid(_SGM_D, ["1"], ["1"], ["10"], ["1"]) + _opaque_grid(_SGM_D, ["1"], ["10"], ["1000"],
+                                                                                  ["0.1"])
+        + [{"q": "0.01", "sigma": "1", "k": "1", "eps_g": "1"}, {"q": "0.1", "sigma": "1", "k": "10", "eps_g": "1"},
+           {"q": "0.5", "sigma": "2", "k": "10", "eps_g": "0.1"}],
+        "full": _opaque_grid(_SGM_D, ["1"], ["0.5", "1", "10"], ["1", "100", "1000"], ["0", "0.1", "1", "3"])
+        + [{"q": "0.01", "sigma": "1", "k": "10", "eps_g": "1"}, {"q": "0.01", "sigma": "1", "k": "100", "eps_g": "1"},
+           {"q": "0.1", "sigma": "1", "k": "10", "eps_g": "0.1"},
+           {"q": "0.1", "sigma": "2", "k": "5", "eps_g": "1"}, {"q": "0.5", "sigma": "2", "k": "10", "eps_g": "1"}]},
+    "composition.sgm.eps": {
+        "sample": _opaque_grid(_SGM_E, ["1"], ["1"], ["10"], ["0.00001"]) + _opaque_grid(_SGM_E, ["1"], ["10"],
+                                                                                        ["1000"], ["1e-10"])
+        + [{"q": "0.01", "sigma": "1", "k": "1", "delta": "0.00001"},
+           {"q": "0.1", "sigma": "1", "k": "10", "delta": "0.00001"},
+           {"q": "0.5", "sigma": "2", "k": "10", "delta": "1e-10"}],
+        "full": _opaque_grid(_SGM_E, ["1"], ["0.5", "1", "10"], ["1", "100", "1000"], ["1e-12", "0.00001", "0.01"])
+        + [{"q": "0.01", "sigma": "1", "k": "10", "delta": "0.00001"},
+           {"q": "0.01", "sigma": "1", "k": "100", "delta": "0.00001"},
+           {"q": "0.1", "sigma": "1", "k": "10", "delta": "1e-10"},
+           {"q": "0.1", "sigma": "2", "k": "5", "delta": "0.00001"},
+           {"q": "0.5", "sigma": "2", "k": "10", "delta": "0.00001"}]},
+    "tradeoff.zcdp": {
+        "sample": [{"rho": "0.5", "fpr": "0.05"}, {"rho": "0.01", "fpr": "0.5"}, {"rho": "0.5", "fpr": "0"},
+                   {"rho": "0.5", "fpr": "1"}],
+        "full": _opaque_grid(("rho", "fpr"), ["0.001", "0.1", "1", "10"], ["1e-6", "0.05", "0.5"])},
+}
+
 #: budgets of the stream vectors: the entry's sample budget, and these values of its main budget parameter
 BUDGET_VALUES = {"eps_g": ["0.1", "1", "3"], "B": ["0.01", "0.1", "1"]}
 #: odometer stream parameters: the sample point, and these values of the first parameter listed here it has
@@ -181,11 +232,12 @@ _STREAM = {
 }
 
 
-def _schema(kind: str, title: str, props: dict) -> dict:
+def _schema(kind: str, title: str, props: dict, optional: dict | None = None) -> dict:
+    """Every field of ``props`` required; those of ``optional`` allowed (present in some files only)."""
     props = {"kind": {"const": kind}, **props}
     return {"$schema": "https://json-schema.org/draft/2020-12/schema", "$id": f"{SCHEMA_ID}{kind}",
             "title": title, "type": "object", "required": sorted(props), "additionalProperties": False,
-            "properties": props}
+            "properties": {**props, **(optional or {})}}
 
 
 SCHEMAS: dict[str, dict] = {
@@ -194,7 +246,12 @@ SCHEMAS: dict[str, dict] = {
                                   "filter's budget is always one dpbounds' own filter accepts)"),
         **_VALUE,
         "halt": {"type": ["boolean", "null"], "description": "filters: the certified HALT decision at this point "
-                 "(the value exceeds the budget); null for an entry that is not a filter"}}),
+                 "(the value exceeds the budget); null for an entry that is not a filter"}},
+        {"rel_tol": dict(_DEC, description="present exactly in the records of an entry with no closed form, "
+                         "evaluated only by its certified evaluator (composition.sgm.delta, composition.sgm.eps, "
+                         "tradeoff.zcdp): [lo, hi] is certified to relative width rel_tol, (hi - lo) <= rel_tol * "
+                         "max(|lo|, |hi|), and `value` shows only the digits [lo, hi] backs (a float is judged as against any "
+                         "value: below `lower` fails; tight means within rel_tol of `upper`)")}),
     "filter_stream": _schema("filter_stream", "dpbounds golden: one round of a filter stream", {
         **_COMMON, "budget": dict(_DEC_MAP, description="the filter's budget parameters, "
                                                  "always one dpbounds' own filter accepts (a B never above the "
@@ -357,7 +414,12 @@ def _certified_block(entry: spec.SpecEntry, inp, digits: int, max_bits: int) -> 
 # ------------------------------------------------------------------------------------------------
 
 def _grid_points(entry: spec.SpecEntry, grid: str) -> Iterable[dict[str, str]]:
-    """Grid points for an entry: the sample point, each name varied alone (default), or products (dense)."""
+    """Grid points for an entry: the sample point, each name varied alone (default), or products (dense); an entry
+    with only an opaque evaluator: its :data:`OPAQUE_POINTS` (its sample point if it has none)."""
+    if entry.evaluator:
+        pts = OPAQUE_POINTS.get(entry.id, {"sample": [entry.sample_point()], "full": []})
+        yield from (dict(p) for p in pts["sample"] + (pts["full"] if grid != "sample" else []))
+        return
     base = entry.sample_point()
     if entry.optimize is not None:
         base.pop(entry.optimize.var, None)
@@ -381,13 +443,43 @@ def _grid_points(entry: spec.SpecEntry, grid: str) -> Iterable[dict[str, str]]:
                 return
 
 
-def _bound_record(entry: spec.SpecEntry, pt: dict[str, str], digits: int, version: str) -> dict | None:
+def _sci_if_ambiguous(value: str, digits: int) -> str:
+    """``value`` in scientific notation when its plain form shows trailing zeros that are not digits (few backed
+    digits of a large value: "2440" with 3 digits becomes "2.44E+3"), else unchanged."""
+    if len(value.lstrip("-").split("E")[0].replace(".", "").lstrip("0")) == digits:
+        return value
+    return format(decimal.Decimal(value), f".{digits - 1}E")
+
+
+def opaque_block(entry: spec.SpecEntry, inp: Inputs, digits: int, rel_tol: str = OPAQUE_REL_TOL) -> dict | None:
+    """The value fields of an entry evaluated only by its opaque certified evaluator, plus ``rel_tol``: the enclosure
+    certified to relative width ``rel_tol`` (a decimal string), ``value`` the digits it backs (at most ``digits``);
+    None when no digit is backed or the outward-rounded ends exceed the width."""
+    tol = Fraction(rel_tol)
+    enc = enclose_inputs(entry, inp, rel_tol=tol)  # -> the entry's evaluator (enclose_opaque checks the width)
+    block = value_block(enc, digits)
+    if block is None:
+        return None
+    if not block["infinite"] and not block["exact"]:
+        block["value"] = _sci_if_ambiguous(block["value"], block["digits"])
+    if not block["infinite"]:  # the written (outward-rounded) ends must still meet the stated width
+        lo, hi = Fraction(block["lo"]), Fraction(block["hi"])
+        if hi - lo > tol * max(abs(lo), abs(hi)):
+            return None
+    return {**block, "rel_tol": rel_tol}
+
+
+def _bound_record(entry: spec.SpecEntry, pt: dict[str, str], digits: int, version: str,
+                  rel_tol: str = OPAQUE_REL_TOL) -> dict | None:
+    """The bound record at a grid point (None if the point is refused or nothing is certified there); an entry with
+    only an opaque evaluator is certified to relative width ``rel_tol`` (see :func:`opaque_block`)."""
     params = {k: v for k, v in pt.items() if k in entry.params}
     aggs = {k: v for k, v in pt.items() if k in entry.aggregates}
     try:
         inp = prepare(entry, params, aggregates=aggs)
         # a bounded precision budget: a point whose value cannot be certified within it is left out, not guessed
-        block = _certified_block(entry, inp, digits, max(512, 8 * digits + 256))
+        block = opaque_block(entry, inp, digits, rel_tol) if entry.evaluator else \
+            _certified_block(entry, inp, digits, max(512, 8 * digits + 256))
     except (spec.DomainError, CertificationError, NotCertified):
         return None
     if block is None or any(v is POS_INF for v in inp.aggregates.values()):

@@ -16,7 +16,9 @@ Order of work, so that nothing the tree says is believed before it is checked:
 5. each CSV twin byte-equal to the twin that dpbounds writes for the JSONL records;
 6. against the reference: every filter stream's HALT flags (the last two rounds decided again, certified; with
    HALT non-decreasing along a stream this fixes every flag), and a seeded sample of the other records
-   (:data:`SAMPLE_RATE`, at least :data:`SAMPLE_MIN` per kind) recomputed from their parameters.
+   (:data:`SAMPLE_RATE`, at least :data:`SAMPLE_MIN` per kind, and one record of each entry evaluated only by its
+   opaque certified evaluator) recomputed from their parameters -- such a record at its own ``rel_tol``, and
+   judged by consistency with the new enclosure (:func:`_opaque_recompute`).
 
 Every problem found is one line; the exit status is 1 when there is any, 0 when none (2 for unusable input).
 Time and memory are bounded by the size limits (:data:`MAX_TREE_BYTES`, :data:`MAX_FILES`, and those of
@@ -61,6 +63,10 @@ _DIR_KIND = {"bounds": ("bound",), "streams": ("filter_stream", "odometer_stream
 #: an exact decimal the checker computes with: bounded length and exponent (the grid's are far inside)
 _MAX_DEC_CHARS = 1200
 _MAX_EXP = 400000
+#: the longest per-round cost the generator writes: the exact decimal of a float64, 1076 characters for a
+#: subnormal such as 2^-1074 (a delta tie stream can end on one); was 120, which refused the generator's own
+#: rruv16.lemma3_3 delta_tie_above streams in every sample tree
+_MAX_COST_CHARS = 1100
 
 
 class BadGoldenInput(ValueError):
@@ -215,9 +221,26 @@ def _bstar_problems(rec: dict) -> list[str]:
     return out
 
 
+def _width_problems(rec: dict) -> list[str]:
+    """A record of an opaque entry (field ``rel_tol``): 0 < rel_tol < 1 and (hi - lo) <= rel_tol max(|lo|, |hi|)."""
+    with decimal.localcontext() as ctx:
+        ctx.prec, ctx.Emax, ctx.Emin = 1200, 10**9, -10**9
+        tol = _dec(rec["rel_tol"], "rel_tol")
+        if not 0 < tol < 1:
+            return [f"rel_tol {rec['rel_tol'][:30]} is not in (0, 1)"]
+        if rec["infinite"] or rec["lo"] is None or rec["hi"] is None:
+            return []
+        lo, hi = _dec(rec["lo"], "lo"), _dec(rec["hi"], "hi")
+        if hi - lo > tol * max(abs(lo), abs(hi)):
+            return [f"[lo, hi] = [{rec['lo'][:30]}, {rec['hi'][:30]}] is wider than rel_tol = {rec['rel_tol'][:30]}"]
+    return []
+
+
 def record_problems(rec: dict, kind: str) -> list[str]:
     """Violations of a record's own invariants (beyond its schema); empty when it is consistent."""
     try:
+        if kind == "bound" and "rel_tol" in rec:
+            return _value_problems(rec) + _width_problems(rec)
         if kind in ("bound", "odometer_stream", "conversion"):
             return _value_problems(rec)
         if kind == "bstar":
@@ -256,7 +279,7 @@ def _rounds_of(entry, recs: list[dict]) -> dict[str, list[str]]:
                                  f"entry's per-round inputs are {', '.join(names)}")
             if r[n] is not None:
                 _dec(r[n], n)
-                if len(r[n]) > 120:
+                if len(r[n]) > _MAX_COST_CHARS:
                     raise ValueError(f"round {r['round']}: {n} longer than the generator writes")
     return {n: [r[n] for r in recs] for n in names}
 
@@ -310,6 +333,10 @@ def _recompute(rec: dict, kind: str, manifest: dict, stream: list[dict] | None) 
     if kind == "bound":
         entry = spec.get(rec["id"])
         _check_params(rec["params"])
+        if _rel_tol_mismatch(rec):
+            return [_rel_tol_mismatch(rec)]
+        if entry.evaluator:
+            return _opaque_recompute(rec, entry, digits)
         again = G._bound_record(entry, rec["params"], digits, rec["spec_version"])
         fields = _COMPARED + ("halt",)
     elif kind == "odometer_stream":
@@ -339,6 +366,87 @@ def _recompute(rec: dict, kind: str, manifest: dict, stream: list[dict] | None) 
         return ["the reference certifies no value at this point now"]
     return [f"{k} = {str(rec.get(k))[:40]}, the reference gives {str(again.get(k))[:40]}" for k in fields
             if rec.get(k) != again.get(k)]
+
+
+def _rel_tol_mismatch(rec: dict) -> str:
+    """Why a bound record's ``rel_tol`` field does not fit its entry ('' when it does): present exactly for an entry
+    evaluated only by its opaque certified evaluator."""
+    from dpbounds import spec
+
+    try:
+        opaque = bool(spec.get(rec["id"]).evaluator)
+    except Exception as e:  # an unknown id is a mismatch, never a crash
+        return f"unknown entry ({type(e).__name__}: {str(e)[:120]})"
+    if opaque == ("rel_tol" in rec):
+        return ""
+    return (f"rel_tol is missing, but {rec['id']} is evaluated only by its certified evaluator" if opaque else
+            f"rel_tol is given, but {rec['id']} has a closed form")
+
+
+def _opaque_recompute(rec: dict, entry, digits: int) -> list[str]:
+    """A record of an entry with only an opaque evaluator, against a new enclosure at the record's ``rel_tol`` (not
+    at 10^-(digits + 3), which the evaluator refuses).  The PLD bracket composes by BLAS matrix products, whose last
+    bits may differ on another machine, so the ends are not compared digit for digit: every claim of the record must
+    be consistent with the new certified enclosure [lo', hi'] (the exact value lies in both): [lo, hi] and the
+    interval of reals that round to ``value`` each meet [lo', hi'] -- together, in one point -- ``lower`` <= hi' and
+    ``upper`` >= lo'; an exact or infinite value must be the same again."""
+    from dpbounds.evaluation.evaluate import enclose_inputs, prepare
+    from dpbounds.outputs import golden as G
+
+    tol = _dec(rec["rel_tol"], "rel_tol")
+    if not Fraction(1, 10**9) <= tol < 1:  # the evaluators' range (1e-7 at best): a bounded recomputation
+        return [f"rel_tol {rec['rel_tol'][:30]} is outside [1e-9, 1)"]
+    if set(rec["params"]) != set(entry.params):
+        return [f"params {sorted(rec['params'])}, the entry's are {sorted(entry.params)}"]
+    enc = enclose_inputs(entry, prepare(entry, rec["params"]), rel_tol=Fraction(tol))  # once: it may cost seconds
+    again = G.value_block(enc, digits)
+    if again is None:
+        return ["the reference certifies no value at this point now"]
+    out = [f"{k} = {rec.get(k)}, the reference gives {again.get(k)}" for k in ("exact", "infinite")
+           if rec.get(k) != again.get(k)] + ([] if rec["halt"] is None else ["halt is not null (not a filter)"])
+    if out or rec["infinite"]:
+        return out
+    if rec["exact"]:
+        return [] if rec["value"] == again["value"] else [f"value = {rec['value'][:40]}, the reference gives the "
+                                                          f"exact value {again['value'][:40]}"]
+    lo2, hi2 = enc.lo, enc.hi
+    with decimal.localcontext() as ctx:
+        ctx.prec, ctx.Emax, ctx.Emin = 1200, 10**9, -10**9
+        v = _dec(rec["value"], "value")
+        below, above = _half_units(v, rec["digits"])
+        lo, hi = Fraction(_dec(rec["lo"], "lo")), Fraction(_dec(rec["hi"], "hi"))
+        vlo, vhi = Fraction(v - below), Fraction(v + above)
+    shown = f"[{G.decimal_round(lo2, 12, 'floor')}, {G.decimal_round(hi2, 12, 'ceiling')}]"
+    if max(lo, lo2) > min(hi, hi2):
+        out.append(f"[lo, hi] = [{rec['lo'][:30]}, {rec['hi'][:30]}] misses the certified enclosure {shown}")
+    elif max(lo, lo2, vlo) > min(hi, hi2, vhi):
+        out.append(f"value {rec['value'][:30]} ({rec['digits']} digits) is not the rounding of any point of the "
+                   f"certified enclosure {shown} within [lo, hi]")
+    if Fraction(rec["lower"]) > hi2:
+        out.append(f"lower {rec['lower']!r} is above the certified enclosure {shown}")
+    if rec["upper"] is not None and Fraction(rec["upper"]) < lo2:
+        out.append(f"upper {rec['upper']!r} is below the certified enclosure {shown}")
+    return out
+
+
+def _opaque_picks(items: list, rng: random.Random) -> list:
+    """One record of each opaque entry (field ``rel_tol``), so that every check recomputes one: drawn among the
+    records at the entry's sample-grid points (chosen cheap, golden.OPAQUE_POINTS), else among all of its records."""
+    from dpbounds.outputs.golden import OPAQUE_POINTS, _canon
+
+    groups: dict[str, list] = defaultdict(list)
+    for it in items:
+        if "rel_tol" in it[1]:
+            groups[str(it[1]["id"])].append(it)
+    picks = []
+    for eid in sorted(groups):
+        try:
+            cheap = [{k: _canon(v) for k, v in p.items()} for p in OPAQUE_POINTS.get(eid, {}).get("sample", [])]
+        except (ValueError, ZeroDivisionError):
+            cheap = []
+        pool = [it for it in groups[eid] if it[1].get("params") in cheap] or groups[eid]
+        picks.append(rng.choice(pool))
+    return picks
 
 
 # ------------------------------------------------------------------ the check
@@ -426,6 +534,8 @@ def _check(out: Path, seed: int, sample_rate: float, sample_min: int) -> list[st
                 continue
             if rec["spec_version"] != manifest["spec_version"]:
                 probs.add(f"{rel}:{i}: spec_version differs from the manifest's")
+            if kind == "bound" and (why := _rel_tol_mismatch(rec)):
+                probs.add(f"{rel}:{i}: {why}")
             for p in record_problems(rec, kind):
                 probs.add(f"{rel}:{i}: {p}")
             recs.append(rec)
@@ -460,7 +570,11 @@ def _check(out: Path, seed: int, sample_rate: float, sample_min: int) -> list[st
     for kind in sorted(by_kind):
         items = by_kind[kind]
         n = min(len(items), max(sample_min, math.ceil(sample_rate * len(items))))
-        for rel, rec, stream in rng.sample(items, n):
+        chosen = rng.sample(items, n)
+        for it in (_opaque_picks(items, rng) if kind == "bound" else []):
+            if not any(it is c for c in chosen):
+                chosen.append(it)
+        for rel, rec, stream in chosen:
             where = f"{rel}: round {rec['round']} of stream {rec['stream']!r}" if stream else \
                 f"{rel}: {rec.get('params')}"
             try:

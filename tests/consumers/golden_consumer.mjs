@@ -34,6 +34,8 @@ function halfUlp(v, digits) {  // 10^(floor(log10|v|) - digits + 1) / 2, as a de
   return { mant: 5n, exp: lead - digits };
 }
 const neg = (a) => ({ mant: -a.mant, exp: a.exp });
+const mul = (a, b) => ({ mant: a.mant * b.mant, exp: a.exp + b.exp });
+const abs = (a) => (a.mant < 0n ? neg(a) : a);
 
 // ---- a small RFC 4180 CSV reader
 function parseCsv(text) {
@@ -132,6 +134,14 @@ for (const rel of files.filter((f) => f.endsWith(".jsonl")).sort()) {
           const upper = r.upper === null ? Infinity : r.upper;
           if (r.lower === null || !(r.lower <= upper)) fail(`${at}: lower ${r.lower} > upper ${r.upper}`);
           if (!(r.lower <= Number(r.hi)) || !(upper >= Number(r.lo))) fail(`${at}: float bracket outside [lo, hi]`);
+        }
+      }
+      if ("rel_tol" in r) {  // an entry with only a certified evaluator: [lo, hi] certified to this relative width
+        const tol = dec(r.rel_tol);
+        if (cmp(tol, dec("0")) <= 0 || cmp(tol, dec("1")) >= 0) fail(`${at}: rel_tol ${r.rel_tol} not in (0, 1)`);
+        else if (!r.infinite) {
+          const lo = dec(r.lo), hi = dec(r.hi), m = cmp(abs(lo), abs(hi)) > 0 ? abs(lo) : abs(hi);
+          if (cmp(add(hi, neg(lo)), mul(tol, m)) > 0) fail(`${at}: [lo, hi] wider than rel_tol ${r.rel_tol}`);
         }
       }
       if (kind === "bstar") {
