@@ -370,7 +370,7 @@ def section_audit(sec: Section, out: Path, quick: bool) -> None:
                      Cell(", ".join(f"{k}={v}" for k, v in c.inputs.items()),
                           "<br>".join(html.escape(f"{k}={v}").replace(",", ",<wbr>") for k, v in c.inputs.items()),
                           cls="brk"),
-                     Cell(c.shown_value(), cls="nw"),
+                     Cell(c.shown_value(), cls="nw" if len(c.shown_value()) <= 24 else "brk"),  # a long output wraps
                      Cell(" ".join(refs), "<br>".join(html.escape(x) for x in refs), cls="brk"),
                      Cell(c.verdict, cls=f"v {c.verdict}"),
                      Cell(detail + (f" Reproducer: {' '.join(c.reproducer.split())}" if c.reproducer else ""),
@@ -455,8 +455,9 @@ def _first_unclosed(text: str) -> int | None:
 
 
 def _code(name: str) -> str:
-    """A dotted name as <code>, with line-break opportunities after its dots and underscores."""
-    return "<code>" + re.sub(r"([._])", r"\1<wbr>", html.escape(name)) + "</code>"
+    """A dotted name as <code>, with line-break opportunities after its dots, underscores, opening parentheses and
+    commas (a peer function like ``RdpAccountant(PoissonSampledDpEvent(GaussianDpEvent))``)."""
+    return "<code>" + re.sub(r"([._(,])", r"\1<wbr>", html.escape(name)) + "</code>"
 
 
 def _details(summary: str, body_html: str) -> str:
@@ -509,6 +510,16 @@ def _git_head(cwd: Path) -> str:
         return ""
 
 
+def _tracked(f: Path) -> bool:
+    """Whether the file is tracked by the git checkout around it."""
+    try:
+        r = subprocess.run(["git", "ls-files", "--error-unmatch", f.name], cwd=f.parent, capture_output=True,
+                           text=True, timeout=10)
+        return r.returncode == 0
+    except (OSError, subprocess.SubprocessError):
+        return False
+
+
 def _is_dpbounds_clone(d: Path) -> bool:
     try:
         text = (d / "pyproject.toml").read_text(encoding="utf-8")[:4000]
@@ -527,7 +538,10 @@ def git_commit(where: Path | None = None) -> str:
     if where is not None:
         return _git_head(where)
     import dpbounds
-    found = _git_head(Path(dpbounds.__file__).resolve().parent)
+    pkg = Path(dpbounds.__file__).resolve().parent
+    # the package's own files must be tracked there: a venv inside some other checkout (site-packages under a clone,
+    # untracked) is not the commit dpbounds was built from
+    found = _git_head(pkg) if _tracked(pkg / "__init__.py") else ""
     if found:
         return found
     try:
