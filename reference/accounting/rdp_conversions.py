@@ -211,6 +211,16 @@ def _ends(v: arb) -> tuple[Fraction, Fraction]:
 _FRAC_EXP_LIMIT = 1 << 20
 
 
+def _refuse_huge(a: Fraction, R: Fraction) -> None:
+    """The two-point solver works with c = e^((alpha - 1) R); past (alpha - 1) R = 2^20 ln 2 (c beyond 2^(2^20), where
+    the witness would need the Fractions _frac_round refuses) mpmath ran for minutes at R = 1e308 before refusing:
+    refuse at once (a refusal, never a value: conversions.rdp.cks20 bounds it from above).  The message says
+    'beyond', so the precision loop does not retry."""
+    if (a - 1) * R > _FRAC_EXP_LIMIT * Fraction(69314718, 100000000):
+        raise CertificationError(f"{_WHERE}: (alpha - 1) R = {float((a - 1) * R):.3g} is beyond the solver's range "
+                                 f"(2^20 ln 2); conversions.rdp.cks20 is an upper bound there")
+
+
 def _frac_round(ctx, v, bits: int) -> Fraction:
     """A short rational near the mpf v (about ``bits`` significant bits)."""
     if v == 0:
@@ -241,6 +251,7 @@ def _eps_ends(a: Fraction, R: Fraction, delta: Fraction, bits: int) -> tuple[Fra
         c = ((A - 1) * Ra).exp()
     # guard bits: the dual's mu0 cancels against gamma down to the size of delta (m2 = -gamma + ...), so the
     # certificate is computed with log2(1/delta) more bits than the width asked for
+    _refuse_huge(a, R)
     tbits = bits
     bits = bits + max(0, delta.denominator.bit_length() - delta.numerator.bit_length()) + 16
     cur = _Curve(a, R, _dps(bits))
@@ -293,6 +304,7 @@ def _delta_ends(a: Fraction, R: Fraction, eps: Fraction, bits: int) -> tuple[Fra
             return max(lo, Fraction(0)), min(hi, Fraction(1))  # delta* <= 1 (a probability difference)
         if not t > 0:
             raise NotCertified("regime of the optimum undecided at this precision")
+    _refuse_huge(a, R)
     cur = _Curve(a, R, _dps(bits + 64))
     ctx = cur.ctx
     gamma_m = ctx.exp(_mpf(ctx, eps))
