@@ -356,7 +356,7 @@ def _ball(lo: Fraction, hi: Fraction) -> arb:
 
 #: the working precision beyond which the evaluators give up (CertificationError, not a longer retry): the outer
 #: evaluator doubles its precision up to 32768 bits, which would take hours here for no gain
-MAX_BITS = 1024
+MAX_BITS = 2048
 
 
 def _bits() -> int:
