@@ -638,34 +638,16 @@ def _steps(params, entry_id: str) -> int:
 # the Gaussian pair is, after the sufficient statistic (the sum), the pair (N(k, k s^2), N(0, k s^2)), i.e. mu-GDP
 # with mu = sqrt(k)/s exactly (Dong, Roth, Su, JRSS-B 2022, arXiv:1905.02383v3, Cor. 2.13 and Prop. 2.12), whose
 # curve is delta(eps) = Phi(-eps/mu + mu/2) - e^eps Phi(-eps/mu - mu/2) (ibid. Cor. 2.13; Balle, Wang, ICML 2018,
-# arXiv:1805.06530v2, Thm. 8) -- the same in both directions.  Evaluated in arb (rigorous balls), the working
-# precision doubled until the ball is as narrow as asked: no grid, no discretization error.
-
-_Q1_MAX_BITS = 1 << 14
-
-
-def _gauss_curve(mu: arb, eps: arb) -> arb:
-    """delta(eps) of mu-GDP as an arb ball (Phi(x) = erfc(-x/sqrt 2)/2)."""
-    r2 = arb(2).sqrt()
-    a = -eps / mu + mu / 2
-    b = -eps / mu - mu / 2
-    return ((-a / r2).erfc() - eps.exp() * (-b / r2).erfc()) / 2
-
+# arXiv:1805.06530v2, Thm. 8) -- the same in both directions: the registry's conversions.gauss.delta at
+# rho = k/(2 s^2), certified at the width asked: no grid, no discretization error.
 
 def _gauss_delta_ball(sigma: Fraction, k: int, eps: Fraction, rel_tol: float, what: str) -> tuple[Fraction, Fraction]:
-    """Exact rational ends [lo, hi] of the q = 1 curve at eps, relative width <= rel_tol, or CertificationError."""
-    from dpbounds.evaluation.enclosure import CertificationError
-    from dpbounds.evaluation.numeric import arb_endpoints
-    bits = 128
-    while bits <= _Q1_MAX_BITS:
-        with arb_prec(bits):
-            v = _gauss_curve(arb(k).sqrt() / _a(Fraction(sigma)), _a(Fraction(eps)))
-            ends = arb_endpoints(v)
-        if ends is not None and ends[0] > 0 and (ends[1] - ends[0]) <= Fraction(rel_tol) * ends[1]:
-            return ends
-        bits *= 2
-    raise CertificationError(f"{what}: the q = 1 (Gaussian) curve at eps = {float(eps):.6g} was not certified to "
-                             f"relative width {rel_tol:.3g} within {_Q1_MAX_BITS} bits")
+    """Exact rational ends [lo, hi] of the q = 1 curve at eps, relative width <= rel_tol: the registry's Gaussian curve
+    ``conversions.gauss.delta`` at rho = mu^2/2 = k/(2 sigma^2) (rational: the spec's formula, not restated here)."""
+    from dpbounds.evaluation.evaluate import enclose
+    enc = enclose("conversions.gauss.delta", {"rho": Fraction(k) / (2 * sigma * sigma), "eps_g": eps},
+                  rel_tol=Fraction(rel_tol))
+    return enc.lo, enc.hi
 
 
 def _q1_delta(sigma: Fraction, k: int, eps: Fraction, rel_tol: float):
