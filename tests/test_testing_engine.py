@@ -375,3 +375,56 @@ def test_an_opaque_evaluator_reference_is_judged_coarse_first_then_narrowed():
     enc = o.narrowed(pt, 17.8569)
     assert enc.rel_width() <= 1e-5 and enc.hi < 17.8569
     assert o.verdict(pt, 17.8569).verdict == "conservative"
+
+
+# --------------------------------------------------------------------------- negative eps (Opacus' get_privacy_spent)
+
+def cks20_rdp_eps_unclipped(alpha: float, R: float, delta: float) -> float:
+    """Balle et al. 2020 (arXiv:1905.09982v2) Thm 21 as Opacus 1.6.0 writes it: NOT clipped at 0, rounded up."""
+    t = R - (math.log(delta) + math.log(alpha)) / (alpha - 1) + math.log((alpha - 1) / alpha)
+    return up(t, 1e-12)
+
+
+#: where the raw expression is negative: R small, delta large (at alpha = 2, R = 0, delta = 1/2 it is -log 2,
+#: the hockey-stick truth of two equal distributions: H_{1/2}(P || P) = 1 - 1/2)
+NEG = {"alpha": (32.0, 64.0), "R": (0.0, 0.01), "delta": (0.05, 0.5)}  # the raw expression is < 0 here
+
+
+def test_negative_eps_of_the_cited_formula_is_not_an_under_report():
+    assert cks20_rdp_eps_unclipped(2.0, 0.0, 0.5) < 0
+    r = check_conversion(cks20_rdp_eps_unclipped, "conversions.rdp.cks20", inputs=NEG, **CONV,
+                         examples=[{"alpha": 2.0, "R": 0.0, "delta": 0.5}])
+    assert r.verdict in ("exact", "conservative"), r.summary()
+    assert r.examples > 20 and r.skipped == 0
+
+
+def test_negative_eps_below_the_formula_is_found():
+    def planted(alpha: float, R: float, delta: float) -> float:  # PLANTED: 1e-3 below the formula
+        return cks20_rdp_eps_unclipped(alpha, R, delta) - 1e-3
+    r = check_conversion(planted, "conversions.rdp.cks20", inputs=NEG, **CONV)
+    assert r.verdict == "unsound", r.summary()
+    assert r.peer_value < 0 and r.peer_value < r.enclosure.lower()
+
+
+def test_negative_eps_against_a_reference_clipped_at_zero_is_never_a_verdict():
+    # conversions.cks20 (rho-zCDP) is inf over alpha, clipped at 0, with no raw expression: at rho = 1e-8,
+    # delta = 0.5 it is 0 and cannot judge a negative eps (skipped); at delta = 1e-5 it is > 0: -1 is unsound
+    r = check_conversion(lambda rho, delta: -1.0, "conversions.cks20", inputs={"rho": [1e-8], "delta": [0.5]},
+                         seconds=30, max_examples=5)
+    assert r.verdict not in ("unsound", "unsound-rounding"), r.summary()
+    assert r.skipped >= 1
+    r = check_conversion(lambda rho, delta: -1.0, "conversions.cks20", inputs={"rho": [1e-8], "delta": [1e-5]},
+                         seconds=30, max_examples=5)
+    assert r.verdict == "unsound", r.summary()
+
+
+def test_negative_eps_witness_reproducer_prints_the_reference_it_was_judged_against():
+    def planted(alpha: float, R: float, delta: float) -> float:  # PLANTED: 1e-3 below the formula
+        return cks20_rdp_eps_unclipped(alpha, R, delta) - 1e-3
+    r = check_conversion(planted, "conversions.rdp.cks20", inputs={"alpha": [2.0], "R": [0.0], "delta": [0.5]},
+                         seconds=30, max_examples=3)
+    assert r.verdict == "unsound" and r.peer_value < 0
+    import dpbounds
+    enc = dpbounds.enclose("conversions.rdp.cks20", {"alpha": 2.0, "R": 0.0, "delta": 0.5}, what="extra.unclipped")
+    assert enc.lower() < 0 and "what='extra.unclipped'" in r.reproducer
+    assert float(enc.lo) == pytest.approx(-math.log(2), rel=1e-15)

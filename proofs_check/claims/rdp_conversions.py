@@ -177,7 +177,7 @@ def _cks_mu2(a, g):
 @claim("conversions.rdp.cks20.via_dual", spec_id="conversions.rdp.cks20",
        statement="CKS20's delta exp((a-1)(R - eps)) (1 - 1/a)^(a-1)/a is the dual certificate mu1 = 0, mu2 = (a-1)^(a-1)"
                  "/(a^a gamma^(a-1)) (then m1 = m2 = 0): so delta*(gamma) <= delta_cks20 and, solving for eps, "
-                 "eps* <= conversions.rdp.cks20",
+                 "eps* <= conversions.rdp.cks20, for every gamma = e^eps > 0 (eps of either sign)",
        source="CKS20 Proposition 12 (v4) = BBGHS20 Theorem 21 (v2); derived here", method="sympy",
        unquoted="the sources are not among the seed texts; the identity is derived here")
 def cks_via_dual() -> Verdict:
@@ -199,7 +199,9 @@ def cks_via_dual() -> Verdict:
                        "(a-1)^(a-1)/(a^a gamma^(a-1)) (" + ("sympy" if m2_zero else "exact at three points, 30 digits")
                        + "), so the dual bound is mu2 c = exp((a-1)(R - eps)) (1 - 1/a)^(a-1)/a, the spec's "
                        "conversions.rdp.cks20.delta (sympy, in logs).  Its eps form is conversions.rdp.cks20's "
-                       "unclipped expression; clipping at 0 keeps it >= eps* >= 0.", "sympy")
+                       "unclipped expression; clipping at 0 keeps it >= eps* >= 0.  gamma is any positive number "
+                       "(sympy's assumption), so the unclipped expression bounds eps* for eps of either sign: a "
+                       "negative value of it is a true (eps, delta) statement.", "sympy")
     return Verdict("inconclusive", f"m2 zero={m2_zero}/{pts_ok} same={same}")
 
 

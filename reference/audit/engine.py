@@ -86,7 +86,7 @@ def example_rows(peer: str, decls: list[Any], python: str | None = None) -> list
     """One row per explicit example of each call: the peer's value judged against every declaration of that call
     (conversions; a filter's or odometer's example stream becomes one row of its per-stream check)."""
     from dpbounds.testing.checks import _conversion_reproducer, peer_args
-    from dpbounds.testing.oracle import Undecided, judge_enclosure
+    from dpbounds.testing.oracle import Undecided
     from dpbounds.spec import DomainError
     groups: dict[tuple[str, str, str], list[Any]] = {}
     for d in decls:
@@ -125,12 +125,11 @@ def example_rows(peer: str, decls: list[Any], python: str | None = None) -> list
                     if point not in [dict(x) for x in d.examples]:
                         continue
                     try:
-                        enc = o.narrowed(point, pv)
+                        enc, j = o.certified(point, pv, _description(d, o))
                     except (DomainError, Undecided) as e:
                         c.error = f"the reference could not be evaluated: {e}"
                         break
                     role = "formula" if d.against == "cited" else "truth"
-                    j = judge_enclosure(pv, enc, d.claim, o.name, _description(d, o))
                     j.role = role
                     setattr(c, role, j)
                     if not c.reproducer or role == "formula":

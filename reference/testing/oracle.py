@@ -108,6 +108,7 @@ class Oracle:
         self.name = reference if isinstance(reference, str) else \
             f"{getattr(reference, '__module__', '?')}.{getattr(reference, '__qualname__', repr(reference))}"
         self._fast: Callable[..., tuple[float, float]] | None = None
+        self._unclipped: Callable[..., Enclosure] | None = None
         self._opaque: Callable[[dict[str, Any], float], Enclosure] | None = None
         self._cert: Callable[..., Enclosure]
         if isinstance(reference, str):
@@ -115,6 +116,11 @@ class Oracle:
             entry = get(reference)  # DomainError for an unknown id, at construction
             self.description = f"{reference}: {entry.title} ({entry.theorem})"
             _conversion_paths()
+            if claim == "upper" and "unclipped" in entry.extra:
+                from dpbounds.evaluation.evaluate import enclose as _enc
+                self._unclipped = lambda **pt: _enc(reference, {k: (Fraction(v) if isinstance(v, float) else v)
+                                                                for k, v in pt.items()},
+                                                    what="extra.unclipped", rel_tol=1e-24)
             if reference in _FAST_CONVERSIONS:
                 self._fast, self._cert = _FAST_CONVERSIONS[reference]
             else:
@@ -188,9 +194,46 @@ class Oracle:
         return enc
 
     def verdict(self, point: Mapping[str, Any], peer: float, *, sure_enough: bool = False) -> Verdict:
-        """The verdict on one peer value at ``point`` (see :func:`classify`)."""
+        """The verdict on one peer value at ``point`` (see :func:`classify`; a negative eps: :meth:`negative`)."""
+        if self.claim == "upper" and isinstance(peer, float) and peer < 0:
+            return self.negative(point, peer)
         return classify(self.claim, peer, self.fast(point), lambda: self.narrowed(point, peer), self.judge,
                         sure_enough=sure_enough)
+
+
+    def negative(self, point: Mapping[str, Any], peer: float) -> Verdict:
+        """The verdict on a negative value of an upper claim (see :meth:`certified`)."""
+        return classify(self.claim, peer, None, lambda: self.certified(point, peer)[0],
+                        lambda v, e: self.certified(point, peer, enc=e)[1])
+
+    def certified(self, point: Mapping[str, Any], peer: Any, description: str | None = None,
+                  enc: Enclosure | None = None) -> tuple[Enclosure, Judgement]:
+        """The certified enclosure (:meth:`narrowed`) and the judgement of ``peer`` against it.
+
+        A negative value of an upper claim: (eps, delta)-DP with eps < 0 is a true statement about the
+        hockey-stick divergence (H_{e^eps} <= delta), stronger than (0, delta), not an under-report by itself.  An
+        entry stated clipped at 0 (``Max(0, g)``) with its raw expression in ``extra['unclipped']`` valid for every
+        real eps (conversions.rdp.cks20: its dual certificate holds for every gamma = e^eps > 0, proofs_check
+        ``conversions.rdp.cks20.via_dual``) judges the value against g.  Any other reference whose enclosure
+        reaches 0 (eps = inf{eps >= 0: ...}) cannot tell whether the negative eps holds: :class:`Undecided`, never
+        a verdict.  A reference above 0 judges as usual (for v < 0, H_{e^v} >= H_1 > delta: the claim is false)."""
+        desc = description or self.description
+        if self.claim == "upper" and isinstance(peer, float) and peer < 0:
+            if self._unclipped is not None:
+                if enc is None:
+                    try:
+                        enc = self._unclipped(**{**self.fixed, **point})
+                    except CertificationError as e:
+                        raise Undecided(str(e)) from None
+                desc += "; a negative eps is judged against the unclipped expression, a bound for every real eps"
+                return enc, judge_enclosure(peer, enc, self.claim, self.name, desc)
+            enc = enc or self.narrowed(point, peer)
+            if not enc.pos_inf and enc.lo is not None and enc.lo <= 0:
+                raise Undecided(f"{self.name} is clipped at eps = 0 here: it cannot judge the negative eps "
+                                f"{peer!r} (a hockey-stick claim stronger than (0, delta))")
+            return enc, judge_enclosure(peer, enc, self.claim, self.name, desc)
+        enc = enc or self.narrowed(point, peer)
+        return enc, judge_enclosure(peer, enc, self.claim, self.name, desc)
 
 
 def classify(claim: str, peer: Any, iv: tuple[float, float] | None, enclosure: Callable[[], Enclosure],
