@@ -90,6 +90,21 @@ def test_one_step_contains_quadrature_of_the_definition(q, sigma):
             assert S.delta_bound(gl, wl, F(eps)) <= v <= S.delta_bound(gu, wu, F(eps)), (d, eps)
 
 
+def test_small_q_lower_end_is_not_zero():
+    # the dominated pair certifies no group when the first grid point lies above loss 0 (h > -log(1 - q)): at
+    # q = 1e-4 with h = 1/6000 its lower end was 0 and its k-fold squarings doubled a zero array; the search now
+    # caps h at q, and there the one-step bracket holds the quadrature with a lower end above 0
+    q = F(1, 10000)
+    enc = dpbounds.enclose("composition.sgm.delta", {"q": q, "sigma": "1", "k": "1", "eps_g": "0.0001"}, rel_tol=1e-2)
+    rem, add = one_step_quad(float(q), 1.0, 1e-4)
+    want = F(str(max(rem, add)))
+    assert enc.lo > 0 and enc.lo <= want <= enc.hi, (enc, rem, add)
+    assert enc.rel_width() <= 1e-2
+    g = S.step_lower(S.one_step(q, F(1), F(1, 6000), None, 1), "remove")
+    assert not g.m.any()                                          # the degenerate grid (why the cap exists)
+    assert S._truncate(g, S.TAU).m.size == 1                      # collapsed, not convolved
+
+
 def test_brackets_are_monotone_and_nested_in_eps():
     b = _brk(F(1, 20), 1, 8, F(1, 40))
     eps = [F(i, 4) for i in range(0, 17)]
