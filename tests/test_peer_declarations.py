@@ -217,14 +217,75 @@ def test_truth_derivations_agree_with_closed_forms():
     assert abs(T.gauss_delta(1.0, e) - mp.mpf(1e-5)) < mp.mpf(10) ** -30   # the float 1e-5, as given
 
 
-def test_refs_callables_return_enclosures_around_the_derivation():
+def _within(e, t, rel):
+    """t (the mpmath derivation, ~36+ digits) inside the certified enclosure e, up to its own error rel."""
+    from fractions import Fraction
+    t = Fraction(str(t))
+    slack = abs(t) * Fraction(rel)
+    return e.lo - slack <= t <= e.hi + slack
+
+
+@pytest.mark.parametrize("sens,eps,delta", [(1.0, 1.0, 1e-5), (1.0, 50.0, 1e-10), (1.0, 1e-3, 1e-12), (2.0, 0.3, 0.5),
+                                            (1.0, 20.0, 1e-5)])
+def test_gauss_sigma_min_is_certified_around_the_derivation(sens, eps, delta):
     from fractions import Fraction
 
     from dpbounds.audit.peers import _truth
-    e = _refs.gauss_sigma_min(sensitivity=1.0, eps=1.0, delta=1e-5)
-    t = Fraction(str(_truth.gauss_sigma_min(1.0, 1.0, 1e-5)))
-    assert e.lo <= t <= e.hi and (e.hi - e.lo) / t < Fraction(1, 10**30)
+    e = _refs.gauss_sigma_min(sensitivity=sens, eps=eps, delta=delta)
+    assert e.lo > 0 and (e.hi - e.lo) / e.lo < Fraction(1, 10**25)
+    assert _within(e, _truth.gauss_sigma_min(sens, eps, delta), "1e-45")       # 200 bisection steps: ~1e-54
+    # the bracket is a proof: the registry's Gaussian curve is above delta at lo and at or below it at hi
+    import dpbounds
+    lo = dpbounds.enclose("conversions.gdp.delta", {"mu": Fraction(sens) / e.lo, "eps_g": Fraction(eps)}, rel_tol=1e-40)
+    hi = dpbounds.enclose("conversions.gdp.delta", {"mu": Fraction(sens) / e.hi, "eps_g": Fraction(eps)}, rel_tol=1e-40)
+    assert lo.lo > Fraction(delta) >= hi.hi
+
+
+@pytest.mark.parametrize("n,ei,di", [(100, 0.1, 1e-5), (50, 0.5, 1e-3), (10, 0.1, 1e-6), (1, 2.0, 1e-2),
+                                     (7, 0.3, 0.01), (300, 0.01, 1e-6), (2, 1.0, 1e-10)])
+def test_adv_comp_eps_closed_form_agrees_with_bisection_of_the_exact_curve(n, ei, di):
+    from dpbounds.audit.peers import _truth
+    e = _refs.adv_comp_eps(n=n, ei=ei, di=di)
+    # _truth bisects KOV15 Thm 3.3's curve 120 times from [0, 2^j]: its error is below 2^-120 x 64 (~5e-35)
+    assert _within(e, _truth.adv_comp_eps(n, ei, di), "1e-33"), (float(e.lo), _truth.adv_comp_eps(n, ei, di))
+    assert e.rel_width() < 1e-40
+
+
+def test_adv_comp_eps_edges():
+    # one round: (ei, di) itself is optimal, eps = ei exactly (up to the ball)
+    e = _refs.adv_comp_eps(n=1, ei=0.5, di=1e-6)
+    assert abs(float(e.lo) - 0.5) < 1e-30
+    # a vacuous delta budget (n di >= 1): eps = 0
+    e = _refs.adv_comp_eps(n=10000, ei=2.0, di=1e-2)
+    assert e.lo == e.hi == 0
+    # n = 1e4, below DRV10's advanced composition (eps', n di + d')-DP, eps' = sqrt(2 n log(1/d')) ei + n ei (e^ei - 1),
+    # at d' = 1e-13 <= n di - (1 - (1 - di)^n) (about n^2 di^2 / 2 = 5e-13), so a valid claim at total delta n di
+    import math
+    e = _refs.adv_comp_eps(n=10000, ei=1e-3, di=1e-10)
+    drv = math.sqrt(2 * 10000 * math.log(1 / 1e-13)) * 1e-3 + 10000 * 1e-3 * math.expm1(1e-3)
+    assert 0 < float(e.hi) < drv
+
+
+def test_q_one_references_are_gdp_with_mu_sqrt_k_over_sigma():
+    from fractions import Fraction
+
+    from dpbounds.audit.peers import _truth
+    from dpbounds.spec import DomainError
     assert _refs.ref_id(_refs.sgm_mu) == "refs.sgm_mu" and _refs.ref_id("tradeoff.gdp") == "tradeoff.gdp"
-    # the q = 1 DP-SGD GDP mu is sqrt(k)/sigma
     m = _refs.sgm_mu(q=1.0, sigma=0.5, k=4)
-    assert m.lo <= 4 <= m.hi
+    assert m.lo <= 4 <= m.hi and m.hi - m.lo < Fraction(1, 10**70)
+    m = _refs.sgm_mu(q=1.0, sigma=3.0, k=2)
+    assert _within(m, _truth.mp.sqrt(2) / 3, "1e-55")
+    for sigma, k, fpr in ((1.0, 10, 1e-4), (0.7, 1, 0.3), (20.0, 1000, 1e-6)):
+        e = _refs.sgm_tradeoff(q=1.0, sigma=sigma, k=k, fpr=fpr)
+        assert _within(e, _truth.sgm_tradeoff(1.0, sigma, k, fpr), "1e-45") and e.rel_width() < 1e-35
+    with pytest.raises(DomainError):
+        _refs.sgm_tradeoff(q=0.5, sigma=1.0, k=10, fpr=0.1)
+    e = _refs.laplace_scale_min(sensitivity=1.0, eps=0.3)
+    assert e.lo == e.hi == Fraction(1.0) / Fraction(0.3)
+    e = _refs.zcdp_eps_cks20(rho=0.01, delta=1e-6)
+    assert _within(e, _truth.zcdp_eps_cks20(0.01, 1e-6), "1e-20")
+    e = _refs.gauss_eps_of_sigma(sensitivity=1.0, sigma=2.0, delta=1e-6)
+    assert _within(e, _truth.gauss_eps_of_sigma(1.0, 2.0, 1e-6), "1e-30")
+
+

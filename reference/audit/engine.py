@@ -251,21 +251,11 @@ def _ref_id(reference: Any) -> str:
     return reference if isinstance(reference, str) else getattr(reference, "ref_id", "")
 
 
-def _interim(ref: str) -> Any:
-    """The interim reference for a registry id this dpbounds does not have yet (the issue-27 ids): the peers'
-    independent mpmath derivation (``peers._refs``, 60 digits, not interval arithmetic), or None."""
-    try:
-        from dpbounds.audit.peers import _refs, _truth
-    except ImportError:
-        return None
-    return _refs.enclose_truth(ref) if ref in _truth.TRUTH else None
-
-
 def effective_declarations(mod: ModuleType) -> tuple[list[Any], list[str]]:
     """The adapter's declarations as the audit runs them, aligned with ``mod.declarations()`` (None: skipped), and
     the notes saying why: the adapter's recorded ``WITNESSES`` (``{"call", "ref", "inputs", ...}``) of a
-    declaration become its first examples; a registry id missing from this dpbounds is replaced by its interim
-    reference where one exists (noted), else the declaration is skipped ("reference X not available")."""
+    declaration become its first examples; a declaration whose registry id this dpbounds does not have is skipped
+    ("reference X not available")."""
     from dpbounds.spec import get
     known = [w for w in getattr(mod, "WITNESSES", []) or [] if isinstance(w, dict)]
     out: list[Any] = []
@@ -281,17 +271,10 @@ def effective_declarations(mod: ModuleType) -> tuple[list[Any], list[str]]:
             try:
                 get(d.reference)
             except Exception:  # noqa: BLE001 - an id this dpbounds does not have (yet)
-                interim = _interim(d.reference)
-                if interim is None:
-                    notes[f"skip {d.reference}"] = (f"reference {d.reference} not available in this dpbounds: "
-                                                    f"skipped `{d.function}` ({d.against})")
-                    out.append(None)
-                    continue
-                notes[f"interim {d.reference}"] = (
-                    f"reference {d.reference} not available in this dpbounds: judged against the interim "
-                    "mpmath derivation (dpbounds.audit.peers._truth, 60 digits widened by 1e-40 relative; "
-                    "not interval arithmetic) until the certified id lands")
-                d = dataclasses.replace(d, reference=interim)
+                notes[f"skip {d.reference}"] = (f"reference {d.reference} not available in this dpbounds: "
+                                                f"skipped `{d.function}` ({d.against})")
+                out.append(None)
+                continue
         out.append(d)
     return out, list(notes.values())
 

@@ -1,7 +1,10 @@
-"""High-precision references the contract's registry ids (issue 27) do not cover: Gaussian calibration, the
-k-fold (eps, delta) composition, the exact q = 1 DP-SGD curves.  Each is a callable (**inputs) -> Enclosure from
-``_truth`` at 60 significant digits, widened by a relative 1e-40 on each side (the derivations' own error is far
-below that; this is NOT interval arithmetic -- a certified registry id replaces each one once it exists)."""
+"""Certified references the registry has no id for: Gaussian and Laplace calibration, the exact k-fold (eps, delta)
+composition solved for eps, and DP-SGD at q = 1 as a GDP mu and a trade-off curve.  Each is a callable
+(**inputs) -> :class:`dpbounds.Enclosure` built only from registry entries evaluated in arb (``dpbounds.enclose``)
+and exact rational arithmetic: a calibration or an inverse is bracketed by two certified evaluations of the
+monotone registry curve on either side of a high-precision candidate (from :mod:`._truth`, mpmath; the candidate
+only says where to look, the two evaluations prove the bracket).  Outside what a reference covers (q < 1 for the
+q = 1 references) it raises :class:`DomainError` (the example is skipped, never judged)."""
 
 from __future__ import annotations
 
@@ -10,46 +13,211 @@ from typing import Any, Callable
 
 from . import _truth
 
-_WIDEN = Fraction(1, 10**40)
+#: relative half-widths tried around a candidate, narrowest first (the candidates carry ~60 digits)
+_STEPS = tuple(Fraction(1, 10 ** e) for e in (30, 24, 18, 12))
+#: relative width asked of each registry evaluation (well below the narrowest step)
+_TOL = Fraction(1, 10 ** 40)
 
 
-def _enclose(ref_id: str) -> Callable[..., Any]:
-    fn = _truth.TRUTH[ref_id]
-
-    def reference(**inputs: Any):
-        from dpbounds.evaluation.enclosure import Enclosure
-        v = Fraction(str(fn(**inputs)))
-        w = abs(v) * _WIDEN + Fraction(1, 10**200)
-        return Enclosure(lo=v - w, hi=v + w, bits=130)
-    reference.__name__ = ref_id.split(".")[-1] if ref_id.startswith("refs.") else ref_id.replace(".", "_")
-    reference.__qualname__ = reference.__name__
-    reference.ref_id = ref_id  # type: ignore[attr-defined]
-    reference.__doc__ = (fn.__doc__ or "").strip().splitlines()[0] if fn.__doc__ else ref_id
-    return reference
+def _q(v: Any) -> Fraction:
+    """The exact value of an input (a float is its binary value; a decimal string its decimal value)."""
+    return Fraction(v) if isinstance(v, (int, float, Fraction)) else Fraction(str(v))
 
 
-def enclose_truth(ref_id: str) -> Callable[..., Any]:
-    """The interim reference for a registry id of issue 27 not yet in dpbounds (``_truth.TRUTH[ref_id]``), importable
-    as ``_refs.<id with dots as underscores>`` (what a reproducer imports)."""
-    name = ref_id.replace(".", "_")
-    if name not in globals():
-        globals()[name] = _enclose(ref_id)
-    return globals()[name]
+def _enc(ref_id: str, **params: Any):
+    from dpbounds.evaluation.evaluate import enclose
+    return enclose(ref_id, params, rel_tol=_TOL)
 
 
-# the interim references, importable by name (reproducers): mechanisms_sgm_rdp, composition_sgm_eps, ...
-for _id in _truth.TRUTH:
-    if not _id.startswith("refs."):
-        enclose_truth(_id)
+def _bracket_root(curve: Callable[[Fraction], Any], x0: Fraction, target: Fraction, *, increasing: bool,
+                  what: str) -> tuple[Fraction, Fraction]:
+    """(a, b) with a < x* <= b, where x* = inf{x : curve(x) <= target} for a continuous, strictly monotone curve
+    (``increasing`` False: the usual case -- an eps or a sigma; True: x* = sup{x : curve(x) <= target}, then
+    a <= x* < b).  ``curve(x)`` is a certified enclosure of the curve at the exact rational x."""
+    from dpbounds.evaluation.enclosure import CertificationError
+    for r in _STEPS:
+        a, b = x0 * (1 - r), x0 * (1 + r)
+        if a <= 0:
+            continue
+        ea, eb = curve(a), curve(b)
+        if ea.pos_inf or eb.pos_inf:
+            continue
+        if not increasing and ea.lo > target and eb.hi <= target:   # a infeasible, b feasible
+            return a, b
+        if increasing and ea.hi <= target and eb.lo > target:       # a feasible, b infeasible
+            return a, b
+    raise CertificationError(f"{what}: could not bracket the root around the candidate {float(x0)!r}")
 
 
-gauss_sigma_min = _enclose("refs.gauss_sigma_min")
-gauss_eps_of_sigma = _enclose("refs.gauss_eps_of_sigma")
-laplace_scale_min = _enclose("refs.laplace_scale_min")
-adv_comp_eps = _enclose("refs.adv_comp_eps")
-sgm_tradeoff = _enclose("refs.sgm_tradeoff")
-sgm_mu = _enclose("refs.sgm_mu")
-zcdp_eps_cks20 = _enclose("refs.zcdp_eps_cks20")
+def _enclosure(lo: Fraction, hi: Fraction):
+    from dpbounds.evaluation.enclosure import Enclosure
+    return Enclosure(lo=lo, hi=hi, bits=130)
+
+
+def _named(ref: str, doc: str):
+    def wrap(fn):
+        fn.__name__ = fn.__qualname__ = ref.split(".")[-1]
+        fn.ref_id = ref  # type: ignore[attr-defined]
+        fn.__doc__ = doc
+        return fn
+    return wrap
+
+
+# ------------------------------------------------------------------------------------------------ Gaussian, Laplace
+
+@_named("refs.gauss_sigma_min", "The smallest sigma with which N(0, sigma^2) noise on sensitivity Delta is "
+        "(eps, delta)-DP (Balle, Wang 2018, arXiv:1805.06530v2, Thm 8: the registry's conversions.gdp.delta at "
+        "mu = Delta/sigma), bracketed by two certified evaluations.")
+def gauss_sigma_min(sensitivity: Any, eps: Any, delta: Any):
+    d_, e_, t_ = _q(sensitivity), _q(eps), _q(delta)
+    x0 = d_ / _gauss_mu_max(e_, t_)
+    # delta(Delta/sigma, eps) decreases in sigma: sigma_min = inf{sigma : delta <= target}
+    a, b = _bracket_root(lambda s: _enc("conversions.gdp.delta", mu=d_ / s, eps_g=e_), x0, t_, increasing=False,
+                         what="refs.gauss_sigma_min")
+    return _enclosure(a, b)
+
+
+def _gauss_mu_max(eps: Fraction, delta: Fraction) -> Fraction:
+    """A candidate (about 50 digits; the bracket proves it) for the mu with delta_mu(eps) = delta: bisection on log mu
+    to 1e-12, then Newton on log delta(mu), using d delta/d mu = phi(eps/mu - mu/2) (Balle, Wang 2018, proof of
+    Thm 8)."""
+    c = _truth.mp.mp
+    e, t = c.mpf(eps.numerator) / eps.denominator, c.mpf(delta.numerator) / delta.denominator
+    lo, hi = c.mpf("1e-6"), c.mpf(1)
+    while _truth.gauss_delta(hi, e) <= t:
+        lo, hi = hi, hi * 2
+    for _ in range(45):
+        mid = c.sqrt(lo * hi)
+        if _truth.gauss_delta(mid, e) <= t:
+            lo = mid
+        else:
+            hi = mid
+    m = c.sqrt(lo * hi)
+    for _ in range(4):
+        d = _truth.gauss_delta(m, e)
+        if d <= 0:
+            break
+        phi = c.npdf(e / m - m / 2)
+        m = m - (c.log(d) - c.log(t)) * d / phi
+    return Fraction(str(m)) if m > 0 else Fraction(str(c.sqrt(lo * hi)))
+
+
+@_named("refs.gauss_eps_of_sigma", "The smallest eps with which N(0, sigma^2) noise on sensitivity Delta is "
+        "(eps, delta)-DP (conversions.gdp.delta at mu = Delta/sigma, solved for eps), bracketed.")
+def gauss_eps_of_sigma(sensitivity: Any, sigma: Any, delta: Any):
+    mu, t_ = _q(sensitivity) / _q(sigma), _q(delta)
+    if _enc("conversions.gdp.delta", mu=mu, eps_g=0).hi <= t_:
+        return _enclosure(Fraction(0), Fraction(0))
+    x0 = Fraction(str(_truth.gauss_eps_of_sigma(float(sensitivity), float(sigma), float(delta))))
+    a, b = _bracket_root(lambda e: _enc("conversions.gdp.delta", mu=mu, eps_g=e), x0, t_, increasing=False,
+                         what="refs.gauss_eps_of_sigma")
+    return _enclosure(a, b)
+
+
+@_named("refs.laplace_scale_min", "The smallest Laplace scale b with which Lap(b) noise on sensitivity Delta is "
+        "eps-DP: Delta/eps exactly (Dwork, McSherry, Nissim, Smith 2006; the privacy loss of Lap(b) is at most "
+        "Delta/b, with equality attained).")
+def laplace_scale_min(sensitivity: Any, eps: Any):
+    v = _q(sensitivity) / _q(eps)
+    return _enclosure(v, v)
+
+
+# ------------------------------------------------------------------------------------------------ composition
+
+@_named("refs.adv_comp_eps", "The smallest eps with n-fold (ei, di)-DP being (eps, n di)-DP: the exact optimal "
+        "composition (Kairouz, Oh, Viswanath 2015, arXiv:1311.0776v4, Thm 3.3; the registry's conversions.kov15.exact "
+        "for its pure part) solved for eps in closed form on the segment holding the root, in arb.")
+def adv_comp_eps(n: Any, ei: Any, di: Any):
+    """delta(x) = 1 - (1 - di)^n (1 - D(x)), D(x) = sum_l max(0, t_l - e^x s_l) with t_l = C(n, l) p^(n-l) (1-p)^l,
+    s_l = C(n, l) p^l (1-p)^(n-l), p = e^ei/(1 + e^ei) (conversions.kov15.exact, divided through by (1 + e^ei)^n).
+    Term l is positive iff x < x_l = (n - 2l) ei, so on [x_{L+1}, x_L] D(x) = A_L - e^x B_L (A_L, B_L the partial
+    sums of t and s up to L): delta is continuous and decreasing, and delta(x) = T = n di is solved there exactly,
+    x = log(((1 - T)/P - 1 + A_L)/B_L) with P = (1 - di)^n.  L is the last index with delta(x_L) <= T (delta(x_L)
+    increases with L); a ball that cannot decide a comparison raises CertificationError (the example is skipped)."""
+    from flint import arb
+
+    from dpbounds.evaluation.enclosure import CertificationError
+    from dpbounds.evaluation.numeric import arb_endpoints, arb_prec, fraction_to_arb
+    k, e0, d0 = int(_q(n)), _q(ei), _q(di)
+    if k < 1 or not 0 < e0 or not 0 <= d0 < 1:
+        from dpbounds.spec import DomainError
+        raise DomainError("n, ei, di", (n, ei, di), "n >= 1, ei > 0, 0 <= di < 1", "refs.adv_comp_eps (KOV15 Thm 3.3)")
+    with arb_prec(256):
+        E = fraction_to_arb(e0)
+        T = fraction_to_arb(k * d0)
+        P = (1 - fraction_to_arb(d0)) ** k
+        p = E.exp() / (1 + E.exp())
+        t, s = p ** k, (1 - p) ** k          # t_0, s_0
+        rt, rs = (1 - p) / p, p / (1 - p)
+        A, B = arb(0), arb(0)
+        # delta(x_0) = 1 - P <= n di = T (Bernoulli's inequality): the root is at or below x_0 = n ei
+        for L in range(0, k + 1):
+            A, B = A + t, B + s                # terms l <= L: delta = 1 - P (1 - A + e^x B) on [x_{L+1}, x_L]
+            xb = k - 2 * (L + 1)
+            bottom = E * xb if xb > 0 else arb(0)
+            above = _lt(T, 1 - P * (1 - A + bottom.exp() * B))   # delta(bottom) > T: the root is in this segment
+            if above is None:
+                raise CertificationError("refs.adv_comp_eps: delta at a breakpoint is too close to n di to tell")
+            if above:
+                ends = arb_endpoints((((1 - T) / P - 1 + A) / B).log())
+                if ends is None:
+                    raise CertificationError("refs.adv_comp_eps: the root's ball is not finite")
+                return _enclosure(max(ends[0], Fraction(0)), max(ends[1], Fraction(0)))
+            if xb <= 0:                        # delta(0) <= T
+                return _enclosure(Fraction(0), Fraction(0))
+            t, s = t * rt * (k - L) / (L + 1), s * rs * (k - L) / (L + 1)
+    raise CertificationError("refs.adv_comp_eps: no segment holds the root")
+
+
+def _lt(a, b):
+    """a < b for arb balls: True, False, or None when the balls overlap."""
+    if a < b:
+        return True
+    if a >= b:
+        return False
+    return None
+
+
+# ------------------------------------------------------------------------------------------------ DP-SGD at q = 1
+
+def _q_one(q: Any, what: str) -> None:
+    from dpbounds.spec import DomainError
+    if _q(q) != 1:
+        raise DomainError("q", q, "q = 1 (this reference covers only the unsubsampled Gaussian)", what)
+
+
+def _mu_ends(sigma: Any, k: Any) -> tuple[Fraction, Fraction]:
+    """Certified rational ends of mu = sqrt(k)/sigma (k steps of N(0, sigma^2) on sensitivity 1 are exactly
+    mu-GDP: Dong, Roth, Su 2022, arXiv:1905.02383v3, Cor. 3.3)."""
+    from flint import arb
+
+    from dpbounds.evaluation.numeric import arb_endpoints, arb_prec, fraction_to_arb
+    with arb_prec(256):
+        lo, hi = arb_endpoints(arb(int(_q(k))).sqrt() / fraction_to_arb(_q(sigma)))
+    return lo, hi
+
+
+@_named("refs.sgm_mu", "The exact GDP mu of k steps of the Gaussian mechanism at q = 1: sqrt(k)/sigma (Dong, Roth, "
+        "Su 2022, arXiv:1905.02383v3, Cor. 3.3), in arb.")
+def sgm_mu(q: Any, sigma: Any, k: Any):
+    _q_one(q, "refs.sgm_mu")
+    return _enclosure(*_mu_ends(sigma, k))
+
+
+@_named("refs.sgm_tradeoff", "The type-II error at fpr of k steps of the Gaussian mechanism at q = 1: the registry's "
+        "tradeoff.gdp at mu = sqrt(k)/sigma (Dong, Roth, Su 2022, arXiv:1905.02383v3, Cor. 3.3), decreasing in mu: "
+        "its enclosures at the two certified ends of mu.")
+def sgm_tradeoff(q: Any, sigma: Any, k: Any, fpr: Any):
+    _q_one(q, "refs.sgm_tradeoff")
+    mu_lo, mu_hi = _mu_ends(sigma, k)
+    f = _q(fpr)
+    return _enclosure(_enc("tradeoff.gdp", mu=mu_hi, fpr=f).lo, _enc("tradeoff.gdp", mu=mu_lo, fpr=f).hi)
+
+
+@_named("refs.zcdp_eps_cks20", "inf over alpha > 1 of the CKS20 conversion of (alpha, alpha rho)-RDP: the "
+        "registry's conversions.cks20.")
+def zcdp_eps_cks20(rho: Any, delta: Any):
+    return _enc("conversions.cks20", rho=_q(rho), delta=_q(delta))
 
 
 def ref_id(reference: Any) -> str:
