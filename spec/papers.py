@@ -102,7 +102,7 @@ PAPERS: dict[str, Paper] = {p.key: p for p in (
           "Theory of Cryptography (TCC 2016-B), LNCS 9985, pp. 635-658", 2016, "1605.02065", "v1", True,
           "arXiv id as in OpenDP's bibliography.  Revision: the only revision found is v1 -- the PDF text of a stored "
           "copy (fdocuments) is stamped 'arXiv:1605.02065v1 [cs.CR] 6 May 2016', and scholarfeed lists 1605.02065v1 "
-          "(scholarfeed lists the latest revision: 1605.08294v3, 1702.07476v3, 2106.08567v3, 2008.11193v4, each "
+          "(scholarfeed lists the latest revision: 1605.08294v3, 1702.07476v3 and 2106.08567v3, each "
           "checked against an arXiv listing).  No arXiv listing of 1605.02065's revisions was read, so a later "
           "revision is not excluded by an arXiv page.  Proposition 1.3 (rho-zCDP => (rho + 2 sqrt(rho log(1/delta)), "
           "delta)-DP) is also what privjail's zcdp accountant cites for that formula ('arxiv.org/pdf/1605.02065 "
