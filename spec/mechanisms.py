@@ -72,7 +72,8 @@ register(SpecEntry(
           "max(D_alpha(mu_1||mu_0), D_alpha(mu_0||mu_1)) = log(A_alpha)/(alpha - 1)",
     kind=Kind.CONVERSION,
     source=Source("MTZ19", "Section 3 (A_alpha = E_{mu_0}[(mu_1/mu_0)^alpha], B_alpha = E_{mu_0}[(mu_1/mu_0)^(1-alpha)]; "
-                  "Section 3.1 the integer-order binomial sum, Section 3.3 fractional orders)",
+                  "Section 3.3 for log A_alpha: Opacus cites it for the integer-order binomial sum and the fractional "
+                  "orders, dp_accounting for the fractional orders)",
                   theorem="Section 3"),
     params=("q", "sigma", "alpha"),
     # max(D_alpha(mu_1||mu_0), D_alpha(mu_0||mu_1)) = K(q, sigma, alpha)/(alpha - 1): the first direction is the
