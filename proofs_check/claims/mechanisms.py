@@ -10,11 +10,12 @@ import sympy as sp
 
 from dpbounds import spec
 from dpbounds.evaluation.numeric import arb_prec, mp_context
+from dpbounds.spec.papers import paper
 
 from ..core import Verdict, claim
 
-MTZ = "Mironov, Talwar, Zhang 2019, arXiv:1908.10530 (version not verified), Section 3"
-MIR = "Mironov 2017, arXiv:1702.07476 (version not verified), Table II (Laplace row)"
+MTZ = f"Mironov, Talwar, Zhang 2019, {paper('MTZ19').arxiv_ref()}, Section 3"
+MIR = f"Mironov 2017, {paper('Mir17').arxiv_ref()}, Table II (Laplace row)"
 _UNQ = "re-derived from the definitions here; the paper is not among the seed texts"
 
 x = sp.Symbol("x", real=True)
@@ -86,7 +87,7 @@ def sgm_directions() -> Verdict:
 
 @claim("mechanisms.sgm.rdp.binomial", spec_id="mechanisms.sgm.rdp",
        statement="For an integer n >= 0: E_{mu_0}[w^n] = sum_k C(n,k) (1-q)^(n-k) q^k exp((k^2-k)/(2 sigma^2)) "
-                 "(MTZ19 Section 3.1), because E_{mu_0}[exp(k (2x-1)/(2 sigma^2))] = exp((k^2-k)/(2 sigma^2)); and "
+                 "(MTZ19 Section 3.3), because E_{mu_0}[exp(k (2x-1)/(2 sigma^2))] = exp((k^2-k)/(2 sigma^2)); and "
                  "the evaluator's closed form agrees with its quadrature path (certified balls overlap) at integer "
                  "orders",
        source=MTZ + ".1", method="sympy + arb", unquoted=_UNQ)

@@ -16,6 +16,7 @@ from flint import arb
 
 from dpbounds import spec
 from dpbounds.evaluation.numeric import arb_prec, fraction_to_arb
+from dpbounds.spec.papers import paper
 
 from ..core import Verdict, claim
 from .later import _validity
@@ -24,9 +25,9 @@ CKS = ("Canonne, Kamath, Steinke, 'The Discrete Gaussian for Differential Privac
        "Proposition 12 (the pointwise bound behind it)")
 LEC = "Lecuyer, arXiv:2103.01379 (v2), the multi-order Renyi filter"
 FZ = "Feldman, Zrnic, arXiv:2008.11193 (FZ21), Theorem 4.3's supermartingale (seed 004_8eb651b0fc92abd6.txt)"
-KOV = ("Kairouz, Oh, Viswanath, ICML 2015, arXiv:1311.0776 (version not verified), Theorem 2.2 (every (eps, delta)-DP "
+KOV = (f"Kairouz, Oh, Viswanath, ICML 2015, {paper('KOV15').arxiv_ref()}, Theorem 2.2 (every (eps, delta)-DP "
        "pair is a post-processing of (eps, delta)-randomized response); WRRW23 (PMLR 202) Lemma 11 (adaptive form)")
-MV = ("Murtagh, Vadhan, TCC 2016-A / Theory of Computing 14(8), 2018, arXiv:1507.03113 (version not verified), the "
+MV = (f"Murtagh, Vadhan, TCC 2016-A / Theory of Computing 14(8), 2018, {paper('MV16').arxiv_ref()}, the "
       "optimal composition theorem (pure case); KOV15 Theorem 2.2")
 
 #: the orders of the done-when figure and of the report's comparison

@@ -11,7 +11,7 @@ so D_alpha(mu_1 || mu_0) = K(q, sigma, alpha)/(alpha - 1) and D_alpha(mu_0 || mu
 
 * q = 1: K = (s^2 - s)/(2 sigma^2) exactly (E[e^{s u}] for a Gaussian u).
 * s a nonnegative integer n: the binomial expansion E[w^n] = sum_k C(n,k) (1-q)^(n-k) q^k exp((k^2 - k)/(2 sigma^2))
-  (MTZ19 Section 3.1), all terms positive -- evaluated in arb, no cancellation.
+  (MTZ19 Section 3.3), all terms positive -- evaluated in arb, no cancellation.
 * otherwise: rigorous quadrature (arb's ``acb.integral``) on a window [L, R], split at z0 = sigma^2 log((1-q)/q) + 1/2
   where q e^u = 1 - q, with w written as (1-q)(1 + K e^u) left of z0 and q e^u (1 + e^{-u}/K) right of it
   (K = q/(1-q)), so the only branch point near the path is at z0 +- i pi sigma^2 -- plus the two tails, bounded

@@ -14,6 +14,7 @@ from fractions import Fraction
 
 from dpbounds.testing import Declaration
 from dpbounds.audit.peers._common import SGM_EPS, decl
+from dpbounds.spec.papers import paper
 
 PEER = "dp_accounting"
 DIST = "dp-accounting"
@@ -33,7 +34,7 @@ NOTE = (f"compute_epsilon(orders, alpha*rho, delta) with {len(ORDERS)} orders fr
 RR = [("0.5", 10, "1"), ("0.5", 10, "2"), ("0.9", 50, "1"), ("0.2", 4, "2"), ("0.95", 100, "1"),
       ("0.1", 3, "4"), ("0.8", 20, "1.5"), ("0.98", 400, "0.5"), ("0.7", 12, "2"), ("0.9", 100, "2")]
 CKS20 = "Canonne, Kamath, Steinke, NeurIPS 2020, arXiv:2004.00010v4, Prop. 12"
-KOV15 = "Kairouz, Oh, Viswanath, ICML 2015, arXiv:1311.0776 (version not verified), Thm 3.3"
+KOV15 = f"Kairouz, Oh, Viswanath, ICML 2015, {paper('KOV15').arxiv_ref()}, Thm 3.3"
 
 
 def _rho(rho) -> Fraction:

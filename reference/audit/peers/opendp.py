@@ -15,6 +15,7 @@ from fractions import Fraction
 
 from dpbounds.testing import Declaration
 from dpbounds.audit.peers._common import SGM_Q1, decl
+from dpbounds.spec.papers import paper
 
 PEER = "opendp"
 DIST = "opendp"
@@ -60,9 +61,9 @@ def _grid_declarations() -> list[Declaration]:
                (gauss_eps, "Balle, Wang, ICML 2018, arXiv:1805.06530v2, Thm. 8 (the Gaussian's exact curve)", "truth"))]
     for call, ref, key, cost, streams, kind, cites in (
             ("opendp_calls:zcdp_filter", "fz21.remark4_4", "B", "rho", ZCDP_STREAMS, "zcdp",
-             "Feldman, Zrnic, NeurIPS 2021, arXiv:2008.11193 (version not verified), Remark 4.4"),
+             f"Feldman, Zrnic, NeurIPS 2021, {paper('FZ21').arxiv_ref()}, Remark 4.4"),
             ("opendp_calls:pure_filter", "rruv16.thm3_4.filter", "eps_g", "eps", PURE_STREAMS, "pure",
-             "Rogers, Roth, Ullman, Vadhan, NIPS 2016, arXiv:1605.08294 (version not verified), Thm 3.4")):
+             f"Rogers, Roth, Ullman, Vadhan, NIPS 2016, {paper('RRUV16').arxiv_ref()}, Thm 3.4")):
         for budget in dict.fromkeys(b for b, _ in streams):
             ex = tuple(tuple({cost: c} for c in seq) for b, seq in streams if b == budget)
             out.append(Declaration(peer=PEER, function=F_FILTER, call=call, reference=ref, kind="filter",

@@ -51,7 +51,7 @@ NOT_INSTALLED = "not installed; pip install pipeline-dp"
 NOTE = ("Every reference is the exact Gaussian curve (BW18), so (a) and (b) coincide. gaussian_epsilon bisects to an "
         "absolute width 1e-10 and returns the midpoint, which can lie below the minimum eps; inside PipelineDP it "
         "calibrates Gaussian thresholding, where a smaller eps means more noise (a conservative use of a false claim).")
-BW18 = "Balle, Wang, ICML 2018, arXiv:1805.06530 (version not verified), Thm 8"
+BW18 = "Balle, Wang, ICML 2018, arXiv:1805.06530v2, Thm 8"
 
 
 def exact_delta(sigma, eps):
