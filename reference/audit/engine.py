@@ -7,7 +7,8 @@ turns them into the audit's rows and searches.
   the truth (``"truth"``, (b)) -- one :class:`Comparison` per example, exactly as the hand-written adapters did.
 * **Search** (``dpbounds audit --search SECONDS``): every declaration is searched with ``check_conversion`` /
   ``check_filter`` / ``check_odometer``; each (declaration, seed) is an independent task with a deterministic
-  budget of ``SECONDS x RATE`` examples (the wall clock only caps it), so a seed gives the same findings wherever
+  budget of ``SECONDS x`` :data:`RATES` examples (by what one costs; the wall clock only caps it, at
+  ``WALL_CAP x SECONDS + 30`` s), so a seed gives the same findings wherever
   it runs -- in this process, in ``--jobs N`` processes, or on a Dask cluster (``--scheduler ADDRESS``).  Per
   function the audit reports examples tried and the worst margin; a witness found becomes a row, and with
   ``--witnesses FILE`` it is kept and replayed first next time.
@@ -19,6 +20,7 @@ import dataclasses
 import importlib
 import json
 import math
+import time
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
@@ -28,11 +30,30 @@ from typing import Any, Callable
 from dpbounds.audit import common
 from dpbounds.audit.common import Comparison, PeerResult, error_comparison, probe_version
 
-#: examples per second of --search budget: the deterministic size of one search task
-RATE = 40
+#: examples per second of --search budget (the deterministic size of one search task), by what an example costs on
+#: this 2-core machine (measured): a conversion against a closed form or a certified ``_refs`` callable is judged by
+#: a float interval, arb only near the border (milliseconds); against an opaque certified evaluator (the PLD
+#: bracket of composition.sgm.*, tradeoff.zcdp) seconds; a filter or odometer stream runs up to thousands of rounds
+#: through the peer (OpenDP: about a millisecond a round)
+RATES = {"closed": 40, "opaque": 1, "stream": 2}
+RATE = RATES["closed"]
 #: a task's wall clock is capped at WALL_CAP x its seconds + 30 s; only a task that reaches the cap (its JSON says
 #: ``"stopped": "time"``) depends on the machine
-WALL_CAP = 10
+WALL_CAP = 2
+
+
+def cost_class(decl: Any) -> str:
+    """'stream' (a filter or odometer), 'opaque' (a conversion whose registry reference has only an opaque certified
+    evaluator) or 'closed'."""
+    if decl.kind != "conversion":
+        return "stream"
+    if isinstance(decl.reference, str):
+        from dpbounds.spec import get
+        try:
+            return "opaque" if get(decl.reference).evaluator else "closed"
+        except Exception:  # noqa: BLE001 - an unknown id is skipped elsewhere
+            return "closed"
+    return "closed"
 
 
 @dataclass(frozen=True)
@@ -48,7 +69,11 @@ class SearchOptions:
 
     @property
     def max_examples(self) -> int:
-        return max(1, int(self.seconds * RATE))
+        return self.examples_for("closed")
+
+    def examples_for(self, cost: str) -> int:
+        """The deterministic example budget of one task of this cost class (:data:`RATES`)."""
+        return max(1, int(self.seconds * RATES[cost]))
 
 
 def is_declarative(mod: ModuleType) -> bool:
@@ -235,6 +260,23 @@ def load_witnesses(path: str | None) -> dict[str, list[Any]]:
     return {k: list(v) for k, v in data["witnesses"].items()}
 
 
+def merge_witnesses(path: str, additions: dict[str, list[Any]]) -> None:
+    """Add witnesses to the file under an exclusive lock, re-reading it first: peers searched at once (``--jobs``)
+    each add their own functions' witnesses without losing the others'."""
+    import fcntl
+    import os
+    fd = os.open(f"{path}.lock", os.O_CREAT | os.O_WRONLY | os.O_NOFOLLOW, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        known = load_witnesses(path)
+        for k, lst in additions.items():
+            cur = known.setdefault(k, [])
+            cur.extend(w for w in lst if w not in cur)
+        save_witnesses(path, known)
+    finally:
+        os.close(fd)  # releases the lock
+
+
 def save_witnesses(path: str, w: dict[str, list[Any]]) -> None:
     """Write the search witnesses, keeping the file's other keys (its recorded ``findings``)."""
     from dpbounds.util.io import atomic_write_text
@@ -287,6 +329,7 @@ def search_task(module: str, index: int, seed: int, seconds: float, max_examples
     from dpbounds.testing.declarations import run_declaration
     mod = importlib.import_module(module)
     decl = effective_declarations(mod)[0][index]
+    t0 = time.perf_counter()
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
@@ -301,6 +344,7 @@ def search_task(module: str, index: int, seed: int, seconds: float, max_examples
     out = r.as_json()
     out["declaration"] = index
     out["key"] = witness_key(decl)
+    out["seconds"] = round(time.perf_counter() - t0, 2)
     return out
 
 
@@ -354,14 +398,14 @@ def search_peer(mod: ModuleType, decls: list[Any], opts: SearchOptions, python: 
         if d is None:
             continue
         for s in range(opts.seeds):
-            tasks.append((mod.__name__, i, opts.seed + s, opts.seconds, opts.max_examples, python,
+            tasks.append((mod.__name__, i, opts.seed + s, opts.seconds, opts.examples_for(cost_class(d)), python,
                           known.get(witness_key(d), [])))
     with Progress(len(tasks), f"search {mod.PEER}") as bar:
         results = run_tasks(tasks, opts, lambda line: bar.update(1, line))
     by_decl: dict[int, list[dict[str, Any]]] = {}
     for r in results:
         by_decl.setdefault(r["declaration"], []).append(r)
-    changed = False
+    added: dict[str, list[Any]] = {}
     for i, rs in sorted(by_decl.items()):
         d = decls[i]
         margins = [r["margin"] for r in rs if r["margin"] is not None]
@@ -370,6 +414,8 @@ def search_peer(mod: ModuleType, decls: list[Any], opts: SearchOptions, python: 
         res.search.append({"function": d.function, "call": str(d.call), "reference": worst["reference"],
                            "against": d.against, "check": d.check, "verdict": worst["verdict"],
                            "examples": sum(r["examples"] for r in rs), "seeds": [r["seed"] for r in rs],
+                           "seconds": round(sum(r.get("seconds", 0.0) for r in rs), 2),
+                           "stopped": sorted({r.get("stopped", "examples") for r in rs}),
                            "worst_margin": min(margins) if margins else None, "witness": worst["witness"],
                            "reproducer": worst["reproducer"] or None})
         for r in rs:
@@ -382,9 +428,9 @@ def search_peer(mod: ModuleType, decls: list[Any], opts: SearchOptions, python: 
             lst = known.setdefault(r["key"], [])
             if replay and replay not in lst:
                 lst.append(replay)
-                changed = True
-    if opts.witnesses and changed:
-        save_witnesses(opts.witnesses, known)
+                added.setdefault(r["key"], []).append(replay)
+    if opts.witnesses and added:
+        merge_witnesses(opts.witnesses, added)
 
 
 def _witness_row(d: Any, r: dict[str, Any]) -> Comparison:

@@ -133,7 +133,7 @@ DEFAULT_TIMEOUT = 900.0
 
 def audit_peers(peers: list[str] | None = None, quick: bool = False,
                 adapters: list[str] | None = None, pythons: dict[str, str] | None = None,
-                search: Any = None, timeout: float | None = DEFAULT_TIMEOUT) -> list[PeerResult]:
+                search: Any = None, timeout: float | None = DEFAULT_TIMEOUT, jobs: int = 1) -> list[PeerResult]:
     """Run the chosen peers' adapters (default: every adapter of this repository and of the entry points) and
     any extra adapter modules; a peer that is not installed is ``skipped`` with the reason.  ``peers=["none"]``
     (or ``[]`` with ``adapters``) runs only the extra adapters.  ``pythons`` maps a peer to the interpreter of
@@ -144,7 +144,8 @@ def audit_peers(peers: list[str] | None = None, quick: bool = False,
     without a limit) it is an ``error`` row and the whole group -- the adapter, the peer interpreters it started
     and their children -- is killed.  An adapter that raises, fails to import or returns something other than a
     PeerResult is an ``error`` row too, and every numeric verdict it returns is recomputed here from its numbers
-    (:func:`dpbounds.audit.common.rejudge`): an adapter's own verdict is never trusted."""
+    (:func:`dpbounds.audit.common.rejudge`): an adapter's own verdict is never trusted.  ``jobs`` > 1 (with a
+    timeout) runs up to that many adapters at once; the results keep the order of the peers."""
     import os
 
     from dpbounds.spec import DomainError
@@ -179,15 +180,18 @@ def audit_peers(peers: list[str] | None = None, quick: bool = False,
                               "dpbounds audit")
         if p not in chosen and peers:
             runs.append((p, known[p], False))
-    results = []
-    for label, module, own in runs:
+    def one(run: tuple[str, str, bool]) -> PeerResult:
+        label, module, own = run
         python = pythons.get(label)
         if timeout is None:
-            r = run_adapter(module, quick, python, label=label, cwd_first=own, search=search)
-        else:
-            r = _run_isolated(module, quick, python, label=label, cwd_first=own, timeout=timeout, search=search)
-        results.append(r)
-    return results
+            return run_adapter(module, quick, python, label=label, cwd_first=own, search=search)
+        return _run_isolated(module, quick, python, label=label, cwd_first=own, timeout=timeout, search=search)
+    if jobs > 1 and timeout is not None and len(runs) > 1:
+        # each adapter is a subprocess: threads only wait for them
+        from concurrent.futures import ThreadPoolExecutor
+        with ThreadPoolExecutor(max_workers=jobs) as ex:
+            return list(ex.map(one, runs))
+    return [one(r) for r in runs]
 
 
 def _error_result(label: str, reason: str) -> PeerResult:

@@ -168,6 +168,11 @@ def one_step(q: Fraction, sigma: Fraction, h: Fraction, z: float | None = None, 
         lo_x, hi_x = -sa * _a(Fraction(z)), 1 + sa * _a(Fraction(z))
         j_hi = math.ceil(float_up(L(hi_x) - c) / float(h / 2)) + 2
         j_lo = -3 if q < 1 else math.floor(float_down(L(lo_x) - c) / float(h / 2)) - 2
+        if (j_hi - j_lo) // 2 > MAX_GRID:   # refused before any allocation (h <= q makes tiny q need huge grids)
+            from dpbounds.evaluation.enclosure import CertificationError
+            raise CertificationError(f"composition.sgm: a one-step grid of step {float(h):.3g} would have "
+                                     f"{(j_hi - j_lo) // 2} points (> {MAX_GRID}); the bracket is not certified at "
+                                     f"q = {float(q):.3g} with this width")
         xs = []
         for j in range(j_lo, j_hi + 1):
             lj = c + j * ha

@@ -61,11 +61,14 @@ def add_parser(sub) -> None:
     p.add_argument("--out", metavar="FILE", help="write to this file (atomically) instead of stdout")
     g = p.add_argument_group("search (declarative adapters, on the dpbounds.testing engine)")
     g.add_argument("--search", type=float, default=0.0, metavar="SECONDS",
-                   help="also search each function's whole domain: SECONDS x 40 examples per (function, seed), "
-                   "deterministic for a seed; reports examples tried and the worst margin per function")
+                   help="also search each function's whole domain: per (function, seed) SECONDS x 40 examples (a "
+                   "conversion), x 1 (against the certified PLD bracket or tradeoff.zcdp) or x 2 streams (a filter "
+                   "or odometer), deterministic for a seed, each task capped at 2 x SECONDS + 30 s of wall clock; "
+                   "reports examples tried, seconds and the worst margin per function")
     g.add_argument("--seed", type=int, default=0, help="first search seed (default 0)")
     g.add_argument("--seeds", type=int, default=1, help="search tasks per function, seeds SEED, SEED+1, ...")
-    g.add_argument("--jobs", type=int, default=1, metavar="N", help="run the (function x seed) tasks in N processes")
+    g.add_argument("--jobs", type=int, default=1, metavar="N",
+                   help="run up to N peers at once, and each peer's (function x seed) tasks in N processes")
     g.add_argument("--scheduler", metavar="ADDRESS",
                    help="run the tasks on this Dask scheduler (pip install 'dpbounds[dask]'); same results")
     g.add_argument("--witnesses", metavar="FILE",
@@ -112,7 +115,7 @@ def run(args) -> int:
     if args.witnesses is not None:
         check_output_path(args.witnesses, "--witnesses")
     results = audit_peers(peers, quick=args.quick, adapters=args.adapter, pythons=pythons, search=search,
-                          timeout=args.timeout)
+                          timeout=args.timeout, jobs=args.jobs)
     render = {"json": to_json, "md": render_markdown, "html": render_html}[args.format]
     text = render(results, args.fail_on)
     if args.out is not None:
