@@ -35,7 +35,7 @@ from dpbounds.audit.common import Comparison, PeerResult, error_comparison, prob
 #: a float interval, arb only near the border (milliseconds); against an opaque certified evaluator (the PLD
 #: bracket of composition.sgm.*, tradeoff.zcdp) seconds; a filter or odometer stream runs up to thousands of rounds
 #: through the peer (OpenDP: about a millisecond a round)
-RATES = {"closed": 40, "opaque": 1, "stream": 2}
+RATES = {"closed": 40, "opaque": 0.25, "stream": 0.5}
 RATE = RATES["closed"]
 #: a task's wall clock is capped at WALL_CAP x its seconds + 30 s; only a task that reaches the cap (its JSON says
 #: ``"stopped": "time"``) depends on the machine

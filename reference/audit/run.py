@@ -187,7 +187,11 @@ def audit_peers(peers: list[str] | None = None, quick: bool = False,
             return run_adapter(module, quick, python, label=label, cwd_first=own, search=search)
         return _run_isolated(module, quick, python, label=label, cwd_first=own, timeout=timeout, search=search)
     if jobs > 1 and timeout is not None and len(runs) > 1:
-        # each adapter is a subprocess: threads only wait for them
+        # each adapter is a subprocess: threads only wait for them; the peers' own tasks then run one at a time (N
+        # peers of N tasks each would put N^2 processes on N cores, and a task's wall-clock cap would bite sooner)
+        if search is not None and getattr(search, "jobs", 1) > 1 and not getattr(search, "scheduler", None):
+            import dataclasses
+            search = dataclasses.replace(search, jobs=1)
         from concurrent.futures import ThreadPoolExecutor
         with ThreadPoolExecutor(max_workers=jobs) as ex:
             return list(ex.map(one, runs))
@@ -499,15 +503,18 @@ def render_markdown(results: list[PeerResult], fail_on: str = "unsound-rounding"
 
 
 def search_markdown(r: PeerResult) -> list[str]:
-    """``--search``: one line per searched function -- verdict, examples tried, worst margin (negative: an
-    under-report, relative)."""
+    """``--search``: one line per searched function -- verdict, examples tried, seconds, worst margin (negative:
+    an under-report, relative)."""
     if not r.search:
         return []
     out = ["Search (`--search`): function, reference, verdict, examples tried, worst relative margin", ""]
     for s in r.search:
         m = s["worst_margin"]
         out.append(f"- `{s['function']}` {s['check']} vs {s['reference']} ({s['against']}): {s['verdict']}, "
-                   f"{s['examples']} examples (seeds {', '.join(map(str, s['seeds']))}), worst margin "
+                   f"{s['examples']} examples (seeds {', '.join(map(str, s['seeds']))})"
+                   + (f" in {s['seconds']:g} s" if isinstance(s.get("seconds"), (int, float)) else "")
+                   + (" (stopped at its wall-clock cap)" if "time" in (s.get("stopped") or []) else "")
+                   + ", worst margin "
                    + ("n/a" if m is None else f"{m:.3g}"))
     return out + [""]
 

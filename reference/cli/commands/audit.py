@@ -62,13 +62,14 @@ def add_parser(sub) -> None:
     g = p.add_argument_group("search (declarative adapters, on the dpbounds.testing engine)")
     g.add_argument("--search", type=float, default=0.0, metavar="SECONDS",
                    help="also search each function's whole domain: per (function, seed) SECONDS x 40 examples (a "
-                   "conversion), x 1 (against the certified PLD bracket or tradeoff.zcdp) or x 2 streams (a filter "
-                   "or odometer), deterministic for a seed, each task capped at 2 x SECONDS + 30 s of wall clock; "
+                   "conversion), x 1/4 (against the certified PLD bracket or tradeoff.zcdp) or x 1/2 streams (a "
+                   "filter or odometer), deterministic for a seed, each task capped at 2 x SECONDS + 30 s of wall clock; "
                    "reports examples tried, seconds and the worst margin per function")
     g.add_argument("--seed", type=int, default=0, help="first search seed (default 0)")
     g.add_argument("--seeds", type=int, default=1, help="search tasks per function, seeds SEED, SEED+1, ...")
     g.add_argument("--jobs", type=int, default=1, metavar="N",
-                   help="run up to N peers at once, and each peer's (function x seed) tasks in N processes")
+                   help="run up to N peers at once (their tasks one at a time), or one peer's (function x seed) tasks "
+                   "in N processes")
     g.add_argument("--scheduler", metavar="ADDRESS",
                    help="run the tasks on this Dask scheduler (pip install 'dpbounds[dask]'); same results")
     g.add_argument("--witnesses", metavar="FILE",
