@@ -428,3 +428,11 @@ def test_negative_eps_witness_reproducer_prints_the_reference_it_was_judged_agai
     enc = dpbounds.enclose("conversions.rdp.cks20", {"alpha": 2.0, "R": 0.0, "delta": 0.5}, what="extra.unclipped")
     assert enc.lower() < 0 and "what='extra.unclipped'" in r.reproducer
     assert float(enc.lo) == pytest.approx(-math.log(2), rel=1e-15)
+
+
+def test_a_negative_delta_is_still_an_under_report_where_the_true_delta_is_zero():
+    # mechanisms.laplace.delta is exactly 0 for eps_g >= 1/b; a negative delta claims the impossible (H_gamma >= 0):
+    # unsound, not undecided (only an eps below a reference clipped at 0 is undecided)
+    r = check_conversion(lambda b, eps_g: -1e-17, "mechanisms.laplace.delta", inputs={"b": [1.0], "eps_g": [2.0]},
+                         seconds=30, max_examples=3)
+    assert r.verdict == "unsound", r.summary()

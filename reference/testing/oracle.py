@@ -200,7 +200,6 @@ class Oracle:
         return classify(self.claim, peer, self.fast(point), lambda: self.narrowed(point, peer), self.judge,
                         sure_enough=sure_enough)
 
-
     def negative(self, point: Mapping[str, Any], peer: float) -> Verdict:
         """The verdict on a negative value of an upper claim (see :meth:`certified`)."""
         return classify(self.claim, peer, None, lambda: self.certified(point, peer)[0],
@@ -216,9 +215,13 @@ class Oracle:
         real eps (conversions.rdp.cks20: its dual certificate holds for every gamma = e^eps > 0, proofs_check
         ``conversions.rdp.cks20.via_dual``) judges the value against g.  Any other reference whose enclosure
         reaches 0 (eps = inf{eps >= 0: ...}) cannot tell whether the negative eps holds: :class:`Undecided`, never
-        a verdict.  A reference above 0 judges as usual (for v < 0, H_{e^v} >= H_1 > delta: the claim is false)."""
+        a verdict -- for an eps (the inputs name a delta, no eps): a negative delta, RDP value or anything else
+        is false whatever the reference (H_gamma >= 0, D_alpha >= 0), judged as usual.  A reference above 0 judges
+        as usual too (for v < 0, H_{e^v} >= H_1 > delta: the claim is false)."""
         desc = description or self.description
-        if self.claim == "upper" and isinstance(peer, float) and peer < 0:
+        names = set(self.fixed) | set(point)
+        eps_valued = "delta" in names and not names & {"eps", "eps_g"}
+        if self.claim == "upper" and eps_valued and isinstance(peer, float) and peer < 0:
             if self._unclipped is not None:
                 if enc is None:
                     try:
