@@ -1,10 +1,11 @@
 """Certified references the registry has no id for: Gaussian and Laplace calibration, the exact k-fold (eps, delta)
 composition solved for eps, and DP-SGD at q = 1 as a GDP mu and a trade-off curve.  Each is a callable
-(**inputs) -> :class:`dpbounds.Enclosure` built only from registry entries evaluated in arb (``dpbounds.enclose``)
-and exact rational arithmetic: a calibration or an inverse is bracketed by two certified evaluations of the
-monotone registry curve on either side of a high-precision candidate (from :mod:`._truth`, mpmath; the candidate
-only says where to look, the two evaluations prove the bracket).  Outside what a reference covers (q < 1 for the
-q = 1 references) it raises :class:`DomainError` (the example is skipped, never judged)."""
+(**inputs) -> :class:`dpbounds.Enclosure` built from registry curves evaluated in arb (``dpbounds.enclose``), arb
+ball arithmetic and exact rationals: a calibration or an inverse is bracketed by two certified evaluations of the
+monotone registry curve on either side of a high-precision candidate (mpmath, :mod:`._truth`; the candidate only
+says where to look, the two evaluations prove the bracket); advanced composition is KOV15's exact curve solved in
+closed form on the segment that holds the root, in arb.  Outside what a reference covers (q < 1 for the q = 1
+references) it raises :class:`DomainError` (the example is skipped, never judged)."""
 
 from __future__ import annotations
 
@@ -125,8 +126,8 @@ def laplace_scale_min(sensitivity: Any, eps: Any):
 # ------------------------------------------------------------------------------------------------ composition
 
 @_named("refs.adv_comp_eps", "The smallest eps with n-fold (ei, di)-DP being (eps, n di)-DP: the exact optimal "
-        "composition (Kairouz, Oh, Viswanath 2015, arXiv:1311.0776v4, Thm 3.3; the registry's conversions.kov15.exact "
-        "for its pure part) solved for eps in closed form on the segment holding the root, in arb.")
+        "composition (Kairouz, Oh, Viswanath 2015, arXiv:1311.0776v4, Thm 3.3; its pure part is the registry's "
+        "conversions.kov15.exact) solved for eps in closed form on the segment holding the root, in arb.")
 def adv_comp_eps(n: Any, ei: Any, di: Any):
     """delta(x) = 1 - (1 - di)^n (1 - D(x)), D(x) = sum_l max(0, t_l - e^x s_l) with t_l = C(n, l) p^(n-l) (1-p)^l,
     s_l = C(n, l) p^l (1-p)^(n-l), p = e^ei/(1 + e^ei) (conversions.kov15.exact, divided through by (1 + e^ei)^n).
