@@ -71,9 +71,8 @@ register(SpecEntry(
     title="Renyi divergence of the Poisson-subsampled Gaussian mechanism (add/remove, sensitivity 1): "
           "max(D_alpha(mu_1||mu_0), D_alpha(mu_0||mu_1)) = log(A_alpha)/(alpha - 1)",
     kind=Kind.CONVERSION,
-    source=Source("MTZ19", "Section 3 (A_alpha = E_{mu_0}[(mu_1/mu_0)^alpha], B_alpha = E_{mu_0}[(mu_1/mu_0)^(1-alpha)]; "
-                  "Section 3.3 for log A_alpha: Opacus cites it for the integer-order binomial sum and the fractional "
-                  "orders, dp_accounting for the fractional orders)",
+    source=Source("MTZ19", "Section 3 (A_alpha, B_alpha; Section 3.3 for log A_alpha, as Opacus and dp_accounting "
+                  "cite it)",
                   theorem="Section 3"),
     params=("q", "sigma", "alpha"),
     # max(D_alpha(mu_1||mu_0), D_alpha(mu_0||mu_1)) = K(q, sigma, alpha)/(alpha - 1): the first direction is the
