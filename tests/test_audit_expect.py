@@ -80,7 +80,7 @@ def test_a_missing_reference_id_is_reported_not_a_crash():
     assert peer["comparisons"]   # the declaration whose reference exists still runs
 
 
-def test_the_committed_witness_file_names_known_peers_and_no_reason_yet():
+def test_the_committed_witness_file_names_known_peers_and_explains_each_disappearance():
     import pathlib
 
     from dpbounds.audit.expect import recorded_findings
@@ -90,3 +90,6 @@ def test_the_committed_witness_file_names_known_peers_and_no_reason_yet():
     assert len(fs) >= 40
     assert {f["peer"] for f in fs} <= set(ADAPTERS)
     assert all(f["verdict"] in ("unsound", "unsound-rounding", "error") for f in fs)
+    # a recorded reason says why a finding no longer shows (a fixed peer, with its version, or a reference that
+    # cannot decide it any more, with the numbers), in a sentence
+    assert all(f["reason"] is None or (isinstance(f["reason"], str) and len(f["reason"]) > 40) for f in fs)
