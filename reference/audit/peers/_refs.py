@@ -1,22 +1,18 @@
 """Certified references the registry has no id for: Gaussian and Laplace calibration, the exact k-fold (eps, delta)
 composition solved for eps, and DP-SGD at q = 1 as a GDP mu and a trade-off curve.  Each is a callable
-(**inputs) -> :class:`dpbounds.Enclosure` built from registry curves evaluated in arb (``dpbounds.enclose``), arb
-ball arithmetic and exact rationals: a calibration or an inverse is bracketed by two certified evaluations of the
-monotone registry curve on either side of a high-precision candidate (mpmath, :mod:`._truth`; the candidate only
-says where to look, the two evaluations prove the bracket); advanced composition is KOV15's exact curve solved in
-closed form on the segment that holds the root, in arb.  Outside what a reference covers (q < 1 for the q = 1
-references) it raises :class:`DomainError` (the example is skipped, never judged)."""
+(**inputs) -> :class:`dpbounds.Enclosure` built from what dpbounds already certifies -- registry curves
+(``dpbounds.enclose``) and the Gaussian curve's B* and eps(delta) (:mod:`dpbounds.accounting.conversions`) -- with
+arb ball arithmetic and exact rationals; advanced composition is KOV15's exact curve solved in closed form on the
+segment that holds the root, in arb.  Outside what a reference covers (q < 1 for the q = 1 references) it raises
+:class:`DomainError` (the example is skipped, never judged)."""
 
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Any, Callable
+from typing import Any
 
-from . import _truth
 
-#: relative half-widths tried around a candidate, narrowest first (the candidates carry ~60 digits)
-_STEPS = tuple(Fraction(1, 10 ** e) for e in (30, 24, 18, 12))
-#: relative width asked of each registry evaluation (well below the narrowest step)
+#: relative width asked of each certified evaluation
 _TOL = Fraction(1, 10 ** 40)
 
 
@@ -28,26 +24,6 @@ def _q(v: Any) -> Fraction:
 def _enc(ref_id: str, **params: Any):
     from dpbounds.evaluation.evaluate import enclose
     return enclose(ref_id, params, rel_tol=_TOL)
-
-
-def _bracket_root(curve: Callable[[Fraction], Any], x0: Fraction, target: Fraction, *, increasing: bool,
-                  what: str) -> tuple[Fraction, Fraction]:
-    """(a, b) with a < x* <= b, where x* = inf{x : curve(x) <= target} for a continuous, strictly monotone curve
-    (``increasing`` False: the usual case -- an eps or a sigma; True: x* = sup{x : curve(x) <= target}, then
-    a <= x* < b).  ``curve(x)`` is a certified enclosure of the curve at the exact rational x."""
-    from dpbounds.evaluation.enclosure import CertificationError
-    for r in _STEPS:
-        a, b = x0 * (1 - r), x0 * (1 + r)
-        if a <= 0:
-            continue
-        ea, eb = curve(a), curve(b)
-        if ea.pos_inf or eb.pos_inf:
-            continue
-        if not increasing and ea.lo > target and eb.hi <= target:   # a infeasible, b feasible
-            return a, b
-        if increasing and ea.hi <= target and eb.lo > target:       # a feasible, b infeasible
-            return a, b
-    raise CertificationError(f"{what}: could not bracket the root around the candidate {float(x0)!r}")
 
 
 def _enclosure(lo: Fraction, hi: Fraction):
@@ -67,52 +43,28 @@ def _named(ref: str, doc: str):
 # ------------------------------------------------------------------------------------------------ Gaussian, Laplace
 
 @_named("refs.gauss_sigma_min", "The smallest sigma with which N(0, sigma^2) noise on sensitivity Delta is "
-        "(eps, delta)-DP (Balle, Wang 2018, arXiv:1805.06530v2, Thm 8: the registry's conversions.gdp.delta at "
-        "mu = Delta/sigma), bracketed by two certified evaluations.")
+        "(eps, delta)-DP (Balle, Wang 2018, arXiv:1805.06530v2, Thm 8): Delta/sqrt(2 B*) with B* the largest rho "
+        "whose Gaussian curve conversions.gauss.delta meets (eps, delta) (dpbounds.accounting.conversions.b_star, "
+        "'gauss': a certified bracket), in arb.")
 def gauss_sigma_min(sensitivity: Any, eps: Any, delta: Any):
-    d_, e_, t_ = _q(sensitivity), _q(eps), _q(delta)
-    x0 = d_ / _gauss_mu_max(e_, t_)
-    # delta(Delta/sigma, eps) decreases in sigma: sigma_min = inf{sigma : delta <= target}
-    a, b = _bracket_root(lambda s: _enc("conversions.gdp.delta", mu=d_ / s, eps_g=e_), x0, t_, increasing=False,
-                         what="refs.gauss_sigma_min")
-    return _enclosure(a, b)
+    from flint import arb
 
-
-def _gauss_mu_max(eps: Fraction, delta: Fraction) -> Fraction:
-    """A candidate (about 50 digits; the bracket proves it) for the mu with delta_mu(eps) = delta: bisection on log mu
-    to 1e-12, then Newton on log delta(mu), using d delta/d mu = phi(eps/mu - mu/2) (Balle, Wang 2018, proof of
-    Thm 8)."""
-    c = _truth.mp.mp
-    e, t = c.mpf(eps.numerator) / eps.denominator, c.mpf(delta.numerator) / delta.denominator
-    lo, hi = c.mpf("1e-6"), c.mpf(1)
-    while _truth.gauss_delta(hi, e) <= t:
-        lo, hi = hi, hi * 2
-    for _ in range(45):
-        mid = c.sqrt(lo * hi)
-        if _truth.gauss_delta(mid, e) <= t:
-            lo = mid
-        else:
-            hi = mid
-    m = c.sqrt(lo * hi)
-    for _ in range(4):
-        d = _truth.gauss_delta(m, e)
-        if d <= 0:
-            break
-        phi = c.npdf(e / m - m / 2)
-        m = m - (c.log(d) - c.log(t)) * d / phi
-    return Fraction(str(m)) if m > 0 else Fraction(str(c.sqrt(lo * hi)))
+    from dpbounds.accounting.conversions import b_star
+    from dpbounds.evaluation.numeric import arb_endpoints, arb_prec, fraction_to_arb
+    lo, hi = b_star(_q(eps), _q(delta), "gauss", rel_tol=_TOL).bracket
+    d_ = fraction_to_arb(_q(sensitivity))
+    with arb_prec(256):   # sigma = Delta/sqrt(2 rho) decreases in rho: the ends swap
+        s_lo = arb_endpoints(d_ / (2 * fraction_to_arb(hi)).sqrt())[0]
+        s_hi = arb_endpoints(d_ / (2 * fraction_to_arb(lo)).sqrt())[1]
+    return _enclosure(s_lo, s_hi)
 
 
 @_named("refs.gauss_eps_of_sigma", "The smallest eps with which N(0, sigma^2) noise on sensitivity Delta is "
-        "(eps, delta)-DP (conversions.gdp.delta at mu = Delta/sigma, solved for eps), bracketed.")
+        "(eps, delta)-DP (Balle, Wang 2018, arXiv:1805.06530v2, Thm 8: the Gaussian curve of rho = Delta^2/(2 "
+        "sigma^2)), certified (dpbounds.accounting.conversions.eps_of, 'gauss').")
 def gauss_eps_of_sigma(sensitivity: Any, sigma: Any, delta: Any):
-    mu, t_ = _q(sensitivity) / _q(sigma), _q(delta)
-    if _enc("conversions.gdp.delta", mu=mu, eps_g=0).hi <= t_:
-        return _enclosure(Fraction(0), Fraction(0))
-    x0 = Fraction(str(_truth.gauss_eps_of_sigma(float(sensitivity), float(sigma), float(delta))))
-    a, b = _bracket_root(lambda e: _enc("conversions.gdp.delta", mu=mu, eps_g=e), x0, t_, increasing=False,
-                         what="refs.gauss_eps_of_sigma")
-    return _enclosure(a, b)
+    from dpbounds.accounting.conversions import eps_of
+    return eps_of(_q(sensitivity) ** 2 / (2 * _q(sigma) ** 2), _q(delta), "gauss")
 
 
 @_named("refs.laplace_scale_min", "The smallest Laplace scale b with which Lap(b) noise on sensitivity Delta is "

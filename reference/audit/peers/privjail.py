@@ -12,19 +12,6 @@ NOT_INSTALLED = ("not installed; its own venv (docs/peers.md): python3.11 -m ven
                  "on privjail=$DPBOUNDS_PEERS/privjail/bin/python")
 
 
-def gauss_eps_of_sigma(sensitivity, sigma, delta):
-    """The exact eps(delta) of the Gaussian mechanism N(0, sigma^2) at this sensitivity (BW18 Thm 8: the Gaussian
-    curve of rho = Delta^2 / (2 sigma^2)), certified (dpbounds.accounting.conversions.eps_of, arb)."""
-    from fractions import Fraction
-
-    from dpbounds.accounting.conversions import eps_of
-    rho = Fraction(sensitivity) ** 2 / (2 * Fraction(sigma) ** 2)  # the floats given, exactly
-    return eps_of(rho, Fraction(delta), "gauss")
-
-
-gauss_eps_of_sigma.ref_id = "refs.gauss_eps_of_sigma"  # type: ignore[attr-defined]  (its _truth derivation)
-
-
 def declarations():
     return [
         decl(PEER, "privjail.mechanism.sigma_from_eps_delta", "privjail_calls:sigma_from_eps_delta",
@@ -34,7 +21,7 @@ def declarations():
                                                                           "delta": 1e-5}),
              cites="Dwork, Roth 2014, The Algorithmic Foundations of DP, Thm 3.22 (eps < 1)", against="truth"),
         decl(PEER, "privjail.mechanism.eps_from_sigma_delta", "privjail_calls:eps_from_sigma_delta",
-             gauss_eps_of_sigma, {"sensitivity": [1.0], "sigma": (0.05, 100.0), "delta": (1e-12, 0.5)},
+             _refs.gauss_eps_of_sigma, {"sensitivity": [1.0], "sigma": (0.05, 100.0), "delta": (1e-12, 0.5)},
              examples=({"sensitivity": 1.0, "sigma": 0.25, "delta": 1e-5}, {"sensitivity": 1.0, "sigma": 0.5,
                                                                             "delta": 1e-5}),
              cites="Dwork, Roth 2014, Thm 3.22 inverted", against="truth"),
