@@ -36,7 +36,6 @@ from dpbounds.audit.common import Comparison, PeerResult, error_comparison, prob
 #: bracket of composition.sgm.*, tradeoff.zcdp) seconds; a filter or odometer stream runs up to thousands of rounds
 #: through the peer (OpenDP: about a millisecond a round)
 RATES = {"closed": 40, "opaque": 0.25, "stream": 0.5}
-RATE = RATES["closed"]
 #: a task's wall clock is capped at WALL_CAP x its seconds + 30 s; only a task that reaches the cap (its JSON says
 #: ``"stopped": "time"``) depends on the machine
 WALL_CAP = 2
@@ -66,10 +65,6 @@ class SearchOptions:
     jobs: int = 1
     scheduler: str | None = None
     witnesses: str | None = None
-
-    @property
-    def max_examples(self) -> int:
-        return self.examples_for("closed")
 
     def examples_for(self, cost: str) -> int:
         """The deterministic example budget of one task of this cost class (:data:`RATES`)."""

@@ -603,9 +603,8 @@ def _refine(q: Fraction, sigma: Fraction, k: int, rel_tol: float, width_of, what
     if rel_tol < MIN_REL_TOL:
         raise CertificationError(f"{what}: the certified PLD bracket is not attempted below relative width "
                                  f"{MIN_REL_TOL:g} (asked {rel_tol:.3g}); pass rel_tol >= {MIN_REL_TOL:g}, e.g. 1e-3")
-    # start coarse (the gap closes like C k h^2 with C about 0.5 at most of the targets, measured), then
-    # refine (below)
-    # the dominated (lower) pair needs h <= q: its sweep from the loss support's hard edge log(1 - q) merges lower
+    # start coarse (the gap closes like C k h^2 with C about 0.5 at most of the targets, measured); the
+    # dominated (lower) pair needs h <= q: its sweep from the loss support's hard edge log(1 - q) merges lower
     # sets, whose loss is <= 0, so with the first grid point above 0 (h/2 > -log(1 - q), measured to fail already
     # at h = 1.67 q) no group certifies and the lower end is 0 (q = 1e-4, k = 1e5 spent minutes convolving zeros)
     cap = Fraction(1, math.ceil(1 / q)) if q < 1 else Fraction(1)

@@ -167,12 +167,6 @@ def sgm_tradeoff(q: Any, sigma: Any, k: Any, fpr: Any):
     return _enclosure(_enc("tradeoff.gdp", mu=mu_hi, fpr=f).lo, _enc("tradeoff.gdp", mu=mu_lo, fpr=f).hi)
 
 
-@_named("refs.zcdp_eps_cks20", "inf over alpha > 1 of the CKS20 conversion of (alpha, alpha rho)-RDP: the "
-        "registry's conversions.cks20.")
-def zcdp_eps_cks20(rho: Any, delta: Any):
-    return _enc("conversions.cks20", rho=_q(rho), delta=_q(delta))
-
-
 def ref_id(reference: Any) -> str:
     """The id of a reference: the string itself, or a ``_refs`` callable's ``ref_id``."""
     return reference if isinstance(reference, str) else getattr(reference, "ref_id", repr(reference))
