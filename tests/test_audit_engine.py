@@ -111,3 +111,18 @@ def test_a_filter_in_another_interpreter_gives_the_same_witness():
     there = run_declaration(d, seconds=60, max_examples=40, python=sys.executable)
     assert here.verdict == there.verdict == "unsound"
     assert here.witness == there.witness and here.examples == there.examples
+
+
+def test_jobs_schedule_units_and_a_unit_that_hangs_is_an_error_of_its_function_only():
+    # --jobs N with --search runs one pool over (peer, function) units: a function whose calls never return times
+    # out alone (an error row and summary of that function), the peer's rows and its other function stay
+    peers = [FAKE, "tests.fake_peers.declared_hang"]
+    fake, hang = audit_peers(adapters=peers, search=SearchOptions(seconds=2), jobs=2, timeout=20)
+    assert fake.status == hang.status == "ran"
+    assert [s["function"] for s in hang.search] == ["fake.eps", "fake.hang"]
+    assert hang.search[0]["verdict"] == "unsound" and hang.search[0]["witness"]["rho"] < 1e-6
+    assert hang.search[1]["verdict"] == "error" and "timed out" in hang.search[1]["witness"]["error"]
+    errors = [c for c in hang.comparisons if c.verdict == "error"]
+    assert [c.function for c in errors] == ["fake.hang"] and "timed out" in errors[0].error
+    assert len([c for c in hang.comparisons if c.function == "fake.eps"]) == 7  # 6 grid rows + the witness
+    assert _findings(fake.search)[0]["witness"] == hang.search[0]["witness"]

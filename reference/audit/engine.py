@@ -383,14 +383,14 @@ def _task_line(r: dict[str, Any]) -> str:
 
 
 def search_peer(mod: ModuleType, decls: list[Any], opts: SearchOptions, python: str | None,
-                res: PeerResult) -> None:
-    """Search every declaration of one peer (``opts.seeds`` tasks each); summaries into ``res.search``, found
-    witnesses as rows and into the witness file."""
+                res: PeerResult, only: int | None = None) -> None:
+    """Search every declaration of one peer (``opts.seeds`` tasks each), or only declaration ``only``; summaries
+    into ``res.search``, found witnesses as rows and into the witness file."""
     from dpbounds.util.progress import Progress
     known = load_witnesses(opts.witnesses)
     tasks = []
     for i, d in enumerate(decls):
-        if d is None:
+        if d is None or (only is not None and i != only):
             continue
         for s in range(opts.seeds):
             tasks.append((mod.__name__, i, opts.seed + s, opts.seconds, opts.examples_for(cost_class(d)), python,
@@ -462,9 +462,11 @@ def _probe_spec(python: str, module: str, dist: str) -> tuple[bool, str]:
 
 
 def audit_declarations(mod: ModuleType, *, quick: bool = False, python: str | None = None,
-                       search: SearchOptions | None = None) -> PeerResult:
+                       search: SearchOptions | None = None, part: str | int | None = None) -> PeerResult:
     """The audit of one declarative adapter: presence and version, its example rows, and (with ``search``) the
-    search of every declaration."""
+    search of every declaration.  ``part`` splits it into units that run apart (``dpbounds audit --jobs``
+    schedules them over all peers): ``"rows"`` is everything but the search, an index ``i`` only the search of
+    declaration ``i`` of :func:`effective_declarations` (presence is checked by every unit)."""
     peer, dist, module = mod.PEER, getattr(mod, "DIST", mod.PEER), getattr(mod, "MODULE", mod.PEER)
     res = PeerResult(peer)
     install = getattr(mod, "NOT_INSTALLED", f"not installed; pip install {dist}")
@@ -478,6 +480,10 @@ def audit_declarations(mod: ModuleType, *, quick: bool = False, python: str | No
         return res.skip(install)
     aligned, notes = effective_declarations(mod)
     decls = [d for d in aligned if d is not None]
+    if isinstance(part, int):
+        if search is not None and search.seconds > 0:
+            search_peer(mod, aligned, search, python, res, only=part)
+        return res
     res.functions = list(dict.fromkeys(d.function for d in decls))
     if getattr(mod, "NOTE", None):
         res.notes.append(mod.NOTE)
@@ -485,6 +491,16 @@ def audit_declarations(mod: ModuleType, *, quick: bool = False, python: str | No
     res.comparisons += example_rows(peer, decls, python)
     if callable(getattr(mod, "extra_rows", None)):  # documented checks that are no declaration (module docstring)
         res.comparisons += mod.extra_rows()
-    if search is not None and search.seconds > 0:
+    if search is not None and search.seconds > 0 and part is None:
         search_peer(mod, aligned, search, python, res)
     return res
+
+
+#: the order in which ``--jobs`` starts search units: the costliest first (longest-processing-time scheduling)
+COST_ORDER = ("opaque", "stream", "closed")
+
+
+def search_units(mod: ModuleType) -> list[tuple[int, str]]:
+    """(declaration index, cost class) of every declaration of a declarative adapter, the unit of ``--jobs``."""
+    aligned, _ = effective_declarations(mod)
+    return [(i, cost_class(d)) for i, d in enumerate(aligned) if d is not None]

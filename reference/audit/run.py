@@ -108,11 +108,13 @@ class _cwd_on_path:
             sys.path.remove(os.getcwd())
 
 
-def _run_adapter(mod: ModuleType, quick: bool, python: str | None, search: Any) -> PeerResult:
-    """One adapter's PeerResult: a declarative adapter on the engine (with the --search options), else audit()."""
+def _run_adapter(mod: ModuleType, quick: bool, python: str | None, search: Any, part: str | int | None = None
+                 ) -> PeerResult:
+    """One adapter's PeerResult: a declarative adapter on the engine (with the --search options; ``part``: see
+    :func:`dpbounds.audit.engine.audit_declarations`), else audit()."""
     from dpbounds.audit.engine import audit_declarations, is_declarative
     if is_declarative(mod):
-        return audit_declarations(mod, quick=quick, python=python, search=search)
+        return audit_declarations(mod, quick=quick, python=python, search=search, part=part)
     return mod.audit(quick=quick, **({"python": python} if python else {}))
 
 
@@ -180,22 +182,115 @@ def audit_peers(peers: list[str] | None = None, quick: bool = False,
                               "dpbounds audit")
         if p not in chosen and peers:
             runs.append((p, known[p], False))
-    def one(run: tuple[str, str, bool]) -> PeerResult:
+    def one(run: tuple[str, str, bool], part: str | int | None = None) -> PeerResult:
         label, module, own = run
         python = pythons.get(label)
         if timeout is None:
-            return run_adapter(module, quick, python, label=label, cwd_first=own, search=search)
-        return _run_isolated(module, quick, python, label=label, cwd_first=own, timeout=timeout, search=search)
+            return run_adapter(module, quick, python, label=label, cwd_first=own, search=search, part=part)
+        return _run_isolated(module, quick, python, label=label, cwd_first=own, timeout=timeout, search=search,
+                             part=part)
     if jobs > 1 and timeout is not None and len(runs) > 1:
         # each adapter is a subprocess: threads only wait for them; the peers' own tasks then run one at a time (N
         # peers of N tasks each would put N^2 processes on N cores, and a task's wall-clock cap would bite sooner)
         if search is not None and getattr(search, "jobs", 1) > 1 and not getattr(search, "scheduler", None):
             import dataclasses
             search = dataclasses.replace(search, jobs=1)
+        if search is not None and search.seconds > 0 and not search.scheduler:
+            return _scheduled(runs, one, jobs)
         from concurrent.futures import ThreadPoolExecutor
         with ThreadPoolExecutor(max_workers=jobs) as ex:
             return list(ex.map(one, runs))
     return [one(r) for r in runs]
+
+
+def _declarative(run: tuple[str, str, bool]) -> ModuleType | None:
+    from dpbounds.audit.engine import is_declarative
+    try:
+        if run[2]:
+            with _cwd_on_path():
+                mod = load_adapter(run[1])
+        else:
+            mod = load_adapter(run[1])
+    except Exception:  # noqa: BLE001 - its whole run reports why
+        return None
+    return mod if is_declarative(mod) else None
+
+
+def _scheduled(runs: list[tuple[str, str, bool]], one: Any, jobs: int) -> list[PeerResult]:
+    """``--jobs N --search``: one pool of N workers over units rather than peers, so that no peer is the critical
+    path.  A declarative peer is its rows (every check but the search) and then one unit per declaration, queued
+    once its rows say the peer ran; other adapters are one unit.  Adapters and rows go first, then the searches
+    costliest first (:data:`dpbounds.audit.engine.COST_ORDER`).  Each task is deterministic in its arguments, and
+    the units are folded back in declaration order, so the result is the one ``--jobs 1`` gives."""
+    import heapq
+    import threading
+
+    from dpbounds.audit.engine import COST_ORDER, effective_declarations, search_units
+    mods = [_declarative(r) for r in runs]
+    base: list[PeerResult | None] = [None] * len(runs)
+    parts: dict[tuple[int, int], PeerResult] = {}
+    heap: list[tuple[int, int, int, int | None]] = [(0, k, k, None) for k in range(len(runs))]
+    seq = [len(runs)]
+    busy = [0]
+    cond = threading.Condition()
+
+    def worker() -> None:
+        while True:
+            with cond:
+                while not heap and busy[0]:
+                    cond.wait()
+                if not heap:
+                    cond.notify_all()
+                    return
+                _, _, k, i = heapq.heappop(heap)
+                busy[0] += 1
+            try:
+                if i is None:
+                    r = one(runs[k], "rows" if mods[k] is not None else None)
+                else:
+                    r = one(runs[k], i)
+            except Exception as e:  # noqa: BLE001 - one() returns error rows; this is a bug of the scheduler
+                r = _error_result(runs[k][0], f"the audit could not run this unit: {type(e).__name__}: {e}")
+            with cond:
+                if i is None:
+                    base[k] = r
+                    if mods[k] is not None and r.status == "ran":
+                        for j, cost in search_units(mods[k]):
+                            heapq.heappush(heap, (1 + COST_ORDER.index(cost), seq[0], k, j))
+                            seq[0] += 1
+                else:
+                    parts[(k, i)] = r
+                busy[0] -= 1
+                cond.notify_all()
+
+    threads = [threading.Thread(target=worker, daemon=True) for _ in range(jobs)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    out = [b if b is not None else _error_result(runs[k][0], "the audit did not run this adapter")
+           for k, b in enumerate(base)]
+    for (k, i), u in sorted(parts.items()):
+        _fold(out[k], u, effective_declarations(mods[k])[0][i])
+    return out
+
+
+def _fold(res: PeerResult, unit: PeerResult, decl: Any) -> None:
+    """A search unit's summaries and witness rows into its peer's result; a unit that failed (a timeout, a crash)
+    is an ``error`` row and summary of that function."""
+    if unit.status == "ran":
+        res.search += unit.search
+        res.comparisons += unit.comparisons
+        res.notes += [n for n in unit.notes if n not in res.notes]
+        return
+    res.comparisons.append(Comparison(res.peer, decl.function, f"{decl.check or decl.kind} (search)", {},
+                                      error=unit.reason))
+    from dpbounds.audit.engine import _ref_id
+    res.search.append({"function": decl.function, "call": str(decl.call),
+                       "reference": _ref_id(decl.reference) or str(decl.reference),
+                       "against": decl.against, "check": decl.check, "verdict": "error", "examples": 0, "seeds": [],
+                       "seconds": None, "stopped": ["error"], "worst_margin": None,
+                       "witness": {"error": unit.reason}, "reproducer": None})
 
 
 def _error_result(label: str, reason: str) -> PeerResult:
@@ -218,7 +313,7 @@ def _loadable(specs: list[str]) -> list[ModuleType]:
 
 
 def run_adapter(module: str, quick: bool, python: str | None = None, *, label: str | None = None,
-                cwd_first: bool = False, search: Any = None) -> PeerResult:
+                cwd_first: bool = False, search: Any = None, part: str | int | None = None) -> PeerResult:
     """One adapter's PeerResult in this process, never an exception: a failed import, a raising ``audit()`` or a
     result that is not a PeerResult is an ``error`` row; the comparisons' verdicts are recomputed (rejudge)."""
     from dpbounds.audit.common import rejudge
@@ -235,7 +330,7 @@ def run_adapter(module: str, quick: bool, python: str | None = None, *, label: s
     try:
         with warnings.catch_warnings():  # peers' numerical warnings are not the audit's output
             warnings.simplefilter("ignore")
-            r = _run_adapter(mod, quick, python, search)
+            r = _run_adapter(mod, quick, python, search, part)
     except Exception as e:  # noqa: BLE001 - a peer that breaks is an 'error' row, never a crash
         return _error_result(label, f"the adapter raised {type(e).__name__}: {str(e)[:200]}")
     if not isinstance(r, PeerResult):
@@ -263,7 +358,7 @@ try:
         from dpbounds.audit.engine import SearchOptions
         search = SearchOptions(**spec["search"])
     r = run_adapter(spec["module"], spec["quick"], spec["python"], label=spec["label"], cwd_first=spec["cwd_first"],
-                    search=search)
+                    search=search, part=spec["part"])
     try:
         data = pickle.dumps(r)
     except Exception as e:
@@ -277,7 +372,7 @@ with open(spec["out"], "wb") as f:
 
 
 def _run_isolated(module: str, quick: bool, python: str | None, *, label: str, cwd_first: bool,
-                  timeout: float, search: Any = None) -> PeerResult:
+                  timeout: float, search: Any = None, part: str | int | None = None) -> PeerResult:
     """:func:`run_adapter` in a subprocess in its own session (process group); after ``timeout`` seconds the
     group is killed and the peer is an ``error`` row."""
     import dataclasses
@@ -289,7 +384,7 @@ def _run_isolated(module: str, quick: bool, python: str | None, *, label: str, c
     with tempfile.TemporaryDirectory(prefix="dpbounds-audit-") as tmp:
         out = os.path.join(tmp, "result.pickle")
         spec = {"module": module, "quick": quick, "python": python, "label": label, "cwd_first": cwd_first,
-                "out": out, "path": [p if p else os.getcwd() for p in sys.path],
+                "out": out, "path": [p if p else os.getcwd() for p in sys.path], "part": part,
                 "search": None if search is None else dataclasses.asdict(search)}
         proc = subprocess.Popen([sys.executable, "-c", _CHILD], stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
                                 stderr=subprocess.PIPE, start_new_session=True)

@@ -26,3 +26,10 @@ class _ExtraRound:
 
 def extra_round_filter(eps_g):
     return _ExtraRound(eps_g)
+
+
+def hang(rho, delta):
+    """Never answers (a peer call that blocks): only the audit's per-unit timeout ends it."""
+    import time
+    time.sleep(3600)
+    return rho
