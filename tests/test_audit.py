@@ -208,7 +208,7 @@ def test_python_option_is_refused_for_an_adapter_that_cannot_use_it():
 
     from dpbounds import spec
     with pytest.raises(spec.DomainError, match="SUPPORTS_PYTHON"):
-        audit_peers(["confseq"], pythons={"confseq": sys.executable})
+        audit_peers(["peer_tests"], pythons={"peer_tests": sys.executable})
 
 
 def test_findings_name_each_failing_function_once_with_its_worst_witness_and_tell_a_from_b():
@@ -285,3 +285,24 @@ def test_tmlt_core_runs_in_its_own_interpreter():
     assert not [c for c in res.comparisons if c.verdict == "error"]
     by_fn = {c.function for c in res.comparisons}
     assert len(by_fn) == 4
+
+
+def test_diffprivlib_runs_the_same_in_its_own_interpreter():
+    """--python diffprivlib=PATH: the accountant runs on the other side of a JSON pipe and decides as here (rounds
+    allowed, and the exact engine's replay-from-scratch filter at a HALT and a CONT)."""
+    import sys
+    from types import SimpleNamespace
+
+    pytest.importorskip("diffprivlib")
+    from dpbounds.audit.diffprivlib_adapter import DiffprivlibFilter, rounds_allowed_diffprivlib
+    for case in ((1.0, 1e-6, 0.0, 0.01), (1.0, 1e-6, 1e-6, 0.01), (0.5, 1e-6, 1e-7, 0.01)):
+        assert rounds_allowed_diffprivlib(*case, 2000) == rounds_allowed_diffprivlib(*case, 2000, sys.executable)
+    assert rounds_allowed_diffprivlib(1.0, 1e-6, 0.0, 0.01, 2000) == 99  # basic composition: 99 x fl(0.01) <= 1
+    here, there = DiffprivlibFilter(), DiffprivlibFilter(sys.executable)
+    try:
+        history = SimpleNamespace(params=[(0.4, 0.0), (0.4, 0.0)])
+        for cand, want in (((0.2, 0.0), True), ((0.3, 0.0), False)):
+            assert here.factory(1.0, 0.0, 0.0)(history, cand) is want
+            assert there.factory(1.0, 0.0, 0.0)(history, cand) is want
+    finally:
+        there.close()

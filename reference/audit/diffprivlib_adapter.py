@@ -19,49 +19,74 @@ F_ACC = "diffprivlib.accountant.BudgetAccountant.check + spend"
 
 
 class DiffprivlibFilter:
-    """diffprivlib.accountant.BudgetAccountant wrapped as a CONT/HALT filter."""
+    """diffprivlib.accountant.BudgetAccountant wrapped as a CONT/HALT filter, in this interpreter or (``python``)
+    in the peer's own (``dpbounds.audit.peers.diffprivlib_calls``; only JSON crosses)."""
 
-    def __init__(self, eps_g: float, delta_g: float, slack: float):
-        from diffprivlib.accountant import BudgetAccountant
-        self.acc = BudgetAccountant(epsilon=eps_g, delta=delta_g, slack=slack)
+    def __init__(self, python: str | None = None) -> None:
+        self.remote = None
+        if python:
+            from dpbounds.testing.declarations import Remote
+            self.remote = Remote(python, "diffprivlib_calls:budget_filter")
 
-    def cont(self, eps: float, delta: float = 0.0) -> bool:
-        from diffprivlib.utils import BudgetError
-        try:
-            self.acc.check(eps, delta)
-        except BudgetError:
-            return False
-        self.acc.spend(eps, delta)
-        return True
+    def decisions(self, eps_g: float, delta_g: float, slack: float, rounds: list[tuple[float, float]]) -> list[bool]:
+        """The accountant's decisions on ``rounds`` of (eps, delta) from a fresh start, up to its first HALT."""
+        if self.remote is not None:
+            r = self.remote.batch([{"op": "filter", "budget": {"eps_g": eps_g, "delta_g": delta_g, "slack": slack},
+                                    "rounds": [{"eps": e, "delta": d} for e, d in rounds]}])[0]
+            if "error" in r:
+                raise RuntimeError(r["error"])
+            return [bool(v) for v in r["ok"]]
+        from dpbounds.audit.peers.diffprivlib_calls import budget_filter
+        f, out = budget_filter(eps_g, delta_g, slack), []
+        for e, d in rounds:
+            out.append(f.try_spend(e, d))
+            if not out[-1]:
+                break
+        return out
 
-    @staticmethod
-    def factory(eps_g: float, delta_g: float, slack: float):
+    def factory(self, eps_g: float, delta_g: float, slack: float):
         """The accountant as the exact engine's filter: (history, candidate) -> CONT?, replayed from scratch."""
         def cont(history, candidate) -> bool:
-            f = DiffprivlibFilter(eps_g, delta_g, slack)
-            for e, d in history.params:
-                if not f.cont(float(e), float(d)):
-                    return False
-            return f.cont(float(candidate[0]), float(candidate[1]))
+            rounds = [(float(e), float(d)) for e, d in history.params] + [(float(candidate[0]), float(candidate[1]))]
+            ds = self.decisions(eps_g, delta_g, slack, rounds)
+            return len(ds) == len(rounds) and all(ds)
         return cont
 
-
-def rounds_allowed_diffprivlib(eps_g: float, delta_g: float, slack: float, eps: float, max_rounds: int = 100000) -> int:
-    f = DiffprivlibFilter(eps_g, delta_g, slack)
-    n = 0
-    while n < max_rounds and f.cont(eps):
-        n += 1
-    return n
+    def close(self) -> None:
+        if self.remote is not None:
+            self.remote.close()
 
 
-def audit(quick: bool = False) -> PeerResult:
-    res = PeerResult(PEER, functions=[F_ACC])
-    if not available("diffprivlib"):
-        return res.skip("not installed; pip install 'dpbounds[audit]'")
+def rounds_allowed_diffprivlib(eps_g: float, delta_g: float, slack: float, eps: float, max_rounds: int = 100000,
+                               python: str | None = None) -> int:
+    f = DiffprivlibFilter(python)
     try:
-        import diffprivlib  # noqa: F401
-    except Exception as e:  # noqa: BLE001 - e.g. an incompatible scikit-learn
-        return res.skip(f"cannot be imported: {type(e).__name__}: {str(e)[:120]}")
+        ds = f.decisions(eps_g, delta_g, slack, [(eps, 0.0)] * max_rounds)
+    finally:
+        f.close()
+    return next((i for i, d in enumerate(ds) if not d), len(ds))
+
+
+SUPPORTS_PYTHON = True
+
+
+def audit(quick: bool = False, python: str | None = None) -> PeerResult:
+    """The audit in this interpreter, or with the peer in the interpreter ``python`` (``--python
+    diffprivlib=PATH``: a venv with diffprivlib; only JSON crosses)."""
+    res = PeerResult(PEER, functions=[F_ACC])
+    if python:
+        from dpbounds.audit.common import probe_version
+        ok, version = probe_version(python, "diffprivlib", DIST)
+        if not ok:
+            return res.skip(f"{version}; pip install diffprivlib (in that venv)")
+        res.version = version
+    elif not available("diffprivlib"):
+        return res.skip("not installed; pip install 'dpbounds[audit]'")
+    else:
+        try:
+            import diffprivlib  # noqa: F401
+        except Exception as e:  # noqa: BLE001 - e.g. an incompatible scikit-learn
+            return res.skip(f"cannot be imported: {type(e).__name__}: {str(e)[:120]}")
     res.notes.append("BudgetAccountant (KOV15 heterogeneous advanced composition, a theorem for FIXED parameters) "
                      "used as a filter: rounds allowed vs wrrw23.thm2 (a valid fully adaptive filter, a different "
                      "theorem: more rounds are 'unproven', not unsound); then the exact engine's adaptive "
@@ -73,7 +98,7 @@ def audit(quick: bool = False) -> PeerResult:
     cases = (("1", "1e-6", "0", "0.01"), ("1", "1e-6", "1e-6", "0.01"), ("1", "1e-6", "1e-6", "0.05"),
              ("2", "1e-5", "1e-5", "0.1"), ("0.5", "1e-6", "1e-7", "0.01"), ("1", "1e-3", "1e-3", "0.02"))
     for eps_g, delta_g, slack, eps in cases:
-        n_peer = rounds_allowed_diffprivlib(float(eps_g), float(delta_g), float(slack), float(eps), 20000)
+        n_peer = rounds_allowed_diffprivlib(float(eps_g), float(delta_g), float(slack), float(eps), 20000, python)
         dp_ = slack if float(slack) > 0 else delta_g
         lo, hi = 0, 20000
         while lo < hi:  # largest n with CONT (HALT is monotone in n for homogeneous streams)
@@ -104,7 +129,12 @@ def audit(quick: bool = False) -> PeerResult:
             truth=j, reproducer=repro))
     try:
         from dpbounds.audit.attack import attack
-        res.comparisons += attack(PEER, F_ACC + " (adaptive)", DiffprivlibFilter.factory, quick)
     except ImportError as e:
         res.notes.append(f"adaptive attack skipped: {e}")
+        return res
+    f = DiffprivlibFilter(python)
+    try:
+        res.comparisons += attack(PEER, F_ACC + " (adaptive)", f.factory, quick)
+    finally:
+        f.close()
     return res

@@ -19,7 +19,7 @@ ADAPTERS = {
     "dp_accounting": "dpbounds.audit.peers.dp_accounting",
     "autodp": "dpbounds.audit.peers.autodp",
     "diffprivlib": "dpbounds.audit.diffprivlib_adapter",
-    "confseq": "dpbounds.audit.confseq_adapter",
+    "confseq": "dpbounds.audit.peers.confseq",
     "prv_accountant": "dpbounds.audit.peers.prv_accountant",
     "pipeline_dp": "dpbounds.audit.peers.pipeline_dp",
     "peer_tests": "dpbounds.audit.peer_tests",

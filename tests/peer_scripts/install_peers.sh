@@ -2,6 +2,8 @@
 # Install every audited peer in its own venv under ${DPBOUNDS_PEERS:-$DPBOUNDS_PEERS}/<peer> (the recipes of
 # docs/peers.md).  Usage: bash tests/peer_scripts/install_peers.sh [peer ...]   (default: all)
 # PY311 / PY313 name the interpreters (opake-accounting runs on 3.13 here; dp-accelerator has a cp311 wheel only).
+# A recipe is "PYTHON|PACKAGES" or "PYTHON|BUILD TOOLS|PACKAGES" (a source distribution built without isolation
+# against the tools installed first: confseq, which also needs the Boost headers, apt-get install libboost-dev).
 set -uo pipefail
 ROOT="${DPBOUNDS_PEERS:-.peers}"
 PY311="${PY311:-python3.11}"
@@ -23,13 +25,23 @@ declare -A RECIPE=(
   [prv_accountant]="$PY311|prv-accountant==0.2.0"
   [autodp]="$PY311|autodp==0.2.3.1"
   [opendp]="$PY311|opendp==0.16.0"
+  [diffprivlib]="$PY311|diffprivlib==0.6.6 scikit-learn<1.7"
+  [confseq]="$PY311|pybind11 scikit-build cmake ninja setuptools numpy|--no-build-isolation confseq==0.0.11"
 )
 peers=("$@"); [ ${#peers[@]} -eq 0 ] && peers=("${!RECIPE[@]}")
 status=0
 for p in "${peers[@]}"; do
-  IFS='|' read -r py args <<<"${RECIPE[$p]}"
+  IFS='|' read -r py args build <<<"${RECIPE[$p]}"
+  pre=""
+  if [ -n "$build" ]; then
+    pre="$args"; args="$build"
+    if [ "$p" = confseq ] && [ ! -d /usr/include/boost ]; then
+      echo "$p: FAILED (the Boost headers are missing: apt-get install libboost-dev)"; status=1; continue
+    fi
+  fi
   # shellcheck disable=SC2086
-  if "$py" -m venv "$ROOT/$p" && "$ROOT/$p/bin/pip" install -q --disable-pip-version-check $args; then
+  if "$py" -m venv "$ROOT/$p" && { [ -z "$pre" ] || "$ROOT/$p/bin/pip" install -q --disable-pip-version-check $pre; } \
+      && "$ROOT/$p/bin/pip" install -q --disable-pip-version-check $args; then
     echo "$p: installed ($args)"
   else
     echo "$p: FAILED ($py; $args)"; status=1

@@ -1,0 +1,23 @@
+"""diffprivlib calls (imports only diffprivlib and the stdlib): its ``BudgetAccountant`` used as a filter."""
+
+
+class BudgetFilter:
+    """``BudgetAccountant(epsilon, delta, slack)``: a round may run iff ``check(eps, delta)`` passes; then it is
+    ``spend``-ed."""
+
+    def __init__(self, eps_g: float, delta_g: float, slack: float) -> None:
+        from diffprivlib.accountant import BudgetAccountant
+        self.acc = BudgetAccountant(epsilon=eps_g, delta=delta_g, slack=slack)
+
+    def try_spend(self, eps: float, delta: float = 0.0) -> bool:
+        from diffprivlib.utils import BudgetError
+        try:
+            self.acc.check(eps, delta)
+        except BudgetError:
+            return False
+        self.acc.spend(eps, delta)
+        return True
+
+
+def budget_filter(eps_g: float, delta_g: float, slack: float) -> BudgetFilter:
+    return BudgetFilter(eps_g, delta_g, slack)
