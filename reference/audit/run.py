@@ -226,7 +226,9 @@ def _scheduled(runs: list[tuple[str, str, bool]], one: Any, jobs: int) -> list[P
     import threading
 
     from dpbounds.audit.engine import COST_ORDER, effective_declarations, search_units
+    from dpbounds.util.progress import Progress
     mods = [_declarative(r) for r in runs]
+    bar = Progress(len(runs), "audit units", heartbeat=60)
     base: list[PeerResult | None] = [None] * len(runs)
     parts: dict[tuple[int, int], PeerResult] = {}
     heap: list[tuple[int, int, int, int | None]] = [(0, k, k, None) for k in range(len(runs))]
@@ -258,16 +260,23 @@ def _scheduled(runs: list[tuple[str, str, bool]], one: Any, jobs: int) -> list[P
                         for j, cost in search_units(mods[k]):
                             heapq.heappush(heap, (1 + COST_ORDER.index(cost), seq[0], k, j))
                             seq[0] += 1
+                            bar.total += 1
+                    note = f"{r.peer}: {r.status}, {len(r.comparisons)} rows"
                 else:
                     parts[(k, i)] = r
+                    s = r.search[0] if r.search else None
+                    note = f"{r.peer} {s['function']}: {s['verdict']}, {s['examples']} examples, {s['seconds']} s" \
+                        if s else f"{r.peer} #{i}: {r.status} {r.reason}"[:120]
                 busy[0] -= 1
+                bar.update(1, note)
                 cond.notify_all()
 
     threads = [threading.Thread(target=worker, daemon=True) for _ in range(jobs)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    with bar:
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
     out = [b if b is not None else _error_result(runs[k][0], "the audit did not run this adapter")
            for k, b in enumerate(base)]
     for (k, i), u in sorted(parts.items()):
