@@ -126,3 +126,33 @@ def test_jobs_schedule_units_and_a_unit_that_hangs_is_an_error_of_its_function_o
     assert [c.function for c in errors] == ["fake.hang"] and "timed out" in errors[0].error
     assert len([c for c in hang.comparisons if c.function == "fake.eps"]) == 7  # 6 grid rows + the witness
     assert _findings(fake.search)[0]["witness"] == hang.search[0]["witness"]
+
+
+def test_audit_section_renders_findings_and_tells_a_changed_rerun(tmp_path):
+    # tests/peer_scripts/audit_section.py reads the audit JSON it did not write: the README section lists each
+    # failing function once with its reproducer; `same` finds no difference between a run and itself (nor its
+    # seconds), and names a finding that changed
+    import copy
+    import importlib.util
+    import pathlib
+
+    from dpbounds.audit.run import document
+    spec = importlib.util.spec_from_file_location(
+        "audit_section", pathlib.Path(__file__).parent / "peer_scripts" / "audit_section.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    doc = json.loads(json.dumps(document(audit_peers(adapters=[FAKE, "tests.fake_peers.faithful"],
+                                                     search=SearchOptions(seconds=2)))))
+    text = mod.render(doc)
+    assert text.count("fake.eps") == 1 and "**unsound**" in text and "<summary>reproducer</summary>" in text
+    assert "| fake_declared |" in text and "| total (2 peers) |" in text
+    again = copy.deepcopy(doc)
+    for p in again["peers"]:
+        for s in p.get("search") or []:
+            s["seconds"] = 12345.0
+    assert mod.same(doc, again) == []
+    again["findings"][0]["worst"]["peer_value"] = 0.5
+    assert any("only in the first run" in d for d in mod.same(doc, again))
+    again = copy.deepcopy(doc)
+    again["peers"][0]["search"][0]["examples"] += 1
+    assert any("search summary differs" in d for d in mod.same(doc, again))
