@@ -267,3 +267,20 @@ def test_evaluate_refuses_more_digits_than_the_bracket_backs():
     with pytest.raises(DomainError) as ei:
         evaluate("composition.sgm.delta", {"q": "1", "sigma": "1", "k": "1", "eps_g": "1"}, digits=OPAQUE_MAX_DIGITS + 1)
     assert "digits" in str(ei.value)
+
+
+def test_work_limit_refuses_a_large_convolution_and_binds_only_inside():
+    # the audit's search bounds what one point may cost by the point alone (never the clock): inside
+    # work_limit a convolution beyond the bound is refused before it starts; outside, the same point is enclosed
+    from dpbounds.evaluation.enclosure import CertificationError
+    from dpbounds.evaluation.evaluate import enclose
+    from dpbounds.exact import sgm_pld
+    pt = {"q": "0.02", "sigma": "1.1", "k": 37, "delta": "1e-5"}
+    with sgm_pld.work_limit(1e4):
+        with pytest.raises(CertificationError, match="work bound"):
+            enclose("composition.sgm.eps", pt, rel_tol=1e-3)
+    assert sgm_pld._WORK_LIMIT[0] is None
+    e = enclose("composition.sgm.eps", pt, rel_tol=1e-3)
+    assert 0 < e.lo < e.hi
+    with sgm_pld.work_limit(1e12):   # a bound the point stays within changes nothing
+        assert enclose("composition.sgm.eps", pt, rel_tol=1e-3) == e

@@ -298,7 +298,7 @@ def _fold(res: PeerResult, unit: PeerResult, decl: Any) -> None:
     res.search.append({"function": decl.function, "call": str(decl.call),
                        "reference": _ref_id(decl.reference) or str(decl.reference),
                        "against": decl.against, "check": decl.check, "verdict": "error", "examples": 0, "seeds": [],
-                       "seconds": None, "stopped": ["error"], "worst_margin": None,
+                       "skipped": 0, "seconds": None, "stopped": ["error"], "worst_margin": None,
                        "witness": {"error": unit.reason}, "reproducer": None})
 
 
@@ -616,6 +616,8 @@ def search_markdown(r: PeerResult) -> list[str]:
         m = s["worst_margin"]
         out.append(f"- `{s['function']}` {s['check']} vs {s['reference']} ({s['against']}): {s['verdict']}, "
                    f"{s['examples']} examples (seeds {', '.join(map(str, s['seeds']))})"
+                   + (f", {s['skipped']} skipped (not judged: outside the reference's domain or its search work "
+                      "bound)" if s.get("skipped") else "")
                    + (f" in {s['seconds']:g} s" if isinstance(s.get("seconds"), (int, float)) else "")
                    + (" (stopped at its wall-clock cap)" if "time" in (s.get("stopped") or []) else "")
                    + ", worst margin "

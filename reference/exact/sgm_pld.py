@@ -32,6 +32,7 @@ with lower(eps_l) > delta is <= it (delta(.) is nonincreasing); found by bisecti
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import math
 import time
@@ -396,6 +397,23 @@ def direct_convolution(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, int]:
     return C.T.reshape(-1)[:N + M - 1].copy(), nd * L + L
 
 
+#: see :func:`work_limit` (None: no bound)
+_WORK_LIMIT: list[float | None] = [None]
+
+
+@contextlib.contextmanager
+def work_limit(products: float | None):
+    """Within it, a convolution of more than ``products`` pairs of grid points raises CertificationError before it
+    starts: a search's bound on what one point may cost that depends only on the point, never on the machine or
+    the clock (so a seed judges the same points everywhere; the refused ones are skipped, never judged)."""
+    old = _WORK_LIMIT[0]
+    _WORK_LIMIT[0] = products
+    try:
+        yield
+    finally:
+        _WORK_LIMIT[0] = old
+
+
 def convolve(a: GridPLD, b: GridPLD, tau: float = TAU) -> GridPLD:
     """The (upper or lower) masses of the sum of independent losses, rounded outward, tails truncated.
 
@@ -406,6 +424,11 @@ def convolve(a: GridPLD, b: GridPLD, tau: float = TAU) -> GridPLD:
     So exact <= c (1 + 2 n u) + 2 (n + 1) 2^-1022 and exact >= c (1 - 2 n u) - 2 (n + 1) 2^-1022, each rounded
     outward by one more ulp per operation.
     """
+    lim = _WORK_LIMIT[0]
+    if lim is not None and float(a.m.size) * float(b.m.size) > lim:
+        from dpbounds.evaluation.enclosure import CertificationError
+        raise CertificationError(f"composition.sgm: a convolution of {a.m.size} x {b.m.size} grid points is beyond "
+                                 f"this search's work bound ({lim:.3g} pairs, dpbounds.exact.sgm_pld.work_limit)")
     c, n = direct_convolution(a.m, b.m)
     gam = 2.0 * n * _U             # >= gamma_n = n u / (1 - n u) for n u <= 1/2
     if n * _U > 0.25:
