@@ -306,3 +306,17 @@ def test_diffprivlib_runs_the_same_in_its_own_interpreter():
             assert there.factory(1.0, 0.0, 0.0)(history, cand) is want
     finally:
         there.close()
+
+
+def test_pipeline_dp_extra_rows_come_from_its_own_interpreter_too():
+    """--python pipeline_dp=PATH: the calibration and budget-split rows (not declarations) ask the peer in that
+    interpreter (pipeline_dp_calls over JSON) and give the rows this interpreter gives -- they were silently
+    dropped before (an audit of 12 rows instead of 35)."""
+    import sys
+    pytest.importorskip("pipeline_dp")
+    from dpbounds.audit.peers import pipeline_dp as p
+    here, there = p.extra_rows(), p.extra_rows(python=sys.executable)
+    assert len(here) == len(there) == 23
+    assert [(c.function, c.inputs, c.peer_value, c.verdict) for c in here] == \
+        [(c.function, c.inputs, c.peer_value, c.verdict) for c in there]
+    assert sum(c.verdict == "unsound-rounding" for c in here) == 5  # equally_split_budget / NaiveBudgetAccountant

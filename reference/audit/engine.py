@@ -497,7 +497,12 @@ def audit_declarations(mod: ModuleType, *, quick: bool = False, python: str | No
     res.notes += notes
     res.comparisons += example_rows(peer, decls, python)
     if callable(getattr(mod, "extra_rows", None)):  # documented checks that are no declaration (module docstring)
-        res.comparisons += mod.extra_rows()
+        import inspect
+        takes_python = "python" in inspect.signature(mod.extra_rows).parameters
+        if python and not takes_python:
+            res.notes.append(f"{peer}: extra_rows() cannot take the peer's interpreter (--python): not run")
+        else:
+            res.comparisons += mod.extra_rows(python=python) if takes_python else mod.extra_rows()
     if search is not None and search.seconds > 0 and part is None:
         search_peer(mod, aligned, search, python, res)
     return res

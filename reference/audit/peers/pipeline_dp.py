@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from dpbounds.audit.common import Comparison, PeerResult, available, error_comparison, judge_upper
+from dpbounds.audit.common import Comparison, available, judge_upper
 
 PEER = "pipeline_dp"
 DIST = "pipeline-dp"
@@ -91,12 +91,49 @@ def declarations() -> list:
     return _grid_declarations()
 
 
-def extra_rows() -> list[Comparison]:
-    """The calibration and budget-split checks (module docstring: not declarations)."""
-    if not available("pipeline_dp"):
+def extra_rows(python: str | None = None) -> list[Comparison]:
+    """The calibration and budget-split checks (module docstring: not declarations); with ``python`` the peer's
+    answers come from that interpreter (``pipeline_dp_calls``, only JSON crosses), else from this one."""
+    if python is None and not available("pipeline_dp"):
         return []
-    from pipeline_dp import dp_computations as dc
-    return _sigma(dc, EPS_DELTA_S) + _pld(PLD) + _split(dc, SPLIT) + _naive(NAIVE)
+    calls = ([("compute_sigma", [float(e), float(d), s]) for e, d, s in EPS_DELTA_S]
+             + [("pld_sigmas", [float(e), float(d), k]) for e, d, k in PLD]
+             + [("equally_split_budget", [e, d, n]) for e, d, n in SPLIT]
+             + [("naive_budgets", [e, d, w]) for e, d, w in NAIVE])
+    ans = iter(_answers(python, calls))
+    return (_sigma(EPS_DELTA_S, ans) + _pld(PLD, ans) + _split(SPLIT, ans) + _naive(NAIVE, ans))
+
+
+_PROBE = """
+import importlib.util, os, sys
+_here = os.path.dirname(os.path.abspath({path!r}))
+sys.path[:] = [p for p in sys.path if os.path.abspath(p or os.getcwd()) != _here]
+_spec = importlib.util.spec_from_file_location("pipeline_dp_calls", {path!r})
+_mod = importlib.util.module_from_spec(_spec); _spec.loader.exec_module(_mod)
+def probe(c):
+    try:
+        return {{"ok": getattr(_mod, c[0])(*c[1])}}
+    except Exception as e:
+        return {{"error": type(e).__name__ + ": " + str(e)[:200]}}
+"""
+
+
+def _answers(python: str | None, calls: list) -> list[dict]:
+    """The peer's answer to each (function of pipeline_dp_calls, args): {"ok": value} or {"error": text}."""
+    if python is None:
+        from dpbounds.audit.peers import pipeline_dp_calls as pc
+        out = []
+        for f, args in calls:
+            try:
+                out.append({"ok": getattr(pc, f)(*args)})
+            except Exception as e:  # noqa: BLE001 - the peer raising on valid input is an error row
+                out.append({"error": f"{type(e).__name__}: {str(e)[:200]}"})
+        return out
+    import pathlib
+
+    from dpbounds.audit.common import run_probe
+    path = str(pathlib.Path(__file__).with_name("pipeline_dp_calls.py"))
+    return run_probe(python, _PROBE.format(path=path), [[f, args] for f, args in calls])
 
 
 def _basic(function: str, what: str, inputs: dict[str, str], eps: float, delta: float, budgets, repro: str):
@@ -113,7 +150,7 @@ def _basic(function: str, what: str, inputs: dict[str, str], eps: float, delta: 
     return rows
 
 
-def _split(dc, cases) -> list[Comparison]:
+def _split(cases, answers) -> list[Comparison]:
     out = []
     for eps, delta, n in cases:
         inputs = {"eps": repr(eps), "delta": repr(delta), "no_mechanisms": str(n)}
@@ -121,16 +158,16 @@ def _split(dc, cases) -> list[Comparison]:
                  f"b = dc.equally_split_budget({eps!r}, {delta!r}, {n})\n"
                  "print(sum(Fraction(e) for e, _ in b) - Fraction("
                  f"{eps!r}), sum(Fraction(d) for _, d in b) - Fraction({delta!r}))  # > 0: more than the budget\n")
-        try:
-            budgets = [(float(e), float(d)) for e, d in dc.equally_split_budget(eps, delta, n)]
-        except Exception as e:  # noqa: BLE001
-            out.append(error_comparison(PEER, F_SPLIT, "budget split", inputs, e, repro))
+        a = next(answers)
+        if "error" in a:
+            out.append(Comparison(PEER, F_SPLIT, "budget split", inputs, error=a["error"], reproducer=repro))
             continue
+        budgets = [(float(e), float(d)) for e, d in a["ok"]]
         out += _basic(F_SPLIT, f"(eps, delta) split into {n}", inputs, eps, delta, budgets, repro)
     return out
 
 
-def _naive(cases) -> list[Comparison]:
+def _naive(cases, answers) -> list[Comparison]:
     out = []
     for eps, delta, weights in cases:
         inputs = {"total_epsilon": repr(eps), "total_delta": repr(delta), "weights": ",".join(map(str, weights))}
@@ -141,16 +178,11 @@ def _naive(cases) -> list[Comparison]:
                  "acc.compute_budgets()\n"
                  f"print(sum(Fraction(s.eps) for s in specs) - Fraction({eps!r}), "
                  f"sum(Fraction(s.delta) for s in specs) - Fraction({delta!r}))  # > 0: more than the budget\n")
-        try:
-            from pipeline_dp.aggregate_params import MechanismType
-            from pipeline_dp.budget_accounting import NaiveBudgetAccountant
-            acc = NaiveBudgetAccountant(total_epsilon=eps, total_delta=delta)
-            specs = [acc.request_budget(MechanismType.GAUSSIAN, weight=w) for w in weights]
-            acc.compute_budgets()
-            budgets = [(float(sp.eps), float(sp.delta)) for sp in specs]
-        except Exception as e:  # noqa: BLE001
-            out.append(error_comparison(PEER, F_NAIVE, "weighted budget split", inputs, e, repro))
+        a = next(answers)
+        if "error" in a:
+            out.append(Comparison(PEER, F_NAIVE, "weighted budget split", inputs, error=a["error"], reproducer=repro))
             continue
+        budgets = [(float(e), float(d)) for e, d in a["ok"]]
         out += _basic(F_NAIVE, f"{len(weights)} Gaussian mechanisms, weights {inputs['weights']}", inputs, eps,
                       delta, budgets, repro)
     return out
@@ -170,7 +202,7 @@ def _compare(function: str, check: str, inputs: dict[str, str], value: float, en
                       truth=judge_upper(value, lo, hi, role="truth", **j), reproducer=repro)
 
 
-def _sigma(dc, cases) -> list[Comparison]:
+def _sigma(cases, answers) -> list[Comparison]:
     from dpbounds.accounting.conversions import delta_of
     out = []
     for eps, d, s in cases:
@@ -180,18 +212,18 @@ def _sigma(dc, cases) -> list[Comparison]:
                  "from fractions import Fraction; import dpbounds\n"
                  f"e = dpbounds.delta_of(Fraction({s!r}) ** 2 / (2 * Fraction(sigma) ** 2), '{eps}', 'gauss')\n"
                  f"print(float(e.lo), float(e.hi), 'claimed', {float(d)!r})\n")
-        try:
-            sigma = float(dc.compute_sigma(float(eps), float(d), s))
-        except Exception as e:  # noqa: BLE001
-            out.append(error_comparison(PEER, F_SIGMA, "calibrated sigma", inputs, e, repro))
+        a = next(answers)
+        if "error" in a:
+            out.append(Comparison(PEER, F_SIGMA, "calibrated sigma", inputs, error=a["error"], reproducer=repro))
             continue
+        sigma = float(a["ok"])
         inputs["returned sigma"] = repr(sigma)
         out.append(_compare(F_SIGMA, "Gaussian calibration: the claimed delta at eps for the returned sigma",
                             inputs, float(d), delta_of(_rho(sigma, s), Fraction(eps), "gauss"), repro))
     return out
 
 
-def _pld(cases) -> list[Comparison]:
+def _pld(cases, answers) -> list[Comparison]:
     from dpbounds.accounting.conversions import delta_of
     out = []
     for eps, d, k in cases:
@@ -204,17 +236,12 @@ def _pld(cases) -> list[Comparison]:
                  "from fractions import Fraction; import dpbounds\n"
                  f"e = dpbounds.delta_of({k} / (2 * Fraction(sigma) ** 2), '{eps}', 'gauss')\n"
                  f"print(float(e.lo), float(e.hi), 'claimed', {float(d)!r})\n")
-        try:
-            from pipeline_dp.aggregate_params import MechanismType
-            from pipeline_dp.budget_accounting import PLDBudgetAccountant
-            acc = PLDBudgetAccountant(total_epsilon=float(eps), total_delta=float(d))
-            specs = [acc.request_budget(MechanismType.GAUSSIAN) for _ in range(k)]
-            acc.compute_budgets()
-            sigmas = {float(sp.noise_standard_deviation) for sp in specs}
-        except Exception as e:  # noqa: BLE001
-            out.append(error_comparison(PEER, F_PLD, "k Gaussian mechanisms", inputs, e, repro))
+        a = next(answers)
+        if "error" in a:
+            out.append(Comparison(PEER, F_PLD, "k Gaussian mechanisms", inputs, error=a["error"], reproducer=repro))
             continue
-        rho = sum((_rho(float(sp.noise_standard_deviation)) for sp in specs), Fraction(0))
+        sigmas = set(map(float, a["ok"]))
+        rho = sum((_rho(float(sg)) for sg in a["ok"]), Fraction(0))
         inputs["returned sigma"] = ", ".join(repr(sg) for sg in sorted(sigmas))
         out.append(_compare(F_PLD, "k Gaussian mechanisms: the claimed total delta at total eps", inputs, float(d),
                             delta_of(rho, Fraction(eps), "gauss"), repro))
