@@ -161,10 +161,11 @@ def test_pipeline_dp_equal_split_exceeds_the_budget_by_one_ulp():
     pytest.importorskip("pipeline_dp")
     from pipeline_dp import dp_computations as dc
 
-    from dpbounds.audit.peers.pipeline_dp import _split
+    from dpbounds.audit.peers.pipeline_dp import _answers, _split
     shares = [e for e, _ in dc.equally_split_budget(1.0, 1e-6, 10)]
     assert shares[:9] == [0.1] * 9 and shares[9] == 1.0 - 0.8999999999999999
-    eps_row, delta_row = _split(dc, [(1.0, 1e-6, 10)])
+    answers = iter(_answers(None, [("equally_split_budget", [1.0, 1e-6, 10])]))
+    eps_row, delta_row = _split([(1.0, 1e-6, 10)], answers)
     assert eps_row.verdict == "unsound-rounding" and eps_row.formula.gap_ulps == 1
     assert delta_row.verdict == "exact"
 
