@@ -30,12 +30,9 @@ class DiffprivlibFilter:
 
     def decisions(self, eps_g: float, delta_g: float, slack: float, rounds: list[tuple[float, float]]) -> list[bool]:
         """The accountant's decisions on ``rounds`` of (eps, delta) from a fresh start, up to its first HALT."""
-        if self.remote is not None:
-            r = self.remote.batch([{"op": "filter", "budget": {"eps_g": eps_g, "delta_g": delta_g, "slack": slack},
-                                    "rounds": [{"eps": e, "delta": d} for e, d in rounds]}])[0]
-            if "error" in r:
-                raise RuntimeError(r["error"])
-            return [bool(v) for v in r["ok"]]
+        if self.remote is not None:  # the engine's remote filter protocol: the whole stream in one batch
+            proxy = self.remote.stateful("filter", {"eps_g": eps_g, "delta_g": delta_g, "slack": slack})()
+            return proxy.try_spend_stream([{"eps": e, "delta": d} for e, d in rounds])
         from dpbounds.audit.peers.diffprivlib_calls import budget_filter
         f, out = budget_filter(eps_g, delta_g, slack), []
         for e, d in rounds:
