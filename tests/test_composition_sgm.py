@@ -276,6 +276,7 @@ def test_work_limit_refuses_a_large_convolution_and_binds_only_inside():
     from dpbounds.evaluation.evaluate import enclose
     from dpbounds.exact import sgm_pld
     pt = {"q": "0.02", "sigma": "1.1", "k": 37, "delta": "1e-5"}
+    enclose("composition.sgm.eps", pt, rel_tol=1e-3)  # cached without the bound: never served inside it
     with sgm_pld.work_limit(1e4):
         with pytest.raises(CertificationError, match="work bound"):
             enclose("composition.sgm.eps", pt, rel_tol=1e-3)

@@ -615,8 +615,14 @@ def _h_for(width_per_kh2: float, k: int, target: float) -> Fraction:
     return Fraction(1, math.ceil(1 / h))
 
 
-@functools.lru_cache(maxsize=8)
 def cached_bracket(q: Fraction, sigma: Fraction, k: int, h: Fraction) -> Bracket:
+    # the work bound is part of the key: a bracket computed without it is never served inside it, so which points
+    # a search judges never depends on what ran before in the process
+    return _cached_bracket(q, sigma, k, h, _WORK_LIMIT[0])
+
+
+@functools.lru_cache(maxsize=8)
+def _cached_bracket(q: Fraction, sigma: Fraction, k: int, h: Fraction, limit: float | None) -> Bracket:
     return bracket(q, sigma, k, h)
 
 
@@ -778,7 +784,7 @@ def bench_pld_bracket(quick: bool) -> list[dict]:
     from dpbounds.evaluation.evaluate import enclose
     rows = []
     for q, sigma, k, delta, tol in (BENCH_TARGETS[:2] if quick else BENCH_TARGETS):
-        cached_bracket.cache_clear()
+        _cached_bracket.cache_clear()
         t0, c0 = time.perf_counter(), time.process_time()
         try:
             enc = enclose("composition.sgm.eps", {"q": q, "sigma": sigma, "k": k, "delta": delta}, rel_tol=tol)
