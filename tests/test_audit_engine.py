@@ -156,3 +156,66 @@ def test_audit_section_renders_findings_and_tells_a_changed_rerun(tmp_path):
     again = copy.deepcopy(doc)
     again["peers"][0]["search"][0]["examples"] += 1
     assert any("search summary differs" in d for d in mod.same(doc, again))
+
+
+def _slow(call, **kw):
+    from dpbounds.testing import Declaration, run_declaration
+    d = Declaration(peer="fake", function="fake.slow", call=f"tests.fake_peers.declared_calls:{call}",
+                    reference="conversions.cks20", inputs={"rho": (1e-8, 100.0), "delta": (1e-12, 0.5)})
+    slow = [{"rho": 50.0, "delta": 1e-6}, {"rho": 20.0, "delta": 1e-3}]
+    return run_declaration(d, seconds=60, max_examples=30, python=sys.executable, call_timeout=1.0,
+                           extra_examples=slow + [{"rho": 1.0, "delta": 1e-6}] + kw.get("more", []))
+
+
+def test_a_peer_call_beyond_its_time_limit_is_skipped_not_judged():
+    # a peer in another interpreter that takes a minute on part of its domain: those points are skipped (counted),
+    # never an error nor a pass, the peer process is restarted and the other points are judged as before --
+    # a correct implementation stays sound (no false alarm) ...
+    r = _slow("slow_above_10")
+    assert r.verdict == "conservative" and r.skipped >= 2 and r.examples >= 1
+    # ... and a planted under-report in the fast part is still found, after the slow points
+    r = _slow("slow_above_10_planted", more=[{"rho": 1e-7, "delta": 1e-6}])
+    assert r.verdict == "unsound" and r.witness["rho"] < 1e-6 and r.skipped >= 2
+
+
+def test_max_rounds_bounds_the_searched_streams():
+    from dpbounds.spec import DomainError
+    from dpbounds.testing import Declaration, run_declaration
+    from tests.fake_peers.declared_calls import _Recording
+    kw = dict(peer="fake", function="fake.filter", call="tests.fake_peers.declared_calls:recording_filter",
+              reference="rruv16.thm3_4.filter", kind="filter", budget={"eps_g": "1000"})
+    _Recording.longest[0] = 0
+    r = run_declaration(Declaration(**kw, max_rounds=7), seconds=60, max_examples=60)
+    assert r.sound and 1 <= _Recording.longest[0] <= 7
+    _Recording.longest[0] = 0
+    run_declaration(Declaration(**kw), seconds=60, max_examples=60)
+    assert _Recording.longest[0] > 7  # the default reaches longer streams (so the bound above is the field's doing)
+    with pytest.raises(DomainError, match="max_rounds"):
+        Declaration(**kw, max_rounds=0)
+
+
+def test_declarations_with_the_same_search_are_searched_once(tmp_path):
+    # an adapter naming one certified function as both the cited formula and the truth: one search, whose summary
+    # says which declarations it stands for, and which replays the witnesses recorded under either
+    import types
+    from dpbounds.audit.engine import search_units, witness_key
+    from tests.fake_peers import declared
+    base = declared.declarations()[0]
+    import dataclasses
+    mod = types.ModuleType("tests.fake_peers._twice")
+    mod.PEER, mod.DIST, mod.MODULE = declared.PEER, declared.DIST, declared.MODULE
+    twice = [base, dataclasses.replace(base, against="truth")]
+    mod.declarations = lambda: twice
+    sys.modules[mod.__name__] = mod
+    try:
+        assert [i for i, _ in search_units(mod)] == [0]
+        wfile = tmp_path / "w.json"
+        wfile.write_text(json.dumps({"version": 1, "witnesses": {
+            witness_key(twice[1]): [{"rho": 5e-7, "delta": 1e-6}]}}))
+        from dpbounds.audit.engine import audit_declarations
+        r = audit_declarations(mod, search=SearchOptions(seconds=0.01, witnesses=str(wfile)))
+        (s,) = r.search
+        assert s["against"] == "cited" and s["also_against"] == ["truth"]
+        assert s["verdict"] == "unsound" and s["witness"] == {"rho": 5e-7, "delta": 1e-6}  # replayed
+    finally:
+        del sys.modules[mod.__name__]

@@ -39,6 +39,11 @@ RATES = {"closed": 40, "opaque": 0.25, "stream": 0.5}
 #: a task's wall clock is capped at WALL_CAP x its seconds + 30 s; only a task that reaches the cap (its JSON says
 #: ``"stopped": "time"``) depends on the machine
 WALL_CAP = 2
+#: a peer run in another interpreter (``--python``) gets at most CALL_CAP x SECONDS (at least 5 s) per call during a
+#: search; a point it does not answer in time is skipped (counted, not judged: dpbounds.testing.engine.Unjudged),
+#: so that one slow corner of a peer's domain cannot hold a task far beyond its cap (measured: PRV Accountant
+#: calls of minutes at small noise multipliers with thousands of compositions)
+CALL_CAP = 0.25
 #: a search example against the certified PLD bracket (composition.sgm.*) whose bracket would need a convolution of
 #: more than this many pairs of grid points is skipped, not judged (dpbounds.exact.sgm_pld.work_limit): at most about
 #: 8 s a point here, decided by the point alone (measured: q = 0.01, sigma = 1, k = 1000 is judged in 3 s; k = 1e4
@@ -321,6 +326,28 @@ def effective_declarations(mod: ModuleType) -> tuple[list[Any], list[str]]:
     return out, list(notes.values())
 
 
+def _search_identity(d: Any) -> tuple[Any, ...]:
+    """What a search of ``d`` depends on: two declarations equal here (the same call against the same reference
+    object over the same domain -- an adapter that names one certified function as both the cited formula and the
+    truth) run the same search, so it runs once."""
+    ref = d.reference if isinstance(d.reference, str) else id(d.reference)
+    return (str(d.call), ref, repr(sorted(d.inputs.items())), repr(sorted(d.fixed.items())), d.claim, d.kind,
+            repr(sorted((d.budget or {}).items())), tuple(d.costs), d.max_rounds)
+
+
+def search_groups(aligned: list[Any]) -> dict[int, list[int]]:
+    """The declarations searched (index -> every index whose search it is, itself first): a declaration whose
+    search is another's (:func:`_search_identity`) is not searched again; its witnesses are replayed in that one."""
+    first: dict[tuple[Any, ...], int] = {}
+    out: dict[int, list[int]] = {}
+    for i, d in enumerate(aligned):
+        if d is None:
+            continue
+        j = first.setdefault(_search_identity(d), i)
+        out.setdefault(j, []).append(i)
+    return out
+
+
 def search_task(module: str, index: int, seed: int, seconds: float, max_examples: int, python: str | None,
                 replay: list[Any]) -> dict[str, Any]:
     """One (declaration, seed) search; module-level and pure in its arguments, so it runs the same in this
@@ -335,7 +362,8 @@ def search_task(module: str, index: int, seed: int, seconds: float, max_examples
         with warnings.catch_warnings(), work_limit(SEARCH_WORK_LIMIT):
             warnings.simplefilter("ignore")
             r = run_declaration(dataclasses.replace(decl, examples=()), seconds=WALL_CAP * seconds + 30, seed=seed,
-                                max_examples=max_examples, python=python, extra_examples=replay)
+                                max_examples=max_examples, python=python, extra_examples=replay,
+                                call_timeout=max(5.0, CALL_CAP * seconds))
     except Exception as e:  # noqa: BLE001 - the search could not run (a reference of the wrong kind, a dead peer)
         msg = f"the search could not run: {type(e).__name__}: {e}"[:400]
         return {"declaration": index, "key": witness_key(decl), "function": decl.function, "seed": seed,
@@ -390,17 +418,22 @@ def _task_line(r: dict[str, Any]) -> str:
 
 def search_peer(mod: ModuleType, decls: list[Any], opts: SearchOptions, python: str | None,
                 res: PeerResult, only: int | None = None) -> None:
-    """Search every declaration of one peer (``opts.seeds`` tasks each), or only declaration ``only``; summaries
-    into ``res.search``, found witnesses as rows and into the witness file."""
+    """Search every declaration of one peer (``opts.seeds`` tasks each; declarations with the same search once,
+    :func:`search_groups`), or only declaration ``only``; summaries into ``res.search`` (``also_against``: the
+    other declarations the search stands for), found witnesses as rows and into the witness file."""
     from dpbounds.util.progress import Progress
     known = load_witnesses(opts.witnesses)
+    groups = search_groups(decls)
     tasks = []
-    for i, d in enumerate(decls):
-        if d is None or (only is not None and i != only):
+    for i, same in groups.items():
+        if only is not None and i != only:
             continue
+        d = decls[i]
+        replay = list(dict.fromkeys(json.dumps(w, sort_keys=True) for j in same
+                                    for w in known.get(witness_key(decls[j]), [])))
         for s in range(opts.seeds):
             tasks.append((mod.__name__, i, opts.seed + s, opts.seconds, opts.examples_for(cost_class(d)), python,
-                          known.get(witness_key(d), [])))
+                          [json.loads(w) for w in replay]))
     with Progress(len(tasks), f"search {mod.PEER}") as bar:
         results = run_tasks(tasks, opts, lambda line: bar.update(1, line))
     by_decl: dict[int, list[dict[str, Any]]] = {}
@@ -412,8 +445,10 @@ def search_peer(mod: ModuleType, decls: list[Any], opts: SearchOptions, python: 
         margins = [r["margin"] for r in rs if r["margin"] is not None]
         from dpbounds.testing.engine import severity
         worst = min(rs, key=lambda r: severity(r["verdict"]))
+        also = [decls[j].against for j in groups[i][1:]]
         res.search.append({"function": d.function, "call": str(d.call), "reference": worst["reference"],
-                           "against": d.against, "check": d.check, "verdict": worst["verdict"],
+                           "against": d.against, **({"also_against": also} if also else {}),
+                           "check": d.check, "verdict": worst["verdict"],
                            "examples": sum(r["examples"] for r in rs), "seeds": [r["seed"] for r in rs],
                            "skipped": sum(r.get("skipped") or 0 for r in rs),
                            "seconds": round(sum(r.get("seconds", 0.0) for r in rs), 2),
@@ -515,4 +550,4 @@ COST_ORDER = ("opaque", "stream", "closed")
 def search_units(mod: ModuleType) -> list[tuple[int, str]]:
     """(declaration index, cost class) of every declaration of a declarative adapter, the unit of ``--jobs``."""
     aligned, _ = effective_declarations(mod)
-    return [(i, cost_class(d)) for i, d in enumerate(aligned) if d is not None]
+    return [(i, cost_class(aligned[i])) for i in search_groups(aligned)]

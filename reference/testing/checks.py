@@ -27,7 +27,7 @@ from dpbounds.audit.common import ROUNDING_ULPS, UNSOUND
 from dpbounds.evaluation.enclosure import Enclosure
 from dpbounds.spec import DomainError
 from dpbounds.testing import engine
-from dpbounds.testing.engine import Outcome, SearchState
+from dpbounds.testing.engine import Outcome, SearchState, Unjudged
 from dpbounds.testing.oracle import Oracle, Undecided, classify, judge_enclosure
 
 
@@ -204,6 +204,8 @@ def check_conversion(fn: Callable[..., float], reference: str | Callable[..., En
         point = dict(x)  # an example may give exact decimals: the reference reads them exactly, fn gets floats
         try:
             v = _as_float(fn(**peer_args(point)))
+        except Unjudged:
+            return None
         except Exception as e:  # noqa: BLE001 - the peer's failure is a finding, if the point is valid
             try:
                 if oracle.fast(point) is None:
@@ -344,6 +346,8 @@ def check_filter(make: Callable[[], Any], reference: str | Callable[..., Any], *
             try:
                 ds = peer.try_spend_stream([{c: float(arrays[c][i]) for c in costs} for i in range(n)])
                 h = next((i for i, d in enumerate(ds) if not d), min(len(ds), n))
+            except Unjudged:
+                return None
             except Exception as e:  # noqa: BLE001
                 h, err = 0, e
         else:
@@ -352,6 +356,8 @@ def check_filter(make: Callable[[], Any], reference: str | Callable[..., Any], *
                     if not peer.try_spend(**{c: float(arrays[c][i]) for c in costs}):
                         h = i
                         break
+                except Unjudged:
+                    return None
                 except Exception as e:  # noqa: BLE001
                     h, err = i, e
                     break
@@ -539,6 +545,8 @@ def check_odometer(make: Callable[[], Any], reference: str | Callable[..., Any],
             try:
                 v = peer.step(**r)
                 v = _as_float(peer.value() if v is None else v)
+            except Unjudged:
+                return None
             except Exception as e:  # noqa: BLE001
                 return Outcome("error", math.nan, peer_value=_exc(e), witness={"stream": rounds[:i + 1],
                                                                                 "round": i + 1},

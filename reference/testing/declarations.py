@@ -57,6 +57,7 @@ class Declaration:
     cites: str = ""
     against: str = "truth"
     check: str = ""                    # what is compared, in words (the audit row's "check"; optional)
+    max_rounds: int | None = None      # a filter's / odometer's longest searched stream (None: the check's default)
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -65,6 +66,10 @@ class Declaration:
             raise DomainError("claim", self.claim, "'upper' or 'lower'", "dpbounds.testing.Declaration")
         if self.against not in ("cited", "truth"):
             raise DomainError("against", self.against, "'cited' or 'truth'", "dpbounds.testing.Declaration")
+        if self.max_rounds is not None and (isinstance(self.max_rounds, bool) or not isinstance(self.max_rounds, int)
+                                            or self.max_rounds < 1):
+            raise DomainError("max_rounds", self.max_rounds, "a positive integer or None",
+                              "dpbounds.testing.Declaration")
         if self.kind != "conversion" and self.budget is None:
             raise DomainError("budget", None, f"a budget (the {self.kind}'s parameters)",
                               "dpbounds.testing.Declaration")
@@ -161,15 +166,34 @@ def _from_json(v: Any) -> Any:
 
 class Remote:
     """The ``call`` function running in another interpreter (a peer in its own environment): one process, one JSON
-    line per batch of requests.  Only JSON crosses: the peer's side never imports dpbounds."""
+    line per batch of requests.  Only JSON crosses: the peer's side never imports dpbounds.  ``timeout``: the most
+    seconds one batch may take (None: no limit); a batch that takes longer kills the process (the next batch starts
+    a fresh one) and raises :class:`~dpbounds.testing.engine.Unjudged` -- the search skips that point."""
 
-    def __init__(self, python: str, call: str, timeout: float = 300.0) -> None:
-        path = call_module_file(call)
+    def __init__(self, python: str, call: str, timeout: float | None = None) -> None:
+        self.path = call_module_file(call)
         self.python, self.call, self.timeout = python, call, timeout
-        self.proc = subprocess.Popen([python, "-c", _DRIVER, str(path), str(call).partition(":")[2]],
-                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                     text=True, bufsize=1)
+        self.proc = self._start()
         self.lock = threading.Lock()
+
+    def _start(self) -> subprocess.Popen[str]:
+        return subprocess.Popen([self.python, "-c", _DRIVER, str(self.path), str(self.call).partition(":")[2]],
+                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                text=True, bufsize=1)
+
+    def _readline(self) -> str:
+        assert self.proc.stdout is not None
+        if self.timeout is None:
+            return self.proc.stdout.readline()
+        import select
+        ready, _, _ = select.select([self.proc.stdout], [], [], self.timeout)
+        if ready:
+            return self.proc.stdout.readline()
+        self.proc.kill()
+        self.proc.wait()
+        self.proc = self._start()
+        from dpbounds.testing.engine import Unjudged
+        raise Unjudged(f"{self.call} gave no answer within {self.timeout:g} s (not judged)")
 
     def batch(self, reqs: list[dict[str, Any]]) -> list[dict[str, Any]]:
         with self.lock:
@@ -179,7 +203,7 @@ class Remote:
             assert self.proc.stdin is not None and self.proc.stdout is not None
             self.proc.stdin.write(json.dumps(reqs) + "\n")
             self.proc.stdin.flush()
-            line = self.proc.stdout.readline()
+            line = self._readline()
         if not line:
             err = self.proc.stderr.read() if self.proc.stderr else ""
             raise RuntimeError(f"{self.python} ended without an answer: {err.strip()[-300:]}")
@@ -257,10 +281,12 @@ def _peer_budget(budget: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def run_declaration(decl: Declaration, *, seconds: float = 60, seed: int = 0, max_examples: int | None = None,
-                    python: str | None = None, extra_examples: Sequence[Any] = ()) -> CheckResult:
+                    python: str | None = None, extra_examples: Sequence[Any] = (),
+                    call_timeout: float | None = None) -> CheckResult:
     """Search one declaration: its ``examples`` (and ``extra_examples``, e.g. replayed witnesses) first, then the
-    domain.  ``python``: run the peer's ``call`` in that interpreter instead of this one."""
-    remote = Remote(python, str(decl.call)) if python else None
+    domain.  ``python``: run the peer's ``call`` in that interpreter instead of this one; ``call_timeout``: there,
+    the most seconds one call (a point, a stream) may take -- a point that takes longer is skipped, not judged."""
+    remote = Remote(python, str(decl.call), timeout=call_timeout) if python else None
     try:
         examples = list(decl.examples) + list(extra_examples)
         if decl.kind == "conversion":
@@ -280,9 +306,10 @@ def run_declaration(decl: Declaration, *, seconds: float = 60, seed: int = 0, ma
             make.__module__ = getattr(func, "__module__", "?")
         if decl.kind == "filter":
             return check_filter(make, decl.reference, budget=budget, costs=decl.costs, seconds=seconds, seed=seed,
-                                examples=examples, max_examples=max_examples)
+                                examples=examples, max_examples=max_examples, max_rounds=decl.max_rounds)
         return check_odometer(make, decl.reference, params=budget, costs=decl.costs, seconds=seconds, seed=seed,
-                              examples=examples, max_examples=max_examples)
+                              examples=examples, max_examples=max_examples,
+                              **({} if decl.max_rounds is None else {"max_rounds": decl.max_rounds}))
     finally:
         if remote:
             remote.close()

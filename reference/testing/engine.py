@@ -77,6 +77,12 @@ class SearchState:
             self.witness, self.witness_outcome = x, out
 
 
+class Unjudged(Exception):
+    """The implementation gave no answer at this point within its per-call time limit (a peer in another interpreter
+    under ``dpbounds audit --search``): the point is not judged, it counts as skipped -- neither a finding nor a
+    pass."""
+
+
 class _Found(Exception):
     """Raised inside the hypothesis test to make it shrink the current example."""
 
