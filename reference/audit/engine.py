@@ -36,9 +36,10 @@ from dpbounds.audit.common import Comparison, PeerResult, error_comparison, prob
 #: bracket of composition.sgm.*, tradeoff.zcdp) seconds; a filter or odometer stream runs up to thousands of rounds
 #: through the peer (OpenDP: about a millisecond a round)
 RATES = {"closed": 40, "opaque": 0.25, "stream": 0.5}
-#: a task's wall clock is capped at WALL_CAP x its seconds + 30 s; only a task that reaches the cap (its JSON says
+#: a task's wall clock is capped at WALL_CAP x its seconds + 30 s (an example under way ends first; a peer call in
+#: another interpreter is bounded by CALL_CAP); only a task that reaches the cap (its JSON says
 #: ``"stopped": "time"``) depends on the machine
-WALL_CAP = 2
+WALL_CAP = 1
 #: a peer run in another interpreter (``--python``) gets at most CALL_CAP x SECONDS (at least 5 s) per call during a
 #: search; a point it does not answer in time is skipped (counted, not judged: dpbounds.testing.engine.Unjudged),
 #: so that one slow corner of a peer's domain cannot hold a task far beyond its cap (measured: PRV Accountant

@@ -63,7 +63,8 @@ def add_parser(sub) -> None:
     g.add_argument("--search", type=float, default=0.0, metavar="SECONDS",
                    help="also search each function's whole domain: per (function, seed) SECONDS x 40 examples (a "
                    "conversion), x 1/4 (against the certified PLD bracket or tradeoff.zcdp) or x 1/2 streams (a "
-                   "filter or odometer), deterministic for a seed, each task capped at 2 x SECONDS + 30 s of wall clock; "
+                   "filter or odometer), deterministic for a seed, each task capped at SECONDS + 30 s of wall clock "
+                   "(a peer call under --python at SECONDS / 4: a point not answered in time is skipped); "
                    "reports examples tried, seconds and the worst margin per function")
     g.add_argument("--seed", type=int, default=0, help="first search seed (default 0)")
     g.add_argument("--seeds", type=int, default=1, help="search tasks per function, seeds SEED, SEED+1, ...")
