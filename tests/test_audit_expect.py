@@ -93,3 +93,21 @@ def test_the_committed_witness_file_names_known_peers_and_explains_each_disappea
     # a recorded reason says why a finding no longer shows (a fixed peer, with its version, or a reference that
     # cannot decide it any more, with the numbers), in a sentence
     assert all(f["reason"] is None or (isinstance(f["reason"], str) and len(f["reason"]) > 40) for f in fs)
+
+
+def test_every_committed_search_witness_names_a_declaration_the_audit_searches():
+    # a renamed function, call or reference would make a committed witness silently stop being replayed
+    import importlib
+    import pathlib
+
+    from dpbounds.audit.engine import effective_declarations, is_declarative, load_witnesses, witness_key
+    from dpbounds.audit.run import ADAPTERS
+    path = pathlib.Path(__file__).resolve().parents[1] / "reference" / "audit" / "witnesses.json"
+    known = load_witnesses(str(path))
+    assert known and all(isinstance(v, list) and v for v in known.values())
+    keys = set()
+    for module in ADAPTERS.values():
+        mod = importlib.import_module(module)
+        if is_declarative(mod):
+            keys |= {witness_key(d) for d in effective_declarations(mod)[0] if d is not None}
+    assert sorted(set(known) - keys) == []
