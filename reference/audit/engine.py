@@ -452,6 +452,7 @@ def search_peer(mod: ModuleType, decls: list[Any], opts: SearchOptions, python: 
                            "check": d.check, "verdict": worst["verdict"],
                            "examples": sum(r["examples"] for r in rs), "seeds": [r["seed"] for r in rs],
                            "skipped": sum(r.get("skipped") or 0 for r in rs),
+                           "unanswered": sum(r.get("unanswered") or 0 for r in rs),
                            "seconds": round(sum(r.get("seconds", 0.0) for r in rs), 2),
                            "stopped": sorted({r.get("stopped", "examples") for r in rs}),
                            "worst_margin": min(margins) if margins else None, "witness": worst["witness"],

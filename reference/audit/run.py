@@ -614,10 +614,12 @@ def search_markdown(r: PeerResult) -> list[str]:
     out = ["Search (`--search`): function, reference, verdict, examples tried, worst relative margin", ""]
     for s in r.search:
         m = s["worst_margin"]
-        out.append(f"- `{s['function']}` {s['check']} vs {s['reference']} ({s['against']}): {s['verdict']}, "
+        also = "".join(f", {a}" for a in s.get("also_against") or [])
+        out.append(f"- `{s['function']}` {s['check']} vs {s['reference']} ({s['against']}{also}): {s['verdict']}, "
                    f"{s['examples']} examples (seeds {', '.join(map(str, s['seeds']))})"
                    + (f", {s['skipped']} skipped (not judged: outside the reference's domain or its search work "
-                      "bound)" if s.get("skipped") else "")
+                      "bound" + (f"; {s['unanswered']} not answered by the peer in time" if s.get("unanswered")
+                                 else "") + ")" if s.get("skipped") else "")
                    + (f" in {s['seconds']:g} s" if isinstance(s.get("seconds"), (int, float)) else "")
                    + (" (stopped at its wall-clock cap)" if "time" in (s.get("stopped") or []) else "")
                    + ", worst margin "

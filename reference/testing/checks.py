@@ -40,7 +40,7 @@ class CheckResult:
     extra rounds over the reference's, relative); ``reproducer``: runnable Python for the witness; ``counts``:
     examples per verdict (once a conservative example is certified, later examples the float interval proves sound
     are counted conservative without arb); ``skipped``: points outside the reference's domain (or where it could
-    not certify); ``stopped``: "found" (unsound), "examples" (the budget) or "time"."""
+    not certify), and the ``unanswered`` ones among them (a peer call over its time limit); ``stopped``: "found" (unsound), "examples" (the budget) or "time"."""
 
     kind: str
     function: str
@@ -60,6 +60,7 @@ class CheckResult:
     skipped: int = 0
     seed: int = 0
     stopped: str = ""
+    unanswered: int = 0
 
     @property
     def sound(self) -> bool:
@@ -83,7 +84,7 @@ class CheckResult:
                 "enclosure": enc, "decision": self.decision, "examples": self.examples,
                 "margin": self.margin if self.margin is None or math.isfinite(self.margin) else None,
                 "detail": self.detail, "counts": self.counts, "skipped": self.skipped, "seed": self.seed,
-                "stopped": self.stopped, "reproducer": self.reproducer}
+                "stopped": self.stopped, "unanswered": self.unanswered, "reproducer": self.reproducer}
 
 
 def _jsonable(v: Any) -> Any:
@@ -129,12 +130,13 @@ def _result(kind: str, fn: Any, oracle_name: str, claim: str, st: SearchState, s
         dec = st.worst_outcome.decision if st.worst_outcome is not None else None
         return CheckResult(kind, _name(fn), oracle_name, claim, st.verdict(), None, None, None, st.tried, "",
                            st.worst_margin, decision=dec, worst=worst, counts=dict(st.counts), skipped=st.skipped,
-                           seed=seed, stopped=st.stopped)
+                           seed=seed, stopped=st.stopped, unanswered=st.unanswered)
     shown = out.witness if out.witness is not None else dict(w)
     text = repro(w, out)  # certifies the witness first (fills out.enclosure, out.judgement)
     return CheckResult(kind, _name(fn), oracle_name, claim, st.verdict(), shown, out.peer_value, out.enclosure,
                        st.tried, text, st.worst_margin, decision=out.decision, detail=out.detail,
-                       worst=worst, counts=dict(st.counts), skipped=st.skipped, seed=seed, stopped=st.stopped)
+                       worst=worst, counts=dict(st.counts), skipped=st.skipped, seed=seed, stopped=st.stopped,
+                       unanswered=st.unanswered)
 
 
 def _as_float(v: Any) -> Any:
@@ -205,7 +207,7 @@ def check_conversion(fn: Callable[..., float], reference: str | Callable[..., En
         try:
             v = _as_float(fn(**peer_args(point)))
         except Unjudged:
-            return None
+            raise  # counted by the engine (SearchState.unanswered)
         except Exception as e:  # noqa: BLE001 - the peer's failure is a finding, if the point is valid
             try:
                 if oracle.fast(point) is None:
@@ -347,7 +349,7 @@ def check_filter(make: Callable[[], Any], reference: str | Callable[..., Any], *
                 ds = peer.try_spend_stream([{c: float(arrays[c][i]) for c in costs} for i in range(n)])
                 h = next((i for i, d in enumerate(ds) if not d), min(len(ds), n))
             except Unjudged:
-                return None
+                raise
             except Exception as e:  # noqa: BLE001
                 h, err = 0, e
         else:
@@ -357,7 +359,7 @@ def check_filter(make: Callable[[], Any], reference: str | Callable[..., Any], *
                         h = i
                         break
                 except Unjudged:
-                    return None
+                    raise
                 except Exception as e:  # noqa: BLE001
                     h, err = i, e
                     break
@@ -546,7 +548,7 @@ def check_odometer(make: Callable[[], Any], reference: str | Callable[..., Any],
                 v = peer.step(**r)
                 v = _as_float(peer.value() if v is None else v)
             except Unjudged:
-                return None
+                raise
             except Exception as e:  # noqa: BLE001
                 return Outcome("error", math.nan, peer_value=_exc(e), witness={"stream": rounds[:i + 1],
                                                                                 "round": i + 1},

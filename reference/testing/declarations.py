@@ -167,8 +167,9 @@ def _from_json(v: Any) -> Any:
 class Remote:
     """The ``call`` function running in another interpreter (a peer in its own environment): one process, one JSON
     line per batch of requests.  Only JSON crosses: the peer's side never imports dpbounds.  ``timeout``: the most
-    seconds one batch may take (None: no limit); a batch that takes longer kills the process (the next batch starts
-    a fresh one) and raises :class:`~dpbounds.testing.engine.Unjudged` -- the search skips that point."""
+    seconds one batch may take (None: no limit; none either for a search's explicit examples and replayed witnesses,
+    :data:`~dpbounds.testing.engine.UNLIMITED`); a batch that takes longer kills the process (the next batch starts a
+    fresh one) and raises :class:`~dpbounds.testing.engine.Unjudged` -- the search skips that point."""
 
     def __init__(self, python: str, call: str, timeout: float | None = None) -> None:
         self.path = call_module_file(call)
@@ -183,7 +184,8 @@ class Remote:
 
     def _readline(self) -> str:
         assert self.proc.stdout is not None
-        if self.timeout is None:
+        from dpbounds.testing.engine import UNLIMITED
+        if self.timeout is None or UNLIMITED.get():
             return self.proc.stdout.readline()
         import select
         ready, _, _ = select.select([self.proc.stdout], [], [], self.timeout)

@@ -11,6 +11,7 @@ for something worse, until ``unsound`` is found or the budget is spent.
 
 from __future__ import annotations
 
+import contextvars
 import math
 import time
 from dataclasses import dataclass, field
@@ -58,6 +59,7 @@ class SearchState:
     witness_outcome: Outcome | None = None
     chunks: int = 0
     stopped: str = "examples"
+    unanswered: int = 0       # of the skipped: points the implementation did not answer in time (Unjudged)
 
     def record(self, x: Any, out: Outcome | None) -> None:
         if out is None:
@@ -83,6 +85,11 @@ class Unjudged(Exception):
     pass."""
 
 
+#: set while the explicit examples run: a peer call then has no time limit (a replayed witness is judged whatever the
+#: machine's load, so that a seed and a witness file give the same findings anywhere)
+UNLIMITED = contextvars.ContextVar("dpbounds_testing_unlimited_calls", default=False)
+
+
 class _Found(Exception):
     """Raised inside the hypothesis test to make it shrink the current example."""
 
@@ -92,6 +99,17 @@ def _score(margin: float) -> float:
     if math.isnan(margin):
         return 0.0
     return max(-1e300, min(1e300, -margin))
+
+
+def _answered(evaluate: Callable[[Any], Outcome | None], state: SearchState) -> Callable[[Any], Outcome | None]:
+    """``evaluate`` with a point the implementation did not answer in time (:class:`Unjudged`) skipped and counted."""
+    def ev(x: Any) -> Outcome | None:
+        try:
+            return evaluate(x)
+        except Unjudged:
+            state.unanswered += 1
+            return None
+    return ev
 
 
 def search(strategy: Any, evaluate: Callable[[Any], Outcome | None], *, seconds: float, seed: int,
@@ -108,8 +126,13 @@ def search(strategy: Any, evaluate: Callable[[Any], Outcome | None], *, seconds:
     state = SearchState()
     t0 = time.monotonic()
     t_end = t0 + max(0.0, float(seconds))
-    for x in examples:
-        out = evaluate(x)
+    evaluate = _answered(evaluate, state)
+    token = UNLIMITED.set(True)
+    try:
+        explicit = [(x, evaluate(x)) for x in examples]
+    finally:
+        UNLIMITED.reset(token)
+    for x, out in explicit:
         state.record(x, out)
         if out is not None and out.verdict in FAILING:
             state.take_witness(x, out)

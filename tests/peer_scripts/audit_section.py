@@ -8,7 +8,10 @@ the same.
 the skipped peers with their reasons, and one finding per failing peer function, most severe first (the order of
 ``dpbounds.audit.run.findings``), each with its worst witness's reproducer.  ``same`` compares what a finding is --
 peer, version, function, verdict, how many of how many comparisons fail, the worst witness's inputs, the peer's
-value and the certified ends -- and the search summaries without their wall-clock seconds.
+value and the certified ends -- and the search summaries without their wall-clock seconds; a search that reached a
+time limit in either run (its wall-clock cap, or a peer call not answered in time) is compared without what the
+time limit decides (examples, skipped and unanswered points, why it stopped, the worst margin): its verdict and
+witness must still be the same.
 """
 
 from __future__ import annotations
@@ -59,9 +62,21 @@ def _finding_key(f: dict[str, Any]) -> tuple[Any, ...]:
             json.dumps(w["inputs"], sort_keys=True), w.get("peer_value"), w.get("peer_output"), ends)
 
 
-def _search_key(doc: dict[str, Any]) -> list[tuple[str, str]]:
-    return [(p["peer"], json.dumps({k: v for k, v in s.items() if k != "seconds"}, sort_keys=True))
-            for p in doc["peers"] for s in p.get("search") or []]
+#: what a time limit decides in a search summary (besides its seconds)
+TIMED = ("examples", "skipped", "unanswered", "stopped", "worst_margin")
+
+
+def _timed(s: dict[str, Any]) -> bool:
+    return "time" in (s.get("stopped") or []) or bool(s.get("unanswered"))
+
+
+def _search_key(doc: dict[str, Any], timed: set[int] = frozenset()) -> list[tuple[str, str]]:
+    """(peer, summary without seconds) per search summary; those at the positions ``timed`` also without TIMED."""
+    out = []
+    for i, (p, s) in enumerate((p, s) for p in doc["peers"] for s in p.get("search") or []):
+        drop = ("seconds",) + (TIMED if i in timed else ())
+        out.append((p["peer"], json.dumps({k: v for k, v in s.items() if k not in drop}, sort_keys=True)))
+    return out
 
 
 def same(a: dict[str, Any], b: dict[str, Any]) -> list[str]:
@@ -76,7 +91,9 @@ def same(a: dict[str, Any], b: dict[str, Any]) -> list[str]:
             diffs.append(f"only in the second run: {k[:6]}")
     if not diffs and fa != fb:
         diffs.append("the same findings in another order")
-    sa, sb = _search_key(a), _search_key(b)
+    timed = {i for doc in (a, b) for i, s in enumerate(s for p in doc["peers"] for s in p.get("search") or [])
+             if _timed(s)}
+    sa, sb = _search_key(a, timed), _search_key(b, timed)
     for x, y in zip(sa, sb):
         if x != y:
             diffs.append(f"search summary differs: {x[0]} {x[1][:200]} / {y[1][:200]}")
