@@ -6,7 +6,7 @@
 
 Neither has a closed form: the expressions below state the definitions with two opaque functions
 (:class:`kfold_hockey_stick`, :class:`curve_inverse`), and the entries name their certified evaluator
-(``SpecEntry.evaluator``): dpbounds.exact.sgm_pld brackets the value between a dominating and a dominated grid
+(``SpecEntry.evaluator``): dpbounds.evaluation.sgm_pld brackets the value between a dominating and a dominated grid
 discretization of the privacy-loss distribution, every step proved in proofs_check (``composition.sgm.*``).
 """
 
@@ -58,7 +58,7 @@ _WHY = ("Dominating pairs: for Poisson subsampling with rate q of a mechanism wh
         "P1 = N(1, sigma^2), P0 = N(0, sigma^2) (a one-dimensional count query attains it).  Dominance is kept by "
         "products, so k steps are dominated by the k-fold products, and delta(eps) of add/remove neighbours is the "
         "larger of the two directions.  This is the curve dp_accounting's PLD accountant, prv_accountant and "
-        "Opacus's PRV accountant approximate (KJH20, KJPH21, DGKKM22).  Evaluation (dpbounds.exact.sgm_pld): the "
+        "Opacus's PRV accountant approximate (KJH20, KJPH21, DGKKM22).  Evaluation (dpbounds.evaluation.sgm_pld): the "
         "privacy-loss distribution of one step in each direction is replaced by a dominating grid pair (each "
         "loss interval's P- and Q-mass split onto its two grid ends, 'connect the dots' as in DGKKM22; the P-mass "
         "beyond the window at +oo) and by a dominated one (a garbling of the true pair: loss intervals merged, "
@@ -83,7 +83,7 @@ register(SpecEntry(
                   "composition.sgm.grid_value_monotone", "composition.sgm.convolution_error",
                   "composition.sgm.one_step_closed_form"),
     example={"q": "0.01", "sigma": "1", "k": "10", "eps_g": "1"},
-    evaluator="dpbounds.exact.sgm_pld:enclose_delta",
+    evaluator="dpbounds.evaluation.sgm_pld:enclose_delta",
     notes="Returns delta(eps_g), the smallest delta for which k steps of DP-SGD (Poisson sampling rate q, noise "
           "multiplier sigma, clipping norm 1) are (eps_g, delta)-DP under add/remove neighbours.  " + _WHY))
 
@@ -102,7 +102,7 @@ register(SpecEntry(
                   "composition.sgm.grid_value_monotone", "composition.sgm.convolution_error",
                   "composition.sgm.inverse_bracket"),
     example={"q": "0.01", "sigma": "1", "k": "10", "delta": "0.00001"},
-    evaluator="dpbounds.exact.sgm_pld:enclose_eps",
+    evaluator="dpbounds.evaluation.sgm_pld:enclose_eps",
     notes="Returns eps(delta) = inf{eps >= 0 : composition.sgm.delta(q, sigma, k, eps) <= delta} (0 when delta(0) "
           "<= delta).  delta(.) is nonincreasing, so an eps_u whose certified upper delta is <= delta is >= the "
           "exact value and an eps_l whose certified lower delta is > delta is <= it; both are found by bisection "

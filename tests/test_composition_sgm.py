@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 import dpbounds
-from dpbounds.exact import sgm_pld as S
+from dpbounds.evaluation import sgm_pld as S
 from dpbounds.spec import DomainError
 
 
@@ -274,7 +274,7 @@ def test_work_limit_refuses_a_large_convolution_and_binds_only_inside():
     # work_limit a convolution beyond the bound is refused before it starts; outside, the same point is enclosed
     from dpbounds.evaluation.enclosure import CertificationError
     from dpbounds.evaluation.evaluate import enclose
-    from dpbounds.exact import sgm_pld
+    from dpbounds.evaluation import sgm_pld
     pt = {"q": "0.02", "sigma": "1.1", "k": 37, "delta": "1e-5"}
     enclose("composition.sgm.eps", pt, rel_tol=1e-3)  # cached without the bound: never served inside it
     with sgm_pld.work_limit(1e4):

@@ -1,5 +1,5 @@
 """Claims behind the certified PLD bracket of k-fold Poisson-subsampled Gaussian composition (spec/composition.py,
-dpbounds.exact.sgm_pld): each step that turns the exact hockey-stick divergence into a computed upper or lower end.
+dpbounds.evaluation.sgm_pld): each step that turns the exact hockey-stick divergence into a computed upper or lower end.
 
 Notation: a discrete pair is a list of atoms (p_j, q_j) (P- and Q-mass, nonnegative); H_t(P||Q) = sum_j (p_j - t q_j)_+
 = sup_A P(A) - t Q(A); for products, the atoms are the tuples.  A garbling (Markov kernel applied to both) never
@@ -186,14 +186,14 @@ def grid_value_monotone() -> Verdict:
 
 
 @claim("composition.sgm.convolution_error", spec_id="composition.sgm.delta",
-       statement="dpbounds.exact.sgm_pld.convolve's outward-rounded float64 masses contain the exact convolution of "
+       statement="dpbounds.evaluation.sgm_pld.convolve's outward-rounded float64 masses contain the exact convolution of "
                  "their float inputs, elementwise (Higham eq. (3.4): a float sum of n nonnegative products is within "
                  "gamma_n relatively, plus 2^-1022 per operation under underflow or flush-to-zero), on both the "
                  "numpy loop (short vectors) and the blocked BLAS path",
        source="Higham, Accuracy and Stability of Numerical Algorithms, 2nd ed. (SIAM 2002), Section 3.1",
        method="exact rational convolution vs the computed bounds", unquoted="a textbook bound, checked on instances")
 def convolution_error() -> Verdict:
-    from dpbounds.exact import sgm_pld as S
+    from dpbounds.evaluation import sgm_pld as S
     rng = np.random.default_rng(5)
     bad, n_checked = 0, 0
     for n in (7, 150, 300):
@@ -224,7 +224,7 @@ def convolution_error() -> Verdict:
 def one_step_closed_form() -> Verdict:
     from flint import arb
     from dpbounds.evaluation.numeric import arb_prec
-    from dpbounds.exact import sgm_pld as S
+    from dpbounds.evaluation import sgm_pld as S
     rows, ok = [], True
     for q, s in ((F(1, 10), F(1)), (F(1, 2), F(1, 2)), (F(1, 100), F(2))):
         b = S.bracket(q, s, 1, F(1, 100))
@@ -259,7 +259,7 @@ def one_step_closed_form() -> Verdict:
 def inverse_bracket() -> Verdict:
     from flint import arb
     from dpbounds.evaluation.numeric import arb_prec
-    from dpbounds.exact import sgm_pld as S
+    from dpbounds.evaluation import sgm_pld as S
     rows, ok = [], True
     for s, k, delta in ((F(1), 4, F(1, 10**5)), (F(2), 9, F(1, 10**3))):
         b = S.bracket(F(1), s, k, F(1, 50))
@@ -291,7 +291,7 @@ def inverse_bracket() -> Verdict:
        source=SRC + "; DRS22 (arXiv:1905.02383v3, Cor. 2.13)", method="closed form (arb) vs the certified grid "
        "bracket, both directions", unquoted=WHY)
 def q_one_closed_form() -> Verdict:
-    from dpbounds.exact import sgm_pld as S
+    from dpbounds.evaluation import sgm_pld as S
     rows, ok = [], True
     for s, k in ((F(1), 1), (F(1), 4), (F(2), 9), (F(1, 2), 2)):
         b = S.bracket(F(1), s, k, F(1, 50))

@@ -46,7 +46,7 @@ WALL_CAP = 1
 #: calls of minutes at small noise multipliers with thousands of compositions)
 CALL_CAP = 0.25
 #: a search example against the certified PLD bracket (composition.sgm.*) whose bracket would need a convolution of
-#: more than this many pairs of grid points is skipped, not judged (dpbounds.exact.sgm_pld.work_limit): at most about
+#: more than this many pairs of grid points is skipped, not judged (dpbounds.evaluation.sgm_pld.work_limit): at most about
 #: 8 s a point here, decided by the point alone (measured: q = 0.01, sigma = 1, k = 1000 is judged in 3 s; k = 1e4
 #: or eps in the hundreds are skipped after 1-8 s); the explicit examples are never bounded
 SEARCH_WORK_LIMIT = 3e8
@@ -357,7 +357,7 @@ def search_task(module: str, index: int, seed: int, seconds: float, max_examples
     from dpbounds.testing.declarations import run_declaration
     mod = importlib.import_module(module)
     decl = effective_declarations(mod)[0][index]
-    from dpbounds.exact.sgm_pld import work_limit
+    from dpbounds.evaluation.sgm_pld import work_limit
     t0 = time.perf_counter()
     try:
         with warnings.catch_warnings(), work_limit(SEARCH_WORK_LIMIT):

@@ -188,7 +188,7 @@ def run_benchmarks(quick: bool = False, only: list[str] | None = None) -> list[d
     for mod in ("dpbounds.accounting.accountants", "dpbounds.accounting.batch", "dpbounds.accounting.individual",
                 "dpbounds.accounting.conversions", "dpbounds.exact.worst_case", "dpbounds.audit.bench",
                 "dpbounds.outputs.compare", "dpbounds.testing.bench",
-                "dpbounds.exact.sgm_pld"):
+                "dpbounds.evaluation.sgm_pld"):
         try:
             m = importlib.import_module(mod)
         except ImportError:

@@ -428,7 +428,7 @@ def convolve(a: GridPLD, b: GridPLD, tau: float = TAU) -> GridPLD:
     if lim is not None and float(a.m.size) * float(b.m.size) > lim:
         from dpbounds.evaluation.enclosure import CertificationError
         raise CertificationError(f"composition.sgm: a convolution of {a.m.size} x {b.m.size} grid points is beyond "
-                                 f"this search's work bound ({lim:.3g} pairs, dpbounds.exact.sgm_pld.work_limit)")
+                                 f"this search's work bound ({lim:.3g} pairs, dpbounds.evaluation.sgm_pld.work_limit)")
     c, n = direct_convolution(a.m, b.m)
     gam = 2.0 * n * _U             # >= gamma_n = n u / (1 - n u) for n u <= 1/2
     if n * _U > 0.25:
