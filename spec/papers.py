@@ -139,7 +139,7 @@ PAPERS: dict[str, Paper] = {p.key: p for p in (
           "list.  Only the abstract was read here; the optimal conversion is re-derived and proved in proofs_check."),
     Paper("DRS22", ("Jinshuo Dong", "Aaron Roth", "Weijie J. Su"), "Gaussian Differential Privacy",
           "J. R. Stat. Soc. Series B 84(1):3-37 (with discussion)", 2022, "1905.02383", "v3", True,
-          "Journal data and arXiv id as cited in spec/later.py and citing repositories.  Revision: the arXiv abstract "
+          "Journal data and arXiv id as cited in spec/filters.py and citing repositories.  Revision: the arXiv abstract "
           "page of 1905.02383 (a mirror of arxiv.org/abs, read with the search tool) says '[Submitted on 7 May 2019 "
           "(v1), last revised 30 May 2019 (this version, v3)]', and its v1 page says 'latest version 30 May 2019 "
           "(v3)'.  The numbers in spec/ are arXiv (2019) numbers, not the journal's: riskcal's conversions cite "

@@ -42,10 +42,10 @@ FILTERS = {
 
 
 #: the post-seed filters charge their own per-round quantities (mu for the GDP filters, the RR Renyi curve) through
-#: their own methods, not eps/delta/rho streams: tests/test_later_filters.py covers them
+#: their own methods, not eps/delta/rho streams: tests/test_filters.py covers them
 OWN_ROUNDS = {"st22.filter", "fz21.thm4_3.rr", "lec21.multi_order", "kth23.individual_filter",
               "lec21.multi_order.cks20", "kov15.lift"}
-#: budget R* of the optimal conversion (seconds each): tests/test_optimal_filter.py
+#: budget R* of the optimal conversion (seconds each): tests/test_optimal_budget.py
 OWN_ROUNDS |= {"fz21.thm4_3.optimal", "fz21.thm4_3.rr.optimal", "fz21.thm4_7.optimal"}
 
 

@@ -14,9 +14,9 @@ from hypothesis import strategies as st
 
 from dpbounds import IndividualGDPFilter, spec
 from dpbounds.accounting.accountants import Filter, make_filter
-from dpbounds.accounting.later_filters import GDPFilter
+from dpbounds.accounting.filters import GDPFilter
 
-from .test_later_filters import _gdp_fixed_optimum, _mp_gauss_delta
+from .test_filters import _gdp_fixed_optimum, _mp_gauss_delta
 
 
 @settings(max_examples=10)
@@ -89,7 +89,7 @@ def test_each_individual_gets_its_own_fixed_parameter_optimum():
 
 
 def test_adaptive_interactions_meet_mu_g_gdp_and_a_10_percent_larger_budget_is_caught():
-    from dpbounds.proofs_check.claims.later import individual_gdp_report
+    from dpbounds.proofs_check.claims.filters import individual_gdp_report
     ok, above, rows = individual_gdp_report()
     assert ok and not above, rows
     ok_bad, caught, bad_rows = individual_gdp_report(Fraction(11, 10))

@@ -237,7 +237,7 @@ def test_golden_vectors_of_the_mechanisms_verify(tmp_path):
 
 def test_multi_order_filters_charge_every_order():
     from dpbounds import MultiOrderRenyiFilter
-    from dpbounds.accounting.later_filters import MultiOrderUnionFilter
+    from dpbounds.accounting.filters import MultiOrderUnionFilter
     m = MultiOrderRenyiFilter({4: "0.2", 8: "1.0"})
     assert m.try_spend_mechanism("mechanisms.sgm.rdp", q="0.01", sigma="1.1").name == "CONT"
     for a, f in m.filters.items():  # each order recorded its own charge (>= the exact binomial value)

@@ -31,10 +31,10 @@ from dpbounds.spec.core import Kind
 
 #: the post-seed filters charge per-round quantities that are not eps/delta/rho inputs of the spec's aggregates (mu for
 #: the GDP filters, the randomized-response Renyi curve for the other two): their soundness, underflow included, is
-#: tested in tests/test_later_filters.py against independent computations
+#: tested in tests/test_filters.py against independent computations
 OWN_ROUNDS = {"st22.filter", "fz21.thm4_3.rr", "lec21.multi_order", "kth23.individual_filter",
               "lec21.multi_order.cks20", "kov15.lift"}
-#: budget R* of the optimal conversion (seconds each): tests/test_optimal_filter.py
+#: budget R* of the optimal conversion (seconds each): tests/test_optimal_budget.py
 OWN_ROUNDS |= {"fz21.thm4_3.optimal", "fz21.thm4_3.rr.optimal", "fz21.thm4_7.optimal"}
 FILTER_IDS = sorted(e.id for e in spec.registry().values() if e.kind is Kind.FILTER and e.id not in OWN_ROUNDS)
 

@@ -81,7 +81,7 @@ _TINY = 2.0 ** -1060
 _ZCDP_FROM_DP = {"wrrw23.thm1": "WRRW23 Lemma 1", "fz21.remark4_4": "BS16 Prop. 1.4 (pure rounds)"}
 
 
-#: filters defined in other modules (dpbounds.accounting.later_filters): spec id -> builder / class.  Filled once
+#: filters defined in other modules (dpbounds.accounting.filters): spec id -> builder / class.  Filled once
 #: when the package imports that module (before any call), so these lookups never import back into it.
 LATER_BUILDERS: dict[str, Callable[..., Any]] = {}
 LATER_CLASSES: dict[str, type] = {}
@@ -992,7 +992,7 @@ def make_filter(entry_id: str, *, save_path: str | Path | None = None, conversio
     ``fz21.thm4_7`` and ``wrrw23.thm1.cks20`` take B from a *valid* conversion (``conversion='cks20'`` by default, or
     'bs16'): B = the certified lower end of B*; a B given explicitly must not exceed it.  'gauss' is refused.
     """
-    if entry_id in LATER_BUILDERS:  # filters proved after the seeds (spec/later.py)
+    if entry_id in LATER_BUILDERS:  # filters proved after the seeds (spec/filters.py)
         return LATER_BUILDERS[entry_id](save_path=save_path, conversion=conversion, _lock=_lock, **budget)
     if entry_id == "wrrw23.thm1.cks20":
         extra = set(budget) - {"eps_g", "delta_prime", "delta_dprime", "B"}

@@ -188,13 +188,13 @@ class IndividualGDPFilter:
     norm of i's clipped gradient over the noise scale) and returns the mask of individuals that take part: i is
     active iff (sum of mu_{i,s}^2 over the rounds it took part in) + mu_{i,t}^2 <= mu_g^2; an inactive individual's
     round counts 0 and it may rejoin later.  The run is then mu_g-GDP with respect to every individual (individual
-    GDP), so (eps_g, delta_g)-DP for each.  mu_g^2 = 2 B with B from ``dpbounds.accounting.later_filters.gdp_budget``
+    GDP), so (eps_g, delta_g)-DP for each.  mu_g^2 = 2 B with B from ``dpbounds.accounting.filters.gdp_budget``
     (the exact Gaussian curve, certified lower end) or a given B <= that.
     Domain: n >= 1, eps_g > 0, 0 < delta_g < 1; mu_{i,t} >= 0 finite.
     """
 
     def __init__(self, n: int, eps_g: Exact, delta_g: Exact, B: Exact | None = None) -> None:
-        from dpbounds.accounting.later_filters import gdp_budget
+        from dpbounds.accounting.filters import gdp_budget
         from dpbounds.evaluation.numeric import float_down
         if isinstance(n, bool) or not isinstance(n, int) or n < 1:
             raise DomainError("n", n, "a positive integer", "kth23.individual_filter")

@@ -146,7 +146,7 @@ def rr_renyi_rounds(eps, eps_g: str, delta_g: str, multi_id: str = "lec21.multi_
     """(rounds of the one-order RR-curve Renyi filter at its best order in ORDERS, rounds of the multi-order union
     filter ``multi_id`` (lec21.multi_order or lec21.multi_order.cks20) over ORDERS, the best order) for homogeneous
     pure eps rounds."""
-    from dpbounds.accounting.later_filters import rr_rdp_upper
+    from dpbounds.accounting.filters import rr_rdp_upper
     single = [(rounds_allowed_charge("fz21.thm4_3.rr", {"alpha": a, "eps_g": eps_g, "delta_g": delta_g},
                                      rr_rdp_upper(a, eps)), a) for a in ORDERS]
     best, best_a = max(single, key=lambda t: t[0])
@@ -178,7 +178,7 @@ def _gaussian_lineup(eps_g: str, delta_g: str):
     by bisection on the same exact per-round charges the accountants record; streams through the accountants."""
     from dpbounds.accounting.accountants import make_filter
     from dpbounds.accounting.conversions import b_star
-    from dpbounds.accounting.later_filters import gdp_budget
+    from dpbounds.accounting.filters import gdp_budget
 
     def run(factory, charge):
         def go(mus):
@@ -240,7 +240,7 @@ def compare_individual_gdp_table(quick: bool = False, eps_g: str = "1", delta_g:
     Individual i's clipped contribution is c_i C and the noise sigma, so its rounds are mu_i-GDP for i with mu_i =
     c_i mu_worst (mu_worst = C/sigma = 0.05); the worst-case filter charges mu_worst every round and stops everyone."""
     from dpbounds.accounting.individual import IndividualGDPFilter
-    from dpbounds.accounting.later_filters import gdp_budget
+    from dpbounds.accounting.filters import gdp_budget
     mu_worst = Fraction(1, 20)
     cs = ["1", "0.5", "0.2"] if quick else ["1", "0.5", "0.2", "0.1"]
     mus = [mu_worst * spec.parse_exact("c", c) for c in cs]

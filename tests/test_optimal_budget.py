@@ -148,7 +148,7 @@ def test_bad_input_names_the_parameter():
 
 
 def test_the_validity_check_passes_the_filter_and_catches_a_10_percent_larger_budget():
-    from dpbounds.proofs_check.claims.optimal_filter import extremal_report
+    from dpbounds.proofs_check.claims.optimal_budget import extremal_report
     ok, rows = extremal_report()
     assert ok, rows
     bad, bad_rows = extremal_report(Fraction(11, 10))

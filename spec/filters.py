@@ -270,7 +270,7 @@ register(SpecEntry(
     extra={"B": eps_g - sp.log(_k / delta_g) / (alpha - 1)},
     monotone={"R": +1}, proof_claims=("lec21.multi_order.union_bound",), example={"alpha": "8", "R": "0.1", "k": "4"},
     notes="The spec states ONE order's component (R = that order's spend, B its budget, k the number of orders): the "
-          "multi-order filter (dpbounds.accounting.later_filters.MultiOrderUnionFilter, make_filter(..., orders=...)) "
+          "multi-order filter (dpbounds.accounting.filters.MultiOrderUnionFilter, make_filter(..., orders=...)) "
           "CONTinues iff at least one of its k components would CONTinue.  Validity (proved step by step in "
           "proofs_check): for each order, exp((alpha - 1)(L_t - R_t(alpha))) is a nonnegative supermartingale under "
           "either neighbouring input, so by Ville's inequality P[L_T > eps_g and R_T(alpha) <= B(alpha)] <= delta_g/k; "

@@ -1,4 +1,4 @@
-"""The filters proved after the seed papers (spec/later.py, dpbounds.accounting.later_filters): budgets, exact agreement
+"""The filters proved after the seed papers (spec/filters.py, dpbounds.accounting.filters): budgets, exact agreement
 with the fixed-parameter optimum, certified adaptive validity, and a deliberately broken budget that is caught."""
 
 from __future__ import annotations
@@ -105,7 +105,7 @@ def test_gdp_filter_refuses_a_budget_above_the_gaussian_b_star_and_other_convers
 
 
 def test_gdp_filter_state_round_trip_continues_identically():
-    from dpbounds.accounting.later_filters import GDPFilter
+    from dpbounds.accounting.filters import GDPFilter
     f = make_filter("st22.filter", eps_g="1", delta_g="1e-6")
     for _ in range(300):
         f.try_spend_mu("0.01")
@@ -132,7 +132,7 @@ def test_quadrature_of_a_halted_second_round_is_one_gaussian_round():
 
 
 def test_adaptive_two_round_interactions_meet_the_budget_and_a_10_percent_larger_budget_is_caught():
-    from dpbounds.proofs_check.claims.later import two_round_report
+    from dpbounds.proofs_check.claims.filters import two_round_report
     ok, _, rows = two_round_report()
     assert ok, rows
     _, caught, bad_rows = two_round_report(Fraction(11, 10))
@@ -154,7 +154,7 @@ import warnings  # noqa: E402
 from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from dpbounds.spec.later import LIFT_IDS  # noqa: E402
+from dpbounds.spec.filters import LIFT_IDS  # noqa: E402
 
 _LIFT_BUDGETS = {
     "rruv16.lemma3_3.filter.thm5_1": {"eps_g": "1", "delta_g": "1e-6", "delta_dprime": "1e-3"},
@@ -255,7 +255,7 @@ def test_corrected_pointwise_conversion_holds_for_random_discrete_pairs(w, eps):
 
 
 def test_three_point_family_beats_the_stated_constant_never_the_corrected_one():
-    from dpbounds.proofs_check.claims.later import three_point_family
+    from dpbounds.proofs_check.claims.filters import three_point_family
     from dpbounds.evaluation.numeric import arb_prec
     fam = three_point_family(Fraction(1, 2), Fraction(1, 1000))
     with arb_prec(256):
@@ -293,13 +293,13 @@ def test_rr_renyi_filter_allows_floor_of_budget_over_exact_charge(alpha, eps):
 
 
 def test_rr_renyi_filter_charges_less_than_the_zcdp_route_at_the_same_order():
-    from dpbounds.accounting.later_filters import rr_rdp_upper
+    from dpbounds.accounting.filters import rr_rdp_upper
     for a, e in (("4", "0.5"), ("16", "0.1"), ("2", "2")):
         assert rr_rdp_upper(a, e) < Fraction(a) * Fraction(e) ** 2 / 2
 
 
 def test_rr_renyi_filter_is_exactly_private_and_an_undercharging_variant_is_caught():
-    from dpbounds.proofs_check.claims.later import rr_filter_exact_report
+    from dpbounds.proofs_check.claims.filters import rr_filter_exact_report
     ok, rows = rr_filter_exact_report()
     assert ok, rows
     bad, bad_rows = rr_filter_exact_report(broken=True)
@@ -401,7 +401,7 @@ def test_rr_renyi_columns_never_exceed_the_kov15_optimum(eps):
 
 def test_saved_states_restore_as_their_later_filter_class():
     from dpbounds.accounting.accountants import Filter
-    from dpbounds.accounting.later_filters import GDPFilter, RenyiRRFilter
+    from dpbounds.accounting.filters import GDPFilter, RenyiRRFilter
     f = make_filter("fz21.thm4_3.rr", alpha="16", eps_g="1", delta_g="1e-6")
     for _ in range(100):
         f.try_spend("0.01")
@@ -441,7 +441,7 @@ def test_rr_charge_is_the_same_float_for_one_round_or_a_whole_array_and_never_be
     must not depend on the array around it (SIMD lanes vs tails), and it bounds the exact curve from above."""
     import numpy as np
 
-    from dpbounds.accounting.later_filters import rr_rdp_charge, rr_rdp_upper
+    from dpbounds.accounting.filters import rr_rdp_charge, rr_rdp_upper
     from dpbounds.evaluation.evaluate import enclose
     rng = np.random.default_rng(11)
     x = np.concatenate([rng.uniform(0, 3, 50_000), 10.0 ** rng.uniform(-300, 2.5, 50_000), [0.0, 5e-324, 400.0]])

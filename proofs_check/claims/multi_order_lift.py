@@ -1,4 +1,4 @@
-"""Claims of issue 29: tighter filters where a proof allows it (spec/later.py).
+"""Claims of issue 29: tighter filters where a proof allows it (spec/filters.py).
 
 * ``lec21.multi_order.cks20`` -- the multi-order Renyi filter with CKS20 budgets at delta_g/k per order: the
   partition-by-first-fitting-order argument, proved step by step, and an exact-engine validity check.
@@ -19,7 +19,7 @@ from dpbounds.evaluation.numeric import arb_prec, fraction_to_arb
 from dpbounds.spec.papers import paper
 
 from ..core import Verdict, claim
-from .later import _validity
+from .filters import _validity
 
 CKS = ("Canonne, Kamath, Steinke, 'The Discrete Gaussian for Differential Privacy', NeurIPS 2020, arXiv:2004.00010v4, "
        "Proposition 12 (the pointwise bound behind it)")
@@ -236,7 +236,7 @@ def expected_m(law, alpha: str, scale: Fraction = Fraction(1), side: str = "P") 
     (keep_states=True; pure rounds), or with ``side='Q'`` the other direction's E_Q[exp((alpha - 1)(-L(t) - R(t)))]
     (its loss is log dQ/dP = -L); R = the filter's charges rr_rdp_upper(alpha, eps_i) times ``scale`` (scale < 1:
     charges deliberately too small)."""
-    from dpbounds.accounting.later_filters import rr_rdp_upper
+    from dpbounds.accounting.filters import rr_rdp_upper
     A = Fraction(alpha)
     sign = 1 if side == "P" else -1
     tot = arb(0)
@@ -257,7 +257,7 @@ def multi_order_exact_report(scale: Fraction = Fraction(1), budget_scale: Fracti
     fixed sequences (one large round of 1.05 among them), greedy / random / ladder adversaries and the
     delta-maximizing adversary over a menu (backward induction).  ``scale`` < 1 charges each round at eps * scale (broken); ``budget_scale`` multiplies every order's
     budget B_j (a 10%-too-large budget: 11/10)."""
-    from dpbounds.accounting.later_filters import MultiOrderUnionFilter
+    from dpbounds.accounting.filters import MultiOrderUnionFilter
     from dpbounds.exact import adversaries as adv
     eg, dg = _MO_BUDGET["eps_g"], _MO_BUDGET["delta_g"]
 
@@ -278,7 +278,7 @@ def multi_order_exact_report(scale: Fraction = Fraction(1), budget_scale: Fracti
 def supermartingale_report(scale: Fraction = Fraction(1)):
     """(all E[M_T] <= 1, some > 1, rows): E_P[M_T(alpha)] and E_Q[...] at each order 4, 16, 64 of adaptive interactions
     stopped by lec21.multi_order.cks20, with the filter's charges times ``scale`` (9/10: 10% too small)."""
-    from dpbounds.accounting.later_filters import MultiOrderUnionFilter
+    from dpbounds.accounting.filters import MultiOrderUnionFilter
     from dpbounds.exact import adversaries as adv
     from dpbounds.exact.worst_case import adaptive_laws
 
@@ -382,7 +382,7 @@ def _lift_decomposition_rows():
     delta'' = 4e-4: the exact delta, and the pure world's exact delta (the same analyst and the same filter decisions,
     every round's law pure RR_eps -- the menus give each eps one delta label, so the label is a function of eps);
     checks delta <= pure + delta'' (steps 3-5) and pure <= delta' (step 2)."""
-    from dpbounds.accounting.later_filters import LiftedFilter
+    from dpbounds.accounting.filters import LiftedFilter
     from dpbounds.exact import adversaries as adv
     from dpbounds.exact.worst_case import adaptive_delta
     eg, dg, dpp = Fraction(1), Fraction(1, 1000), Fraction(4, 10**4)
@@ -421,7 +421,7 @@ def lift_exact_report(dpp_scale: Fraction = Fraction(1)):
     9.6e-4 (so delta' = 4e-5: the pure part is small and the delta'' part nearly tight), base fz21.thm4_3.rr at alpha =
     12: fixed, greedy and random (eps, delta) adversaries and the delta-maximizing one over a menu.  ``dpp_scale`` =
     11/10 is the deliberately broken filter: it halts only when sum delta_i exceeds 1.1 delta'' (delta' unchanged)."""
-    from dpbounds.accounting.later_filters import LiftedFilter
+    from dpbounds.accounting.filters import LiftedFilter
     from dpbounds.exact import adversaries as adv
     eg, dg, dpp = Fraction(1), Fraction(1, 1000), Fraction(96, 10**5)
 

@@ -1,4 +1,4 @@
-"""Claims about the filters proved after the seed papers (spec/later.py): the GDP filter's budget and its agreement
+"""Claims about the filters proved after the seed papers (spec/filters.py): the GDP filter's budget and its agreement
 with the fixed-parameter optimum, a certified two-round adaptive check (and that a 10% larger budget fails it)."""
 
 from __future__ import annotations
@@ -98,7 +98,7 @@ def two_round_report(scale: Fraction = Fraction(1)) -> tuple[bool, bool, list[st
     GDP filter whose budget mu_g is scaled by ``scale`` (1 = the accountant's; 11/10 = a deliberately broken one), at
     (eps_g, delta_g) = (1, 1e-3).  Three rounds: a fixed mu0 round, a mu1 round, then mu2 chosen from the mu1 output."""
     from dpbounds.accounting.accountants import Filter
-    from dpbounds.accounting.later_filters import gdp_budget
+    from dpbounds.accounting.filters import gdp_budget
     from dpbounds.exact.gaussian import policies, sqrt_lower, two_round_delta
     eg, dg = Fraction(1), Fraction(1, 1000)
     B = gdp_budget(eg, dg) * scale * scale

@@ -1,4 +1,4 @@
-"""Streaming accountants for the filters proved after the seed papers (spec/later.py).
+"""Streaming accountants for the filters proved after the seed papers (spec/filters.py).
 
 Public API
 ----------
