@@ -1,16 +1,28 @@
 """jax_privacy accounting calls (imports only jax_privacy and the stdlib).  DP-SGD with Poisson sampling at
-q = batch_size/num_samples; num_samples = 10**6 so that q is exact for the audited q (multiples of 1e-6)."""
+q = batch_size/num_samples, with (num_samples, batch_size) the simplest fraction whose float64 quotient is q."""
 
 from jax_privacy import accounting as A
 
-N = 10**6
+class DomainLimit(ValueError):
+    """An input this wrapper cannot express through the peer's API (a declared domain limit, not a peer error)."""
+
+
+def _ratio(q: float) -> tuple[int, int]:
+    """(num_samples, batch_size) with batch_size / float(num_samples) == q, as jax_privacy computes its sampling
+    probability: the simplest fraction that rounds to q (q = 2**-13 is 1 / 8192)."""
+    from fractions import Fraction
+    if not 0 < q <= 1:
+        raise DomainLimit(f"q = {q} is not in (0, 1]")
+    for lim in (10**6, 10**9, 2**53):
+        f = Fraction(q).limit_denominator(lim)
+        if f.numerator > 0 and f.numerator / float(f.denominator) == q:
+            return f.denominator, f.numerator
+    raise DomainLimit(f"q = {q} is no ratio batch_size / num_samples with num_samples <= 2**53")
 
 
 def _params(q: float, sigma: float, delta: float):
-    b = round(q * N)
-    if b <= 0 or abs(b - q * N) > 1e-9 * N:
-        raise ValueError(f"q = {q} is not a multiple of 1/{N}")
-    return A.DpParams(noise_multipliers=sigma, num_samples=N, delta=delta, batch_size=b)
+    n, b = _ratio(q)
+    return A.DpParams(noise_multipliers=sigma, num_samples=n, delta=delta, batch_size=b)
 
 
 def rdp_epsilon(q: float, sigma: float, k: int, delta: float) -> float:
@@ -28,7 +40,7 @@ def pld_epsilon(q: float, sigma: float, k: int, delta: float) -> float:
 def calibrate_noise(q: float, k: int, eps: float, delta: float) -> float:
     """``calibrate_noise_multiplier(target_epsilon, accountant=RDP, batch_sizes, num_updates, num_samples,
     target_delta)``: the sigma jax_privacy calibrates."""
-    b = round(q * N)
+    n, b = _ratio(q)
     return float(A.calibrate_noise_multiplier(
         target_epsilon=eps, accountant=A.DpsgdTrainingAccountant(A.RdpAccountantConfig()), batch_sizes=b,
-        num_updates=int(k), num_samples=N, target_delta=delta))
+        num_updates=int(k), num_samples=n, target_delta=delta))

@@ -23,14 +23,35 @@ def _analysis(name: str):
     return _mods[name]
 
 
-N = 10**6
+class DomainLimit(ValueError):
+    """An input this wrapper cannot express through the peer's API (a declared domain limit, not a peer error)."""
+
+
+def _ratio(q: float) -> tuple[int, int]:
+    """(n, batch_size) with batch_size / n == q in float64, as the peer computes its sampling ratio: the simplest
+    fraction that rounds to q (q = 2**-13 is 1 / 8192)."""
+    from fractions import Fraction
+    if not 0 < q <= 1:
+        raise DomainLimit(f"q = {q} is not in (0, 1]")
+    for lim in (10**6, 10**9, 2**53):
+        f = Fraction(q).limit_denominator(lim)
+        if f.numerator > 0 and f.numerator / f.denominator == q:
+            return f.denominator, f.numerator
+    raise DomainLimit(f"q = {q} is no ratio batch_size / n with n <= 2**53")
 
 
 def _nb(q: float, k: int):
-    b = round(q * N)
-    if b <= 0 or abs(b - q * N) > 1e-9 * N:
-        raise ValueError(f"q = {q} is not a multiple of 1/{N}")
-    return N, b, int(k) * b / N   # n, batch_size, epochs (epochs * n / batch_size = k steps)
+    """(n, batch_size, epochs) with batch_size / n == q and ceil(epochs * n / batch_size) == k steps."""
+    import math
+    n, b = _ratio(q)
+    k = int(k)
+    e = k * b / n
+    for _ in range(8):  # the peer's steps = ceil(epochs * n / batch_size): nudge epochs by ulps until it is k
+        s = math.ceil(e * n / b)
+        if s == k:
+            return n, b, e
+        e = math.nextafter(e, -math.inf if s > k else math.inf)
+    raise DomainLimit(f"no float epochs gives exactly {k} steps at n = {n}, batch_size = {b}")
 
 
 def dp_sgd_epsilon(q: float, sigma: float, k: int, delta: float) -> float:
