@@ -193,7 +193,7 @@ register(SpecEntry(
 # ------------------------------------------------------------------------------------------ Renyi, optimal conversion
 #: B_max = R*(alpha, eps_g, delta_g): the largest order-alpha Renyi budget the optimal single-order conversion
 #: (conversions.rdp.optimal, ALCKS20 Lemma 1) turns into (eps_g, delta_g)-DP; the accountant's B is its certified
-#: lower end (dpbounds.accounting.rdp_conversions.r_max_lower), a given B must not exceed it
+#: lower end (dpbounds.evaluation.rdp_conversions.r_max_lower), a given B must not exceed it
 _r_max = rdp_optimal_r_max(alpha, eps_g, delta_g)
 _OPT_RULE = dict(
     params=("alpha", "eps_g", "delta_g", "B"), aggregates=("R",), expr=R, halt=R > B,

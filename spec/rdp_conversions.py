@@ -8,7 +8,7 @@ and the target ``delta`` (eps forms) or ``eps_g`` (delta forms).  Three conversi
   dp_accounting, Opacus, autodp and prv_accountant use today);
 * ``conversions.rdp.optimal`` -- the smallest eps valid for EVERY pair with D_alpha(P||Q) <= R (Asoodeh, Liao,
   Calmon, Kosut, Sankar 2020, Lemma 1, from the joint range of E_gamma and D_alpha); an implicit value, written as
-  an opaque function whose certified evaluator (dpbounds.accounting.rdp_conversions) encloses it between a
+  an opaque function whose certified evaluator (dpbounds.evaluation.rdp_conversions) encloses it between a
   two-point witness (lower end) and a Lagrange-dual certificate (upper end), both proved in proofs_check
   (``conversions.rdp.optimal.*``).
 
@@ -69,17 +69,17 @@ class ImplicitFunction(sp.Function):
 
 class rdp_optimal_eps(ImplicitFunction):  # noqa: N801  (a sympy function: lower-case like sp.erfc)
     """eps*(alpha, R, delta): the optimal single-order RDP -> DP conversion (module docstring).  Opaque to sympy;
-    evaluated by ``dpbounds.accounting.rdp_conversions`` through the interpreter's ``dpbounds_eval`` dispatch."""
+    evaluated by ``dpbounds.evaluation.rdp_conversions`` through the interpreter's ``dpbounds_eval`` dispatch."""
 
     nargs = 3
-    dpbounds_eval = "dpbounds.accounting.rdp_conversions:opt_eps_backend"
+    dpbounds_eval = "dpbounds.evaluation.rdp_conversions:opt_eps_backend"
 
 
 class rdp_optimal_delta(ImplicitFunction):  # noqa: N801
     """delta*(alpha, R, eps) = sup{E_{e^eps}(P||Q) : D_alpha(P||Q) <= R} (module docstring); opaque to sympy."""
 
     nargs = 3
-    dpbounds_eval = "dpbounds.accounting.rdp_conversions:opt_delta_backend"
+    dpbounds_eval = "dpbounds.evaluation.rdp_conversions:opt_delta_backend"
 
 
 class rdp_optimal_r_max(ImplicitFunction):  # noqa: N801
@@ -87,7 +87,7 @@ class rdp_optimal_r_max(ImplicitFunction):  # noqa: N801
     the optimal conversion turns into (eps, delta)-DP (the filters' budget, spec fz21.thm4_3.optimal); opaque."""
 
     nargs = 3
-    dpbounds_eval = "dpbounds.accounting.rdp_conversions:r_max_backend"
+    dpbounds_eval = "dpbounds.evaluation.rdp_conversions:r_max_backend"
 
 
 # ------------------------------------------------------------------------------------------ Mironov
@@ -151,7 +151,7 @@ _OPT_NOTES = (
     "gamma dQ} is a post-processing, and D_alpha does not increase under it), and eps* = inf{eps >= 0 : "
     "delta*(e^eps) <= delta} = max(0, sup{log((p - delta)/q) : K(p, q) <= c, p > delta}).  Closed form for "
     "delta >= 1/alpha: eps* = max(0, R + log(1 - delta)) (the pair P = point mass, Q(A) = e^-R; CKS20 is tight "
-    "there).  Certified enclosure (dpbounds.accounting.rdp_conversions): lower end = log((p - delta)/q) of a "
+    "there).  Certified enclosure (dpbounds.evaluation.rdp_conversions): lower end = log((p - delta)/q) of a "
     "two-point pair checked feasible in arb; upper end = the eps of a Lagrange-dual certificate: for any mu1 real, "
     "mu2 > 0, mu0 = max over t >= 0 of [(t - gamma)_+ - mu1 t - mu2 t^alpha] (a closed form), delta*(gamma) <= mu0 "
     "+ mu1 + mu2 c (weak duality for the moment problem sup E_Q[(L - gamma)_+], E_Q L = 1, E_Q L^alpha <= c; "

@@ -34,17 +34,17 @@ def _Phi(z: sp.Expr) -> sp.Expr:
 
 class normal_quantile_upper(ImplicitFunction):  # noqa: N801  (a sympy function: lower-case like sp.erfc)
     """z(fpr) = Phi^{-1}(1 - fpr) = sqrt(2) erfcinv(2 fpr), for 0 < fpr < 1 (opaque to sympy: the interpreter
-    dispatches it to ``dpbounds.accounting.tradeoff``, which uses arb's certified erfcinv)."""
+    dispatches it to ``dpbounds.evaluation.tradeoff``, which uses arb's certified erfcinv)."""
 
     nargs = 1
-    dpbounds_eval = "dpbounds.accounting.tradeoff:normal_quantile_upper_backend"
+    dpbounds_eval = "dpbounds.evaluation.tradeoff:normal_quantile_upper_backend"
 
 
 class rdp_tradeoff(ImplicitFunction):  # noqa: N801
     """f_{alpha,R}(fpr): the lower boundary of the single-order RDP privacy region (entry tradeoff.rdp); opaque."""
 
     nargs = 3
-    dpbounds_eval = "dpbounds.accounting.tradeoff:rdp_tradeoff_backend"
+    dpbounds_eval = "dpbounds.evaluation.tradeoff:rdp_tradeoff_backend"
 
 
 # ------------------------------------------------------------------------------------------ GDP
@@ -161,11 +161,11 @@ register(SpecEntry(
     domain=(rho > 0, fpr >= 0, fpr <= 1), monotone={"rho": -1, "fpr": -1},
     example={"rho": "0.5", "fpr": "0.05"},
     proof_claims=("tradeoff.zcdp.cells", "tradeoff.rdp.region"),
-    evaluator="dpbounds.accounting.tradeoff:enclose_zcdp",
+    evaluator="dpbounds.evaluation.tradeoff:enclose_zcdp",
     notes="Returns beta = sup_{alpha > 1} f_{alpha, alpha rho}(fpr): rho-zCDP bounds D_alpha by alpha rho at every "
           "order in both directions, so every order's curve (tradeoff.rdp) is a valid lower bound on the trade-off "
           "curve, and a Bernoulli pair inside every order's region is itself rho-zCDP, so no larger curve is "
           "implied (RGCSK26).  At most tradeoff.gdp at mu = sqrt(2 rho).  Certified by "
-          "dpbounds.accounting.tradeoff.zcdp_enclosure: the lower end is one order's certified curve, the upper end "
+          "dpbounds.evaluation.tradeoff.zcdp_enclosure: the lower end is one order's certified curve, the upper end "
           "a Bernoulli pair certified rho-zCDP on a cover of the orders by cells (proofs_check tradeoff.zcdp.cells); "
           "relative width about 1e-4.  " + _LOWER))

@@ -1,4 +1,4 @@
-"""The dpbounds modules import each other without cycles: dependencies point one way (the layers of the README).
+"""The dpbounds modules import each other along an ordered list of layers, and without cycles.
 
 The graph is read from the sources with :mod:`ast` (nothing is imported): a node per module of the installed
 package (``reference/`` is ``dpbounds``, ``spec/`` is ``dpbounds.spec``, ``proofs_check/`` is
@@ -7,8 +7,19 @@ module itself (``from dpbounds.evaluation import optimize`` is an edge to ``dpbo
 implicit import of a parent package's ``__init__`` is not an edge (every module has it; it is what Python does, not
 a choice of the module).  Imports under ``if TYPE_CHECKING:`` never run and are left out.
 
-Function-local imports are edges too: a cycle hidden inside a function is still a cycle of the design.  The only
-ones allowed to close a cycle are listed in ``LAZY`` with the reason each must stay lazy.
+Function-local imports are edges too: a cycle or an upward dependency hidden inside a function is still one of the
+design.  So is a module named by a string and resolved at run time -- a spec entry's ``evaluator``
+(``"dpbounds.evaluation.sgm_pld:enclose_delta"``), a sympy function's ``dpbounds_eval``, a list of modules a command
+imports: every string constant that is exactly a dotted dpbounds name (``module`` or ``module:function``).
+
+The layers (:data:`LAYERS`), lowest first; a module may depend only on its own layer and those below it:
+
+    spec < util < evaluation < accounting < exact < testing < audit < proofs_check < outputs < cli
+
+``spec`` is the bottom: it imports nothing of the reference implementation (``util.io`` raises its DomainError).
+Its entries name their evaluators by strings, which the evaluation layer resolves at run time; those strings may
+name ``evaluation/`` or below, never a layer above it (:data:`SPEC_STRINGS_UP_TO`).  The package root
+(``dpbounds/__init__.py``, the curated API, and ``__main__``) sits above every layer.
 """
 
 from __future__ import annotations
@@ -22,6 +33,25 @@ FOLDERS = {"dpbounds": ROOT / "reference", "dpbounds.spec": ROOT / "spec",
 
 #: (importer, imported) function-local imports allowed to close a cycle, with the reason they stay lazy
 LAZY: dict[tuple[str, str], str] = {}
+
+#: the layers, lowest first (module docstring); ``dpbounds.<layer>`` and everything under it
+LAYERS = ("spec", "util", "evaluation", "accounting", "exact", "testing", "audit", "proofs_check", "outputs", "cli")
+#: modules above every layer: the package root (the curated API re-exports every layer) and ``python -m dpbounds``
+ROOTS = {"dpbounds", "dpbounds.__main__"}
+#: the highest layer a string in spec/ may name (a spec entry's evaluator lives in evaluation/ or below)
+SPEC_STRINGS_UP_TO = "evaluation"
+
+#: upward edges that exist today, each with why and who removes it.  This list only shrinks: an edge that no longer
+#: exists fails test_allowed_upward_edges_still_exist, so it is deleted here when it goes.
+ALLOWED_UP: dict[tuple[str, str], str] = {
+    # testing/ judges with the verdict vocabulary of audit.common; the check engine moving into testing/ removes these
+    ("dpbounds.testing.checks", "dpbounds.audit.common"): "judging moves from audit.common into testing/",
+    ("dpbounds.testing.engine", "dpbounds.audit.common"): "judging moves from audit.common into testing/",
+    ("dpbounds.testing.oracle", "dpbounds.audit.common"): "judging moves from audit.common into testing/",
+    # the pytest plugin's dpbounds_golden fixture reads golden vectors (outputs/); to go with the plugin's rework
+    ("dpbounds.testing.plugin", "dpbounds.outputs.golden"): "the dpbounds_golden fixture builds golden vectors",
+    ("dpbounds.testing.plugin", "dpbounds.outputs.golden_load"): "the dpbounds_golden fixture reads golden vectors",
+}
 
 
 def modules() -> dict[str, Path]:
@@ -83,6 +113,54 @@ def imports(name: str, path: Path, known: set[str]) -> list[tuple[str, bool, int
             visit(child, inner)
 
     visit(tree, False)
+    return out
+
+
+def string_refs(name: str, path: Path, known: set[str]) -> list[tuple[str, int]]:
+    """(module, line) for every string constant in ``path`` that is exactly a dotted dpbounds name, ``module`` or
+    ``module:function`` (an evaluator, a module list): the longest known module it names, if not ``name`` itself."""
+    import re
+    pat = re.compile(r"dpbounds(\.[A-Za-z_][A-Za-z_0-9]*)+(:[A-Za-z_][A-Za-z_0-9]*)?")
+    out: list[tuple[str, int]] = []
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and pat.fullmatch(node.value):
+            target = node.value.partition(":")[0]
+            while target and target not in known:
+                target = target.rpartition(".")[0]
+            if target and target != name and target not in ROOTS:
+                out.append((target, node.lineno))
+    return out
+
+
+def layer(module: str) -> str | None:
+    """The layer of a module (None for the package root); a module of no layer fails test_every_module_has_a_layer."""
+    if module in ROOTS:
+        return None
+    return module.split(".")[1]
+
+
+def edges() -> list[tuple[str, str, str, int]]:
+    """(importer, imported, how, line) for every dependency: how is 'import', 'local import' or 'string'."""
+    mods = modules()
+    known = set(mods)
+    out = []
+    for m, p in mods.items():
+        out += [(m, t, "local import" if local else "import", line) for t, local, line in imports(m, p, known)]
+        out += [(m, t, "string", line) for t, line in string_refs(m, p, known)]
+    return out
+
+
+def upward(all_edges: list[tuple[str, str, str, int]]) -> list[tuple[str, str, str, int]]:
+    """The edges that point up the layer order (spec's strings may name up to SPEC_STRINGS_UP_TO)."""
+    rank = {name: i for i, name in enumerate(LAYERS)}
+    out = []
+    for a, b, how, line in all_edges:
+        la, lb = layer(a), layer(b)
+        if la is None or lb is None:
+            continue
+        top = rank[SPEC_STRINGS_UP_TO] if la == "spec" and how == "string" else rank[la]
+        if rank[lb] > top:
+            out.append((a, b, how, line))
     return out
 
 
@@ -155,6 +233,36 @@ def test_no_import_cycles_at_module_level():
 
 def test_no_import_cycles_even_through_function_local_imports():
     assert cycles(graph(include_local=True)) == []
+
+
+def test_every_module_has_a_layer():
+    assert {layer(m) for m in modules()} - {None} <= set(LAYERS)
+
+
+def test_the_graph_sees_string_named_evaluators():
+    got = {(a, b) for a, b, how, _ in edges() if how == "string"}
+    assert ("dpbounds.spec.tradeoff", "dpbounds.evaluation.tradeoff") in got          # evaluator="...:enclose_zcdp"
+    assert ("dpbounds.spec.rdp_conversions", "dpbounds.evaluation.rdp_conversions") in got  # dpbounds_eval = "..."
+    assert any(a == "dpbounds.outputs.bench" and how == "string" for a, _, how, _ in edges())
+
+
+def test_upward_edges_are_found():
+    planted = [("dpbounds.evaluation.x", "dpbounds.accounting.y", "local import", 1),
+               ("dpbounds.spec.z", "dpbounds.accounting.y", "string", 2),
+               ("dpbounds.spec.z", "dpbounds.evaluation.y", "string", 3),
+               ("dpbounds.spec.z", "dpbounds.evaluation.y", "import", 4),
+               ("dpbounds.cli.a", "dpbounds.util.b", "import", 5), ("dpbounds", "dpbounds.cli.a", "import", 6)]
+    assert [e[3] for e in upward(planted)] == [1, 2, 4]
+
+
+def test_every_dependency_points_down_the_layers():
+    bad = [f"{a} -> {b} ({how}, line {line})" for a, b, how, line in upward(edges()) if (a, b) not in ALLOWED_UP]
+    assert not bad, "dependencies pointing up the layers " + " < ".join(LAYERS) + ":\n" + "\n".join(bad)
+
+
+def test_allowed_upward_edges_still_exist():
+    up = {(a, b) for a, b, _, _ in upward(edges())}
+    assert not set(ALLOWED_UP) - up, f"gone: delete from ALLOWED_UP {sorted(set(ALLOWED_UP) - up)}"
 
 
 def test_registry_order_does_not_depend_on_which_module_is_imported_first():

@@ -347,7 +347,7 @@ def test_zcdp_curve_between_one_order_and_the_gaussian_mechanism(rho, fpr):
     """sup over orders >= the order-2 curve (a valid lower bound), <= G_sqrt(2 rho) (the Gaussian mechanism is
     rho-zCDP); and the certified upper end is a Bernoulli point that is rho-zCDP at every order checked here by
     brute force in mpmath (a fine grid of orders, the divergences from the definition)."""
-    from dpbounds.accounting.tradeoff import zcdp_enclosure
+    from dpbounds.evaluation.tradeoff import zcdp_enclosure
     z = zcdp_enclosure(rho, fpr)
     assert z.rel_width() <= 1e-3
     mu = str(float(mpmath.sqrt(2 * mpmath.mpf(rho))))

@@ -126,7 +126,7 @@ def stopped_pair() -> Verdict:
         "order-alpha rule at budget alpha B (FZ21 Remark 4.4), and alpha B <= R* gives the same conclusion."]
     ok1, rows1 = stopped_pair_report()
     from dpbounds.accounting.filters import optimal_budget
-    from dpbounds.accounting.rdp_conversions import _delta_ends
+    from dpbounds.evaluation.rdp_conversions import _delta_ends
     rows2, ok2 = [], True
     for a, eg, dg in (("12", "1", "1e-3"), ("22", "1", "1e-6"), ("4", "2", "1e-5")):
         b = optimal_budget("fz21.thm4_3.optimal", a, eg, dg)
@@ -148,8 +148,8 @@ def stopped_pair() -> Verdict:
 
 def _extremal_pair(a: Fraction, R: Fraction, eps: Fraction):
     """A binary pair (P, Q) with D_alpha(P||Q) <= R whose E_{e^eps} is within ~1e-20 of delta*(alpha, R, e^eps) (the
-    two-point optimum from dpbounds.accounting.rdp_conversions, checked feasible in arb)."""
-    from dpbounds.accounting.rdp_conversions import _Curve, _frac_round, _shrunk_feasible
+    two-point optimum from dpbounds.evaluation.rdp_conversions, checked feasible in arb)."""
+    from dpbounds.evaluation.rdp_conversions import _Curve, _frac_round, _shrunk_feasible
     cur = _Curve(a, R, 60)
     ctx = cur.ctx
     if eps - R <= Fraction(float(ctx.log1p(-1 / cur.a))):  # y = 0 end: P = point mass, Q(A) = e^-R

@@ -1,6 +1,6 @@
 """Claims behind the single-order RDP -> (eps, delta)-DP conversions (spec/rdp_conversions.py, issue 27 item 3).
 
-The optimal conversion is certified in dpbounds.accounting.rdp_conversions between a two-point WITNESS (lower end)
+The optimal conversion is certified in dpbounds.evaluation.rdp_conversions between a two-point WITNESS (lower end)
 and a Lagrange-DUAL certificate (upper end).  Each step those certificates rest on is a claim here, decided with
 sympy (identities, signs under assumptions) and checked against the certified evaluator at exact points.
 
@@ -61,9 +61,9 @@ def dual_bound() -> Verdict:
     # gamma + ... needs mu0 + min((mu1 - 1) t + mu2 t^a) >= -gamma, i.e. mu0 >= m2.  Then E_Q of the pointwise
     # inequality at t = L: E(L - gamma)_+ <= mu0 + mu1 E L + mu2 E L^a <= mu0 + mu1 + mu2 c (mu2 > 0, E L^a <= c).
     # A numeric cross-check of the bound against the certified optimum at two points:
-    from dpbounds.accounting.rdp_conversions import _delta_ends
+    from dpbounds.evaluation.rdp_conversions import _delta_ends
     from dpbounds.evaluation.numeric import arb_prec, fraction_to_arb
-    from dpbounds.accounting.rdp_conversions import _dual_upper
+    from dpbounds.evaluation.rdp_conversions import _dual_upper
     rows, num_ok = [], True
     for (al, R, ep, mu1, mu2v) in ((Fraction(8), Fraction(1), Fraction(5, 2), Fraction(-1, 100), Fraction(1, 1000)),
                                   (Fraction(2), Fraction(1, 2), Fraction(1), Fraction(0), Fraction(1, 10))):

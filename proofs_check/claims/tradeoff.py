@@ -218,7 +218,7 @@ def rdp_roots() -> Verdict:
 @claim("tradeoff.zcdp.cells", spec_id="tradeoff.rdp",
        statement="D_alpha(P||Q) is nondecreasing in alpha; hence a pair is rho-zCDP if D_{a1} <= rho, D_{a_{j+1}} <= "
                  "a_j rho on each cell [a_j, a_{j+1}] of a cover of [a1, aN], and D_inf <= aN rho (the certificate "
-                 "of the upper end of dpbounds.accounting.tradeoff.zcdp_enclosure); and f_zcdp = sup over alpha of f_{alpha, alpha rho}",
+                 "of the upper end of dpbounds.evaluation.tradeoff.zcdp_enclosure); and f_zcdp = sup over alpha of f_{alpha, alpha rho}",
        source="derived here (monotonicity in the order: van Erven, Harremoes 2014, IEEE TIT 60(7), Theorem 3)",
        method="sympy + certified points", unquoted=_UNQ)
 def zcdp_cells() -> Verdict:
@@ -236,7 +236,7 @@ def zcdp_cells() -> Verdict:
     from dpbounds.evaluation.evaluate import enclose
     rows, ok = [], True
     for r_, x_, mu_ in (("0.5", "0.05", "1"), ("0.02", "0.3", "0.2")):
-        from dpbounds.accounting.tradeoff import zcdp_enclosure
+        from dpbounds.evaluation.tradeoff import zcdp_enclosure
         z = zcdp_enclosure(r_, x_)
         g = enclose("tradeoff.gdp", {"mu": mu_, "fpr": x_}, rel_tol=1e-12)
         f2 = enclose("tradeoff.rdp", {"alpha": "2", "R": str(2 * float(r_)), "fpr": x_}, rel_tol=1e-12)

@@ -222,7 +222,7 @@ def _r_max_budget(alpha: Fraction, eps_g: Fraction, delta_g: Fraction) -> Fracti
     from flint import arb
 
     from dpbounds.evaluation.numeric import arb_endpoints, arb_prec, float_down, fraction_to_arb
-    from .rdp_conversions import r_max_lower
+    from dpbounds.evaluation.rdp_conversions import r_max_lower
     with arb_prec(128):
         A, E, D = (fraction_to_arb(x) for x in (alpha, eps_g, delta_g))
         cks = E - ((1 / D).log() + (A - 1) * (-1 / A).log1p() - A.log()) / (A - 1)
@@ -234,7 +234,7 @@ def _r_max_budget(alpha: Fraction, eps_g: Fraction, delta_g: Fraction) -> Fracti
 def optimal_budget(entry_id: str, alpha: Exact, eps_g: Exact, delta_g: Exact, B: Exact | None = None) -> Fraction:
     """Return the filter budget of ``fz21.thm4_3.optimal`` / ``fz21.thm4_3.rr.optimal`` (B <= R*) or
     ``fz21.thm4_7.optimal`` (B <= R*/alpha): the float64 lower end of the certified R*(alpha, eps_g, delta_g)
-    (spec extra B_max; dpbounds.accounting.rdp_conversions.r_max_lower), divided by alpha for the zCDP entry, or the
+    (spec extra B_max; dpbounds.evaluation.rdp_conversions.r_max_lower), divided by alpha for the zCDP entry, or the
     given ``B`` after checking it does not exceed that.  Computed once per (alpha, eps_g, delta_g) and cached.
 
     Source: ALCKS20 Lemma 1 (arXiv:2001.05990v1) through conversions.rdp.optimal; FZ21 Theorem 4.3 / 4.7.
