@@ -1,4 +1,4 @@
-"""The tutorial "Test your own accountant" (docs/tutorials/testing.md) runs as printed: its three pytest files pass
+"""The tutorial "Test your own accountant" (docs/tutorials/testing.md) runs as printed: its four pytest files pass
 under the installed plugin (``--dpbounds-seconds``), and the plugin's options and fixture are there."""
 
 from __future__ import annotations
@@ -18,13 +18,13 @@ def _blocks() -> list[str]:
 
 def test_tutorial_examples_are_ten_lines_of_pytest_and_pass(tmp_path):
     blocks = _blocks()
-    assert len(blocks) == 3
+    assert len(blocks) == 4
     for i, code in enumerate(blocks):
         assert "def test_" in code and len(code.strip().splitlines()) <= 16
         (tmp_path / f"test_tutorial_{i}.py").write_text(code)
     r = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--dpbounds-seconds", "3",
                         str(tmp_path)], cwd=tmp_path, capture_output=True, text=True, timeout=600)
-    assert r.returncode == 0 and "3 passed" in r.stdout, r.stdout[-3000:] + r.stderr[-2000:]
+    assert r.returncode == 0 and "4 passed" in r.stdout, r.stdout[-3000:] + r.stderr[-2000:]
 
 
 def test_a_failing_accountant_fails_with_its_witness_and_reproducer(tmp_path):

@@ -13,13 +13,15 @@ directionally, decision by decision), using the float fast interval first and ce
 decide, and returns a :class:`CheckResult`: the worst verdict, a shrunk witness and a runnable reproducer.
 :class:`Declaration` states a peer function once (what to call, over which domain, against which reference, with
 which claim); :func:`run_declaration` runs it.  The pytest plugin (:mod:`dpbounds.testing.plugin`) adds
-``assert_sound``, the ``dpbounds_golden`` fixture and ``--dpbounds-seconds``.
+``assert_sound``, the ``dpbounds_golden`` fixture and ``--dpbounds-seconds``.  :func:`check_laws`
+(:mod:`dpbounds.testing.laws`) checks laws that need no reference (monotonicity, range, termination).
 """
 
 from __future__ import annotations
 
 from dpbounds.testing.checks import CheckResult, check_conversion, check_filter, check_odometer
 from dpbounds.testing.declarations import Declaration, assert_sound, run_declaration
+from dpbounds.testing.laws import LawResult, check_laws
 
-__all__ = ["CheckResult", "Declaration", "assert_sound", "check_conversion", "check_filter", "check_odometer",
-           "run_declaration"]
+__all__ = ["CheckResult", "Declaration", "LawResult", "assert_sound", "check_conversion", "check_filter",
+           "check_laws", "check_odometer", "run_declaration"]

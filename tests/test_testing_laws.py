@@ -1,0 +1,206 @@
+"""check_laws: planted violations of every law class are found (with a shrunk witness and a reproducer that shows
+the violation when run), correct functions of the same shapes pass, and a check that cannot judge is an error."""
+
+from __future__ import annotations
+
+import math
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from scipy.special import ndtr, ndtri
+
+from dpbounds.testing import check_laws
+
+FAST = dict(seconds=120, max_examples=150, call_seconds=2.0, warmup_seconds=0.5)
+DELTA = {"delta": (0.0, 1.0), "sigma": (0.1, 100.0)}
+
+
+# correct functions (independent closed forms)
+def gauss_eps(delta, sigma):
+    """eps of the Gaussian mechanism (sensitivity 1) by the classical bound, inf at delta 0, 0 for large delta."""
+    if delta <= 0:
+        return math.inf
+    if delta >= 0.5:
+        return 0.0
+    return max(0.0, -ndtri(delta) / sigma + 1 / (2 * sigma * sigma))
+
+
+def gauss_delta(eps, mu):
+    """delta(eps) of mu-GDP (Dong, Roth, Su 2019, Cor. 2.13): in [0, 1], non-increasing in eps."""
+    return float(ndtr(-eps / mu + mu / 2) - math.exp(eps) * ndtr(-eps / mu - mu / 2)) if math.isfinite(
+        math.exp(eps)) else 0.0
+
+
+def gauss_tradeoff(alpha, mu):
+    """The mu-GDP trade-off curve Phi(Phi^-1(1 - alpha) - mu), <= 1 - alpha."""
+    return float(ndtr(ndtri(1 - alpha) - mu))
+
+
+def rdp(alpha, q, sigma):
+    return alpha * q * q / (2 * sigma * sigma)
+
+
+def composed(k, sigma):
+    return k / (2 * sigma * sigma) + math.sqrt(2 * k * math.log(1e5)) / sigma
+
+
+# planted faults of the same shapes
+def eps_drops(delta, sigma):           # prv_accountant #17's shape: eps collapses for tiny delta
+    return gauss_eps(delta, sigma) * (1e-3 if 0 < delta < 1e-18 else 1.0)
+
+
+def eps_grows(delta, sigma):           # opendp PR #2009's shape: eps grows with delta
+    return 1.0 / sigma + delta
+
+
+def eps_negative(delta, sigma):        # opendp #621's shape: a negative eps for delta near 1
+    return -ndtri(delta) / sigma
+
+
+def delta_over_one(eps, mu):
+    return gauss_delta(eps, mu) + 1e-3 if eps < 1e-3 else gauss_delta(eps, mu)
+
+
+def delta_nan(eps, mu):
+    return math.nan if eps > 700 else gauss_delta(eps, mu)
+
+
+def eps_inf(delta, sigma):
+    return math.inf if 0 < delta < 1e-250 else gauss_eps(max(delta, 1e-300), sigma)
+
+
+def tradeoff_above(alpha, mu):
+    return 1.0 - alpha + 1e-4 if alpha > 0.99 else gauss_tradeoff(alpha, mu)
+
+
+def rdp_dips(alpha, q, sigma):
+    return rdp(alpha, q, sigma) if alpha < 64 else rdp(64, q, sigma) * 64 / alpha
+
+
+def rdp_div0(alpha, q, sigma):         # Opacus #49's shape: a ZeroDivisionError at alpha = 1
+    return q * q / (2 * sigma * sigma) * alpha / (alpha - 1) * (alpha - 1) if alpha != 1 else 1 / (alpha - 1)
+
+
+def composed_wraps(k, sigma):          # a composed eps that drops for many steps
+    return composed(k % 4096, sigma)
+
+
+def hangs_at_zero(delta, sigma):       # opendp #844's shape: never returns at delta = 0
+    while delta == 0:
+        time.sleep(0.01)
+    return gauss_eps(delta, sigma)
+
+
+def gauss_eps_zero_ok(delta, sigma):
+    return gauss_eps(delta, sigma)
+
+
+PLANTED = [
+    (eps_drops, DELTA, "nonincreasing:delta"),
+    (eps_grows, DELTA, "nonincreasing:delta"),
+    (eps_negative, DELTA, "nonnegative"),
+    (delta_over_one, {"eps": (0.0, 1e4), "mu": (0.01, 10.0)}, "at_most_one"),
+    (delta_nan, {"eps": (0.0, 1e4), "mu": (0.01, 10.0)}, "not_nan"),
+    (eps_inf, DELTA, "finite"),
+    (tradeoff_above, {"alpha": (0.0, 1.0), "mu": (0.01, 10.0)}, "at_most_one_minus:alpha"),
+    (rdp_dips, {"alpha": (1.0, 1e4), "q": (1e-6, 1.0), "sigma": (0.3, 100.0)}, "nondecreasing:alpha"),
+    (rdp_div0, {"alpha": (1.0, 1e4), "q": (1e-6, 1.0), "sigma": (0.3, 100.0)}, "returns"),
+    (composed_wraps, {"k": (1, 10 ** 6), "sigma": (0.3, 100.0)}, "nondecreasing:k"),
+    (hangs_at_zero, DELTA, "terminates"),
+]
+
+CORRECT = [
+    (gauss_eps, DELTA, ["nonincreasing:delta", "nonnegative", "not_nan", "terminates", "returns"]),
+    (gauss_delta, {"eps": (0.0, 1e4), "mu": (0.01, 10.0)}, ["at_most_one", "nonnegative", "finite",
+                                                            "nonincreasing:eps"]),
+    (gauss_tradeoff, {"alpha": (0.0, 1.0), "mu": (0.01, 10.0)}, ["at_most_one_minus:alpha", "nonnegative",
+                                                                 "nonincreasing:alpha"]),
+    (rdp, {"alpha": (1.0, 1e4), "q": (1e-6, 1.0), "sigma": (0.3, 100.0)},
+     ["nondecreasing:alpha", "nondecreasing:q", "nonincreasing:sigma", "finite", "returns"]),
+    (composed, {"k": (1, 10 ** 6), "sigma": (0.3, 100.0)}, ["nondecreasing:k", "nonincreasing:sigma", "finite"]),
+]
+
+
+def _run(src: str, tmp_path) -> subprocess.CompletedProcess:
+    f = tmp_path / "repro.py"
+    f.write_text(src)
+    root = Path(__file__).resolve().parent.parent  # the reproducer imports the planted function by its module
+    return subprocess.run([sys.executable, str(f)], capture_output=True, text=True, timeout=30, cwd=root,
+                          env={**os.environ, "PYTHONPATH": str(root)})
+
+
+@pytest.mark.parametrize("fn, inputs, law", PLANTED, ids=[p[0].__name__ for p in PLANTED])
+def test_planted_violation_found_with_a_reproducer(fn, inputs, law, tmp_path):
+    r = check_laws(fn, inputs=inputs, laws=[law], **FAST)
+    assert r.verdict == "inconsistent", r.summary()
+    (v,) = r.violations
+    assert v.law == law and r.law == law
+    if law.startswith(("nonincreasing", "nondecreasing")):
+        p = law.partition(":")[2]
+        a, b = v.witness["a"], v.witness["b"]
+        assert a[p] < b[p] and {k: a[k] for k in a if k != p} == {k: b[k] for k in b if k != p}
+        fa, fb = fn(**a), fn(**b)  # the pair shows the violation, recomputed here
+        assert (fb > fa) if law.startswith("nonincreasing") else (fb < fa)
+    # the reproducer, with the planted function bound by import, fails when run (or hangs: terminates)
+    src = v.reproducer
+    assert f"import {fn.__name__} as fn" in src
+    if law == "terminates":
+        assert "signal.alarm" in src
+        out = _run(src, tmp_path)
+        assert out.returncode != 0 and "TimeoutError" in out.stderr
+    else:
+        out = _run(src, tmp_path)
+        assert out.returncode != 0 and ("AssertionError" in out.stderr or "Error" in out.stderr), out
+
+
+@pytest.mark.parametrize("fn, inputs, laws", CORRECT, ids=[c[0].__name__ for c in CORRECT])
+def test_correct_functions_are_consistent(fn, inputs, laws):
+    r = check_laws(fn, inputs=inputs, laws=laws, **{**FAST, "max_examples": 80})
+    assert r.verdict == "consistent", r.summary()
+    assert all(n > 0 for n in r.judged.values()) and r.examples > 0
+
+
+def test_deterministic_for_a_seed():
+    a = check_laws(eps_drops, inputs=DELTA, laws=["nonincreasing:delta", "nonnegative"], seed=3, **FAST)
+    b = check_laws(eps_drops, inputs=DELTA, laws=["nonincreasing:delta", "nonnegative"], seed=3,
+                   **{**FAST, "seconds": 600})
+    assert a.as_json() == b.as_json()
+
+
+def test_a_hanging_call_does_not_hang_the_check():
+    t = time.monotonic()
+    r = check_laws(hangs_at_zero, inputs=DELTA, laws=["finite", "nonnegative"], seconds=30, call_seconds=1,
+                   warmup_seconds=0.5, max_examples=60)
+    assert time.monotonic() - t < 60
+    assert r.verdict in ("consistent", "incomplete")  # delta = 0 hangs: not judged, not a pass of terminates
+
+
+@pytest.mark.parametrize("kw, why", [
+    (dict(laws=["monotone:delta"]), "unknown law"),
+    (dict(laws=["nonincreasing:eps"]), "not one of the inputs"),
+    (dict(laws=["nonincreasing"]), "names no input"),
+    (dict(laws=[]), "no laws"),
+    (dict(laws=["finite"], inputs={"delta": (0.0, 1.0), "sigma": (0.1, 1.0), "k": (1, 3)}), "takes no 'k'"),
+    (dict(laws=["finite"], inputs={"delta": (0.0, 1.0)}), "required 'sigma'"),
+    (dict(laws=["finite"], max_examples=0), "no example"),
+])
+def test_what_cannot_be_judged_is_an_error(kw, why):
+    r = check_laws(gauss_eps, **{"inputs": DELTA, **kw, "seconds": 30})
+    assert r.verdict == "error" and why in r.detail, r.detail
+
+
+def test_no_example_judged_is_an_error():
+    def always_raises(delta, sigma):
+        raise ValueError("no")
+    r = check_laws(always_raises, inputs=DELTA, laws=["finite", "nonincreasing:delta"], **FAST)
+    assert r.verdict == "error" and "no example judged" in r.detail
+
+
+def test_inputs_outside_a_function_s_care_raise_but_returns_is_only_checked_when_asked():
+    r = check_laws(rdp_div0, inputs={"alpha": (1.0, 1e4), "q": (1e-6, 1.0), "sigma": (0.3, 100.0)},
+                   laws=["finite", "nondecreasing:alpha"], **FAST)
+    assert r.verdict == "consistent", r.summary()
