@@ -19,7 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from dpbounds.audit.common import Comparison, Judgement, PeerResult, judge_upper, rejudge
+from dpbounds.testing.results import Comparison, PeerResult, rejudge
+from dpbounds.testing.verdicts import Judgement, judge_upper
 
 TIMEOUT = int(os.environ.get("DPBOUNDS_TEST_TIMEOUT", "240"))  # only so a hang fails the test
 

@@ -18,8 +18,9 @@ import pytest
 
 import dpbounds
 from dpbounds import spec
-from dpbounds.audit import common
-from dpbounds.audit.common import Comparison, judge_lower, judge_upper
+from dpbounds.testing import verdicts as common
+from dpbounds.testing.results import Comparison
+from dpbounds.testing.verdicts import judge_lower, judge_upper
 from dpbounds.audit.run import ratio_of
 
 #: the limits of one limited run: enough for sympy + arb at a few hundred digits, far below the gigabytes and the

@@ -28,7 +28,9 @@ from types import ModuleType
 from typing import Any, Callable
 
 from dpbounds.audit import common
-from dpbounds.audit.common import Comparison, PeerResult, error_comparison, probe_version
+from dpbounds.audit.common import probe_version
+from dpbounds.testing.results import Comparison, PeerResult, error_comparison
+from dpbounds.testing.verdicts import Judgement, judge_decision
 
 #: examples per second of --search budget (the deterministic size of one search task), by what an example costs on
 #: this 2-core machine (measured): a conversion against a closed form or a certified ``_refs`` callable is judged by
@@ -218,7 +220,6 @@ def _stream_rows(peer: str, ds: list[Any], python: str | None) -> list[Compariso
 
 def _stream_row(peer: str, d: Any, stream: tuple[Any, ...], python: str | None) -> tuple[Comparison, bool]:
     from dpbounds.testing.declarations import run_declaration
-    from dpbounds.audit.common import judge_decision
     r = run_declaration(dataclasses.replace(d, examples=(stream,)), seconds=3600, max_examples=1, python=python)
     budget = {k: _text(v) for k, v in (d.budget or {}).items()}
     hist = [",".join(_text(rd[c]) for rd in stream) for c in d.costs] if all(
@@ -240,7 +241,6 @@ def _stream_row(peer: str, d: Any, stream: tuple[Any, ...], python: str | None) 
         if r.verdict == "unsound-rounding":
             j.verdict = r.verdict
     else:
-        from dpbounds.audit.common import Judgement
         j = Judgement(role, r.reference, d.cites or r.reference, r.verdict, detail=r.detail)
     setattr(c, role, j)
     return c, peer_dec == "HALT" or r.verdict != "exact"
@@ -444,7 +444,7 @@ def search_peer(mod: ModuleType, decls: list[Any], opts: SearchOptions, python: 
     for i, rs in sorted(by_decl.items()):
         d = decls[i]
         margins = [r["margin"] for r in rs if r["margin"] is not None]
-        from dpbounds.testing.engine import severity
+        from dpbounds.testing.verdicts import severity
         worst = min(rs, key=lambda r: severity(r["verdict"]))
         also = [decls[j].against for j in groups[i][1:]]
         res.search.append({"function": d.function, "call": str(d.call), "reference": worst["reference"],
@@ -473,7 +473,6 @@ def search_peer(mod: ModuleType, decls: list[Any], opts: SearchOptions, python: 
 
 
 def _witness_row(d: Any, r: dict[str, Any]) -> Comparison:
-    from dpbounds.audit.common import Judgement
     role = "formula" if d.against == "cited" else "truth"
     inputs = {k: _text(v) for k, v in (r["witness"] or {}).items()} if d.kind == "conversion" else \
         {"witness": json.dumps(r["witness"])}

@@ -11,7 +11,9 @@ from fractions import Fraction
 from types import ModuleType
 from typing import Any
 
-from dpbounds.audit.common import UNSOUND, VERDICTS, Comparison, PeerResult, _ratio, version_of
+from dpbounds.audit.common import version_of
+from dpbounds.testing.results import Comparison, PeerResult
+from dpbounds.testing.verdicts import UNSOUND, VERDICTS, _ratio
 
 #: the adapters of this repository, by peer name
 ADAPTERS = {
@@ -146,7 +148,7 @@ def audit_peers(peers: list[str] | None = None, quick: bool = False,
     without a limit) it is an ``error`` row and the whole group -- the adapter, the peer interpreters it started
     and their children -- is killed.  An adapter that raises, fails to import or returns something other than a
     PeerResult is an ``error`` row too, and every numeric verdict it returns is recomputed here from its numbers
-    (:func:`dpbounds.audit.common.rejudge`): an adapter's own verdict is never trusted.  ``jobs`` > 1 (with a
+    (:func:`dpbounds.testing.results.rejudge`): an adapter's own verdict is never trusted.  ``jobs`` > 1 (with a
     timeout) runs up to that many adapters at once; the results keep the order of the peers."""
     import os
 
@@ -325,7 +327,7 @@ def run_adapter(module: str, quick: bool, python: str | None = None, *, label: s
                 cwd_first: bool = False, search: Any = None, part: str | int | None = None) -> PeerResult:
     """One adapter's PeerResult in this process, never an exception: a failed import, a raising ``audit()`` or a
     result that is not a PeerResult is an ``error`` row; the comparisons' verdicts are recomputed (rejudge)."""
-    from dpbounds.audit.common import rejudge
+    from dpbounds.testing.results import rejudge
     label = label or module
     try:
         if cwd_first:

@@ -23,8 +23,9 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from dpbounds.audit.common import (Comparison, PeerResult, _float_up, error_comparison,
-                                   judge_decision, judge_lower, judge_upper, run_probe, start_in_own_venv)
+from dpbounds.audit.common import run_probe, start_in_own_venv
+from dpbounds.testing.results import Comparison, PeerResult, error_comparison
+from dpbounds.testing.verdicts import _float_up, judge_decision, judge_lower, judge_upper
 
 PEER = "tmlt_core"
 DIST = "tmlt.core"

@@ -8,7 +8,7 @@
     r.verdict, r.witness, r.peer_value, r.enclosure, r.examples, r.reproducer
 
 Each check searches the whole declared domain with hypothesis (:mod:`dpbounds.testing.strategies`), judges every
-example with the audit's verdicts (:func:`dpbounds.audit.common.judge_upper` / ``judge_lower``; filters
+example with the audit's verdicts (:func:`dpbounds.testing.verdicts.judge_upper` / ``judge_lower``; filters
 directionally, decision by decision), using the float fast interval first and certified arb only where it cannot
 decide, and returns a :class:`CheckResult`: the worst verdict, a shrunk witness and a runnable reproducer.
 :class:`Declaration` states a peer function once (what to call, over which domain, against which reference, with

@@ -1,7 +1,7 @@
 """``check_conversion``, ``check_filter``, ``check_odometer``: search an implementation's input domain against the
 certified reference and return a :class:`CheckResult` with the worst verdict, a shrunk witness and a reproducer.
 
-Verdicts are the audit's (:mod:`dpbounds.audit.common`), the worst found: ``unsound`` (claims more privacy than
+Verdicts are the audit's (:mod:`dpbounds.testing.verdicts`), the worst found: ``unsound`` (claims more privacy than
 the reference proves), ``unsound-rounding`` (the same, at the scale of float rounding -- still unsound), ``error``
 (the implementation raised on an input inside the reference's domain), ``conservative``, ``exact``.
 
@@ -23,7 +23,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 
-from dpbounds.audit.common import ROUNDING_ULPS, UNSOUND
+from dpbounds.testing.verdicts import ROUNDING_ULPS, UNSOUND
 from dpbounds.evaluation.enclosure import Enclosure
 from dpbounds.spec import DomainError
 from dpbounds.testing import engine

@@ -17,7 +17,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
-from dpbounds.audit.common import VERDICTS
+from dpbounds.testing.verdicts import severity
 
 #: examples per hypothesis run (one chunk of a search)
 CHUNK = 100
@@ -25,11 +25,6 @@ CHUNK = 100
 FAILING = ("unsound", "unsound-rounding", "error")
 #: extra wall clock allowed for shrinking a witness found late (fraction of the budget, at least 2 s)
 SHRINK_GRACE = 0.25
-
-
-def severity(verdict: str) -> int:
-    """Smaller is worse (the order of :data:`dpbounds.audit.common.VERDICTS`)."""
-    return VERDICTS.index(verdict)
 
 
 @dataclass

@@ -1,7 +1,7 @@
 """The reference side of :mod:`dpbounds.testing`: a fast float interval first, the certified arb enclosure only
 where the interval cannot decide the verdict.
 
-A peer value ``v`` is judged by :func:`dpbounds.audit.common.judge_upper` / :func:`judge_lower` against the
+A peer value ``v`` is judged by :func:`dpbounds.testing.verdicts.judge_upper` / :func:`judge_lower` against the
 certified enclosure ``[lo, hi]`` of the reference value.  Most verdicts follow from a float64 interval
 ``[flo, fhi]`` with ``flo <= lo <= hi <= fhi`` alone (rounded outward, so every shortcut below is a theorem about
 the certified verdict, not an approximation of it):
@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Callable, Mapping
 
-from dpbounds.audit.common import ROUNDING_ULPS, Judgement, _ordered, judge_lower, judge_upper
+from dpbounds.testing.verdicts import ROUNDING_ULPS, Judgement, _ordered, judge_lower, judge_upper
 from dpbounds.evaluation.enclosure import CertificationError, Enclosure
 from dpbounds.spec import DomainError
 

@@ -1,0 +1,145 @@
+"""The result model of a check, from the peer call to the report: :class:`Comparison` (one peer value on one
+input, judged against (a) the formula the peer cites and (b) the true guarantee) and :class:`PeerResult` (one
+peer's comparisons, notes and search summaries), with :func:`rejudge`, which recomputes every verdict of a result
+an adapter built by hand from its numbers."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from dpbounds.testing.verdicts import (VERDICTS, Judgement, _finite_or_none, judge_decision, judge_lower,
+                                       judge_upper)
+
+
+def rejudge(result: "PeerResult") -> "PeerResult":
+    """``result`` with every verdict recomputed from its numbers (an adapter's own verdict is never trusted).
+
+    A numeric judgement is judged again from the peer's value and the certified [lo, hi] in its claim direction
+    (:func:`judge_upper` or :func:`judge_lower`), and keeps the adapter's verdict only where that one is more
+    severe (an adapter may flag a value, never clear it); a decision judgement keeps its verdict only when it is one of
+    :data:`VERDICTS` and agrees with the two decisions it records (the peer's CONT/HALT in ``peer_output``);
+    anything else -- a judgement without numbers, a value that is not a float, an unknown verdict -- is an
+    ``error``.  Raises TypeError on a malformed result (the caller turns it into an ``error`` row)."""
+    if not isinstance(result.comparisons, list) or not all(isinstance(c, Comparison) for c in result.comparisons):
+        raise TypeError("comparisons must be a list of Comparison")
+    if not isinstance(result.peer, str) or not isinstance(result.version, str):
+        raise TypeError("peer and version must be strings")
+    result.notes = [str(n) for n in result.notes] if isinstance(result.notes, list) else []
+    result.functions = [str(f) for f in result.functions] if isinstance(result.functions, list) else []
+    for c in result.comparisons:
+        c.inputs = {str(k): str(v) for k, v in c.inputs.items()} if isinstance(c.inputs, dict) else {}
+        c.peer, c.function, c.check = str(c.peer), str(c.function), str(c.check)
+        c.error = str(c.error) if c.error else ""
+        c.peer_output, c.reproducer = str(c.peer_output or ""), str(c.reproducer or "")
+        for attr in ("formula", "truth"):
+            j = getattr(c, attr)
+            if j is not None:
+                setattr(c, attr, _rejudged(c, j))
+        if not c.error and c.formula is None and c.truth is None:
+            c.error = "the adapter returned a comparison with no judgement"
+    return result
+
+
+def _rejudged(c: "Comparison", j: Judgement) -> Judgement:
+    if not isinstance(j, Judgement):
+        raise TypeError(f"a judgement of {type(j).__name__}, not Judgement")
+    role, ref, desc = str(j.role), str(j.reference), str(j.description)
+    if j.lo is not None or j.hi is not None:
+        lo, hi = j.lo, j.hi
+        if not (isinstance(lo, (int, Fraction)) and isinstance(hi, (int, Fraction)) and lo <= hi):
+            return Judgement(role, ref, desc, "error", detail=f"the adapter's enclosure [{lo!r}, {hi!r}] is not an "
+                             "interval of exact rationals")
+        judge = judge_lower if j.claim == "lower" else judge_upper
+        new = judge(c.peer_value, Fraction(lo), Fraction(hi), role=role, reference=ref, description=desc)
+        if j.verdict in VERDICTS and VERDICTS.index(j.verdict) <= VERDICTS.index(new.verdict):
+            # an adapter may flag more severely, never clear; where it agrees, its own words stay
+            new.verdict, new.detail = j.verdict, str(j.detail or new.detail)
+        return new
+    if j.decision in ("CONT", "HALT") and j.verdict in VERDICTS:
+        peer = c.peer_output.strip().upper()
+        if peer in ("CONT", "HALT"):
+            if peer == j.decision and j.verdict != "exact":
+                return Judgement(role, ref, desc, "error", decision=j.decision,
+                                 detail=f"the adapter called the same decision {peer} {j.verdict!r}")
+            if peer != j.decision and j.verdict == "exact":
+                return judge_decision(peer == "CONT", j.decision == "CONT", same_theorem=True, role=role,
+                                      reference=ref, description=desc)
+        return j
+    return Judgement(role, ref, desc, "error", detail="the adapter's judgement has neither an enclosure nor a "
+                     "decision with a known verdict")
+
+
+@dataclass
+class Comparison:
+    """One peer output on one input, judged against (a) the formula it implements and (b) the true guarantee."""
+
+    peer: str
+    function: str                   # the peer's function, fully qualified, e.g. "opendp.combinators.make_..."
+    check: str                      # what is compared, in words
+    inputs: dict[str, str]          # the witness inputs (exact decimal strings)
+    peer_value: float | None = None  # the peer's numeric output
+    peer_output: str = ""           # the peer's output as text (decisions, messages)
+    formula: Judgement | None = None
+    truth: Judgement | None = None
+    reproducer: str = ""            # a few lines of Python that show the peer's value and the reference's
+    error: str = ""                 # the peer's exception, for verdict "error"
+
+    @property
+    def verdict(self) -> str:
+        """The most severe of the two judgements (``error`` when the peer raised)."""
+        if self.error:
+            return "error"
+        vs = [j.verdict for j in (self.formula, self.truth) if j is not None]
+        return min(vs, key=VERDICTS.index) if vs else "error"
+
+    def shown_value(self) -> str:
+        if self.error:
+            return ""
+        return repr(self.peer_value) if self.peer_value is not None else self.peer_output
+
+    def as_json(self) -> dict[str, Any]:
+        return {"peer": self.peer, "function": self.function, "check": self.check, "inputs": self.inputs,
+                "peer_value": _finite_or_none(self.peer_value) if self.peer_value is not None else None,
+                "peer_value_is_inf": self.peer_value == math.inf,
+                "peer_output": self.peer_output or (repr(self.peer_value) if self.peer_value is not None else ""),
+                "verdict": self.verdict,
+                "formula": self.formula.as_json() if self.formula else None,
+                "truth": self.truth.as_json() if self.truth else None,
+                "error": self.error or None,
+                "reproducer": self.reproducer or None}
+
+
+@dataclass
+class PeerResult:
+    peer: str
+    version: str = ""
+    status: str = "ran"             # ran | skipped | error
+    reason: str = ""                # why skipped / error
+    functions: list[str] = field(default_factory=list)
+    comparisons: list[Comparison] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    search: list[dict[str, Any]] = field(default_factory=list)  # dpbounds audit --search: one summary per function
+
+    def skip(self, reason: str) -> "PeerResult":
+        self.status, self.reason = "skipped", reason
+        self.notes.append(f"{self.peer}: skipped ({reason})")
+        return self
+
+    def as_json(self) -> dict[str, Any]:
+        counts: dict[str, int] = {}
+        for c in self.comparisons:
+            counts[c.verdict] = counts.get(c.verdict, 0) + 1
+        return {"peer": self.peer, "version": self.version or None, "status": self.status,
+                "reason": self.reason or None, "functions": self.functions, "notes": self.notes,
+                "counts": counts, "comparisons": [c.as_json() for c in self.comparisons],
+                **({"search": self.search} if self.search else {})}
+
+
+def error_comparison(peer: str, function: str, check: str, inputs: dict[str, str], exc: BaseException,
+                     reproducer: str = "") -> Comparison:
+    """The row for a peer that raised on valid input."""
+    return Comparison(peer, function, check, inputs, error=f"{type(exc).__name__}: {str(exc)[:200]}",
+                      reproducer=reproducer)
