@@ -129,7 +129,7 @@ def test_jobs_schedule_units_and_a_unit_that_hangs_is_an_error_of_its_function_o
 
 
 def test_audit_section_renders_findings_and_tells_a_changed_rerun(tmp_path):
-    # tests/peer_scripts/audit_section.py reads the audit JSON it did not write: the README section lists each
+    # tools/audit_section.py reads the audit JSON it did not write: the README section lists each
     # failing function once with its reproducer; `same` finds no difference between a run and itself (nor its
     # seconds), and names a finding that changed
     import copy
@@ -138,7 +138,7 @@ def test_audit_section_renders_findings_and_tells_a_changed_rerun(tmp_path):
 
     from dpbounds.audit.run import document
     spec = importlib.util.spec_from_file_location(
-        "audit_section", pathlib.Path(__file__).parent / "peer_scripts" / "audit_section.py")
+        "audit_section", pathlib.Path(__file__).parents[1] / "tools" / "audit_section.py")
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     doc = json.loads(json.dumps(document(audit_peers(adapters=[FAKE, "tests.fake_peers.faithful"],

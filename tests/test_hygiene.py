@@ -84,7 +84,7 @@ def test_changelog_follows_keep_a_changelog_and_matches_the_version():
 def test_extras_keep_attrs_compatible_with_dp_accounting():
     # dp-accounting (audit) requires attrs < 24; crosshair-tool (test) pulls pygls/cattrs, whose newest releases
     # need attrs >= 24.3.  The test extra pins attrs < 24 so both resolve together in any install order
-    # (tests/check_extras.py installs them in every relative order and runs `pip check`).
+    # (tools/check_extras.py installs them in every relative order and runs `pip check`).
     extras = PYPROJECT["project"]["optional-dependencies"]
     assert any(re.fullmatch(r"attrs>=22,<24", r) for r in extras["test"])
     assert set(extras) >= {"test", "audit", "plot", "docs", "all"}

@@ -1,6 +1,6 @@
 """No source file names a machine-specific absolute path: results never depend on where one machine keeps its files.
 
-Scans every text file of spec/, reference/, proofs_check/ and tests/ (this file excepted), plus pyproject.toml.
+Scans every text file of spec/, reference/, proofs_check/, tests/ and tools/ (this file excepted), plus pyproject.toml.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-FOLDERS = ("spec", "reference", "proofs_check", "tests")
+FOLDERS = ("spec", "reference", "proofs_check", "tests", "tools")
 SUFFIXES = {".py", ".md", ".toml", ".json", ".txt", ".cfg", ".ini", ".yaml", ".yml", ".html", ".css", ".js"}
 #: home and project roots of the machines this was written on, and /tmp used as a place to read or write data
 FORBIDDEN = re.compile(r"(?<![\w.])/(?:work|home|root|Users|tmp)/|[A-Za-z]:\\\\(?:Users|work)\\\\")

@@ -1,7 +1,7 @@
 """Fractional-order subsampled-Gaussian RDP of opacus / dp_accounting / autodp against the quadrature of the
 defining integral (``_truth.sgm_rdp``)."""
 import sys, os
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "reference", "audit", "peers"))
 import _truth as T  # noqa: E402
 import mpmath as mp

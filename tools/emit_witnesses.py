@@ -1,6 +1,6 @@
 """Write the witnesses found by witnesses.py (witnesses.jsonl) into each adapter's WITNESSES list.
 
-    python tests/peer_scripts/emit_witnesses.py witnesses.jsonl
+    python tools/emit_witnesses.py witnesses.jsonl
 """
 import json
 import os
@@ -8,7 +8,7 @@ import pprint
 import re
 import sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 by_peer: dict = {}
 for line in open(sys.argv[1]):
     w = json.loads(line)
@@ -25,7 +25,7 @@ for peer, ws in by_peer.items():
     body = "WITNESSES = " + pprint.pformat(uniq, width=116, sort_dicts=False) + "\n"
     src = re.sub(r"^(# found witnesses.*\n)?WITNESSES(: list)? = \[.*?^\]\n|^WITNESSES: list = \[\]\n", "", src,
                  flags=re.S | re.M)
-    src = src.rstrip("\n") + "\n\n\n# found witnesses (tests/peer_scripts/witnesses.py): inputs, the peer's value, " \
+    src = src.rstrip("\n") + "\n\n\n# found witnesses (tools/witnesses.py): inputs, the peer's value, " \
           "the truth (_truth, mpmath)\n" + body
     open(path, "w").write(src)
     print(peer, len(uniq))

@@ -1,6 +1,6 @@
 """Run every declaration's examples in its peer's venv and compare with the independent derivation (``_truth``).
 
-    python tests/peer_scripts/witnesses.py [peer ...]
+    python tools/witnesses.py [peer ...]
 
 Prints one line per example: the peer value, the truth (60 digits, mpmath) where ``_truth`` has one, the signed
 relative gap in the unsafe direction, and UNDER when the peer claims more privacy than the truth allows."""
@@ -12,7 +12,7 @@ import os
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(HERE))
+ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(ROOT, "reference"))  # so that "audit.peers" imports as a package
 

@@ -1,8 +1,8 @@
 """The README's audit section from one ``dpbounds audit --format json`` document, and the check that a rerun found
 the same.
 
-    python tests/peer_scripts/audit_section.py render RUN.json > section.md
-    python tests/peer_scripts/audit_section.py same RUN1.json RUN2.json     # exit 1 when the findings differ
+    python tools/audit_section.py render RUN.json > section.md
+    python tools/audit_section.py same RUN1.json RUN2.json     # exit 1 when the findings differ
 
 ``render`` prints a table of the peers (version, comparisons by verdict, functions searched, examples, seconds),
 the skipped peers with their reasons, and one finding per failing peer function, most severe first (the order of

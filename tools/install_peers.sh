@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Install every audited peer in its own venv under ${DPBOUNDS_PEERS:-$DPBOUNDS_PEERS}/<peer> (the recipes of
-# docs/peers.md).  Usage: bash tests/peer_scripts/install_peers.sh [peer ...]   (default: all)
+# docs/peers.md).  Usage: bash tools/install_peers.sh [peer ...]   (default: all)
 # PY311 / PY313 name the interpreters (opake-accounting runs on 3.13 here; dp-accelerator has a cp311 wheel only).
 # A recipe is "PYTHON|PACKAGES" or "PYTHON|BUILD TOOLS|PACKAGES" (a source distribution built without isolation
 # against the tools installed first: confseq, which also needs the Boost headers, apt-get install libboost-dev).

@@ -1,6 +1,6 @@
 """Install the extras in every relative order and require `pip check` to be clean after each install.
 
-Run from the repository root (CI: ``python tests/check_extras.py``; it needs the package index, so it is not part
+Run from the repository root (CI: ``python tools/check_extras.py``; it needs the package index, so it is not part
 of the pytest suite).  The extras are installed one after another in the order of ``pyproject.toml`` in one fresh
 venv and in the reverse order in another, so for every pair of extras (a, b) some venv installs b after a; a third
 venv installs ``.[all]`` at once.  A later install that up- or downgrades a dependency an earlier extra needs (the
