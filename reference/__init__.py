@@ -45,7 +45,6 @@ from dpbounds.accounting.fast_conversions import b_star_lower, delta_upper, eps_
 from dpbounds.accounting.accountants import (Decision, Filter, MultiOrderRenyiFilter, Odometer, RenyiOdometer,
                                              make_filter, make_odometer)
 from dpbounds.accounting.individual import IndividualFilter, IndividualGDPFilter, IndividualOdometer
-from dpbounds.accounting import filters as _filters  # noqa: F401  (registers the post-seed filters)
 from dpbounds.outputs.golden_load import load_golden
 
 __all__ = [

@@ -14,5 +14,5 @@ __all__ = ["CANONICAL", "SEEDS", "DomainError", "Kind", "Optimize", "RefutedCons
 # (core itself imports none of them: the imports point one way, sources -> core).
 from . import aggregates, conversions, fz21, howard, nikolov17, rdp_conversions, rruv16, tradeoff, wrrw23  # noqa: E402,F401,E501
 from . import filters  # noqa: E402,F401  (filters built on the seeds' results: after the seeds' entries)
-from . import mechanisms  # noqa: E402,F401  (per-round mechanism curves, issue 27)
-from . import composition  # noqa: E402,F401  (k-fold compositions with certified opaque evaluators, issue 27)
+from . import mechanisms  # noqa: E402,F401  (per-round mechanism curves)
+from . import composition  # noqa: E402,F401  (k-fold compositions with certified opaque evaluators)

@@ -1,4 +1,4 @@
-"""Composition of the Poisson-subsampled Gaussian mechanism (DP-SGD's privacy curve; issue 27 item 5; not seeds).
+"""Composition of the Poisson-subsampled Gaussian mechanism (DP-SGD's privacy curve; not seeds).
 
 * ``composition.sgm.delta`` -- delta(eps) of k steps: the larger of the two directions' hockey-stick divergences of
   the k-fold products of the dominating pair.

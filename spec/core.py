@@ -408,6 +408,12 @@ SEEDS = {
 }
 
 
+#: the id prefixes that name a family of results rather than one source: every other id starts with its source's
+#: paper key in lower case (``rruv16.thm5_1`` is RRUV16's), so a bound from a new paper needs no list updated
+FAMILIES = ("aggregate", "conversions", "mechanisms", "composition", "tradeoff",
+            "howard")  # Howard et al.'s uniform boundaries (HRMS20 / HRMS21)
+
+
 #: the kinds of numbered statement a theorem locator may name (first match in ``Source.where``)
 _LOCATOR = re.compile(r"\b(?:Informal Theorem|Theorem|Lemma|Proposition|Corollary|Fact|Remark|Example|Definition|"
                       r"Algorithm|Section|Appendix|footnote)\s+(?:[A-Z]?\d+(?:\.\d+)*|[A-Z]\b)")

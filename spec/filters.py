@@ -1,4 +1,5 @@
-"""Filters proved after the seed papers (literature results, not seeds), written once like the seeds' bounds.
+"""Filters built on the seeds' results and later literature (GDP, the exact RR curve, optimal budgets, several orders,
+lifts), written once like the seeds' bounds.
 
 * ``st22.filter`` -- Smith, Thakurta: the Gaussian-DP filter (continue while sum mu_t^2 <= mu_g^2).
 * ``conversions.rr.rdp`` -- the tight Renyi curve of a pure eps-DP round (randomized response).
@@ -8,7 +9,7 @@
 * ``lec21.multi_order`` -- a multi-order Renyi filter (Lecuyer's construction) with the delta split proved in
   proofs_check (``lec21.multi_order.union_bound``).
 
-Why no "natural" f-DP / PLD filter is offered (survey of arXiv:2602.15815 and arXiv:2602.06756, issue 19 item 4):
+Why no "natural" f-DP / PLD filter is offered (survey of arXiv:2602.15815 and arXiv:2602.06756):
 see the notes of ``st22.filter``.
 """
 
@@ -37,7 +38,7 @@ RHLMTL26 = ("Regehr, Hu, Leeman, Manurangsi, Tholoniat, Lecuyer, 'Privacy Filter
             "v2 16 Apr 2026)")
 
 _SURVEY = (
-    "Later work, surveyed (issue 19 item 4; abstracts read through the search tool on 2026-11-23, full texts not "
+    "Later work, surveyed (abstracts read through the search tool, full texts not "
     "available here).  (a) " + RHLMTL26 + ": residue filters unify existing filters; a 'GDP residue filter' strictly "
     "improves on the naive GDP filter (this entry); natural filters (accounting the whole privacy profile of every "
     "query) are NOT free in general -- only families of mechanisms that are totally ordered under composition admit "
@@ -279,13 +280,13 @@ register(SpecEntry(
           "The split is a union bound over the orders: each order is charged delta_g/k (any weights summing to "
           "delta_g work; equal weights here).  Without the split (every order at delta_g) the proof gives only "
           "k delta_g.  The conversion used per order is the tail bound (Mironov).  The union does NOT need tail "
-          "events (an earlier version of this note said it did): partitioning the hockey-stick integrand by the "
+          "events: partitioning the hockey-stick integrand by the "
           "first order that fits at the stopping time allows CKS20's sharper budgets at delta_g/k -- "
-          "lec21.multi_order.cks20, proved in lec21.multi_order.cks20.partition, allows more rounds.  dpbounds' older MultiOrderRenyiFilter (accountants) is the "
+          "lec21.multi_order.cks20, proved in lec21.multi_order.cks20.partition, allows more rounds.  dpbounds' MultiOrderRenyiFilter (accountants) is the "
           "INTERSECTION (CONT only while every order fits): valid at every order without any split, and never "
           "continuing longer than its best single order."))
 
-# ------------------------------------------------------------------------------------------ issue 29: tighter filters
+# ------------------------------------------------------------------------------------------ tighter filters
 #: log C_alpha, C_alpha = (1/alpha)(1 - 1/alpha)^(alpha - 1) = max_{x} (1 - e^{-x})_+ e^{-(alpha - 1) x} (the constant of
 #: the pointwise bound behind CKS20 Proposition 12; proofs_check lec21.multi_order.cks20.partition)
 _log_C = (alpha - 1) * sp.log(1 - 1 / alpha) - sp.log(alpha)

@@ -1,4 +1,4 @@
-"""Per-round privacy curves of the mechanisms the field's accountants price (issue 27 items 1-2; not seeds).
+"""Per-round privacy curves of the mechanisms the field's accountants price (not seeds).
 
 * ``mechanisms.sgm.rdp`` -- the Renyi divergence of the Poisson-subsampled Gaussian mechanism (DP-SGD's step), the
   larger of the two directions, through the opaque log-moment :class:`sgm_log_moment` (its defining integral is

@@ -1,4 +1,4 @@
-"""RDP -> (eps, delta)-DP at ONE order, as the accountants write it (issue 27 item 3).
+"""RDP -> (eps, delta)-DP at ONE order, as the accountants write it.
 
 The parameters are the Renyi order ``alpha`` (> 1), the RDP value ``R`` (>= 0: the pair has D_alpha(P||Q) <= R)
 and the target ``delta`` (eps forms) or ``eps_g`` (delta forms).  Three conversions, in increasing strength:
@@ -14,7 +14,7 @@ and the target ``delta`` (eps forms) or ``eps_g`` (delta forms).  Three conversi
 
 For every (alpha, R, delta): optimal <= cks20 <= mironov (proofs_check ``conversions.rdp.ordering``).
 
-Clipping conventions of the libraries (checked in their sources through the search tool, 2026-11-26):
+Clipping conventions of the libraries (checked in their sources through the search tool):
 dp_accounting's ``compute_epsilon`` returns ``max(0, min over orders)`` and, when ``delta**2 + expm1(-R) > 0``,
 eps = 0 for that order (Bretagnolle-Huber: TV <= sqrt(1 - exp(-KL)), KL <= D_alpha) -- a valid rule that this
 module's ``conversions.rdp.optimal`` implies (it is 0 there); it skips orders alpha <= 1.01.  autodp's

@@ -1,5 +1,4 @@
-"""Hypothesis-testing trade-off curves (f-DP) and the f-DP <-> DP conversions the audited libraries use (issue 27
-item 4).
+"""Hypothesis-testing trade-off curves (f-DP) and the f-DP <-> DP conversions the audited libraries use.
 
 A trade-off curve T(P, Q)(fpr) is the smallest type-II error beta = Q(S^c) of a (randomized) test of P against Q
 with type-I error P(S) <= fpr (Dong, Roth, Su 2022, Definition 2.1).  A mechanism is f-DP when T(M(D), M(D')) >= f

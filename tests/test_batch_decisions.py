@@ -5,6 +5,7 @@ integer sums checked against Fraction arithmetic; HALT monotonicity proved where
 from __future__ import annotations
 
 from fractions import Fraction
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -14,44 +15,27 @@ from hypothesis import strategies as st
 
 from dpbounds import spec
 from dpbounds.accounting.accountants import make_filter
+from dpbounds.accounting.registry import filter_specs
 from dpbounds.accounting.batch import exact_power_sum, halt_monotone
 from dpbounds.evaluation.interp import POS_INF
 from dpbounds.spec import DomainError
 from dpbounds.spec.core import Kind, SpecEntry, Source, sym
 
-# per filter: budget, which per-round values it takes ('eps', 'eps+delta', 'rho', 'rho+delta'), a typical size
-FILTERS = {
-    "fz21.thm4_3": ({"alpha": "2", "B": "1"}, "rho", 0.01),
-    "fz21.thm3_1": ({"alpha": "2", "B": "1"}, "rho", 0.01),
-    "fz21.thm4_5": ({"alpha": "2", "B": "1"}, "rho", 0.01),
-    "fz21.remark4_4": ({"B": "0.5"}, "eps", 0.05),
-    "fz21.thm4_7": ({"eps_g": "1", "delta_g": "1e-6"}, "eps", 0.05),
-    "fz21.thm4_7.bs16": ({"eps_g": "1", "delta_g": "1e-6"}, "eps", 0.05),
-    "rruv16.thm3_4.filter": ({"eps_g": "1"}, "eps", 0.01),
-    "rruv16.thm5_1": ({"eps_g": "1", "delta_g": "1e-6"}, "eps", 0.01),
-    "rruv16.thm5_1.as_derived": ({"eps_g": "1", "delta_g": "1e-6"}, "eps", 0.01),
-    "rruv16.lemma3_3.filter.thm5_1": ({"eps_g": "1", "delta_g": "1e-6", "delta_dprime": "1e-6"}, "eps+delta", 0.01),
-    "rruv16.lemma3_3.filter.thm3_4": ({"eps_g": "1", "delta_dprime": "1e-6"}, "eps+delta", 0.01),
-    "rruv16.lemma3_3.filter.thm5_1.corrected": ({"eps_g": "1", "delta_g": "1e-6", "delta_dprime": "1e-6"},
-                                                "eps+delta", 0.01),
-    "rruv16.lemma3_3.filter.thm3_4.corrected": ({"eps_g": "1", "delta_dprime": "1e-6"}, "eps+delta", 0.01),
-    "wrrw23.thm1": ({"B": "1", "delta_g": "1e-6"}, "rho+delta", 0.01),
-    "wrrw23.thm2": ({"eps_g": "1", "delta_prime": "1e-6", "delta_dprime": "1e-6"}, "eps+delta", 0.01),
-    "wrrw23.thm1.cks20": ({"eps_g": "1", "delta_prime": "1e-6", "delta_dprime": "1e-6"}, "eps+delta", 0.01),
-}
-
-
-#: the post-seed filters charge their own per-round quantities (mu for the GDP filters, the RR Renyi curve) through
-#: their own methods, not eps/delta/rho streams: tests/test_filters.py covers them
-OWN_ROUNDS = {"st22.filter", "fz21.thm4_3.rr", "lec21.multi_order", "kth23.individual_filter",
-              "lec21.multi_order.cks20", "kov15.lift"}
-#: budget R* of the optimal conversion (seconds each): tests/test_optimal_budget.py
-OWN_ROUNDS |= {"fz21.thm4_3.optimal", "fz21.thm4_3.rr.optimal", "fz21.thm4_7.optimal"}
+#: per filter of the filter registry with a test budget: (budget, its per-round values, a typical round size); the
+#: others name the tests that cover them (FilterSpec.tested_by: their own per-round quantities, or slow budgets)
+FILTERS = {fid: (dict(fs.test_budget), fs.rounds, fs.test_size) for fid, fs in filter_specs().items()
+           if fs.test_budget is not None}
 
 
 def test_every_registry_filter_is_covered():
     ids = {e.id for e in spec.registry().values() if e.kind is Kind.FILTER}
-    assert ids - OWN_ROUNDS <= set(FILTERS)
+    specs = filter_specs()
+    assert ids <= set(specs), f"spec filters without a FilterSpec: {sorted(ids - set(specs))}"
+    root = Path(__file__).resolve().parent.parent
+    for fid in ids - set(FILTERS):
+        test_file = specs[fid].tested_by.split()[0]
+        assert (root / test_file).is_file() and fid in (root / test_file).read_text(), (fid, test_file)
+    assert len(FILTERS) >= 16
 
 
 def _stream(kind: str, size: float, n: int, rng, homogeneous: bool):

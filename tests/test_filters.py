@@ -1,4 +1,4 @@
-"""The filters proved after the seed papers (spec/filters.py, dpbounds.accounting.filters): budgets, exact agreement
+"""The filters of spec/filters.py (dpbounds.accounting.filters): budgets, exact agreement
 with the fixed-parameter optimum, certified adaptive validity, and a deliberately broken budget that is caught."""
 
 from __future__ import annotations

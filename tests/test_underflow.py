@@ -26,34 +26,24 @@ from hypothesis import strategies as st
 from dpbounds import spec
 from dpbounds.accounting.accountants import Decision, Filter, make_filter
 from dpbounds.accounting.individual import IndividualFilter
+from dpbounds.accounting.registry import filter_specs
 from dpbounds.spec.aggregates import AGGREGATES
 from dpbounds.spec.core import Kind
 
-#: the post-seed filters charge per-round quantities that are not eps/delta/rho inputs of the spec's aggregates (mu for
-#: the GDP filters, the randomized-response Renyi curve for the other two): their soundness, underflow included, is
-#: tested in tests/test_filters.py against independent computations
-OWN_ROUNDS = {"st22.filter", "fz21.thm4_3.rr", "lec21.multi_order", "kth23.individual_filter",
-              "lec21.multi_order.cks20", "kov15.lift"}
-#: budget R* of the optimal conversion (seconds each): tests/test_optimal_budget.py
-OWN_ROUNDS |= {"fz21.thm4_3.optimal", "fz21.thm4_3.rr.optimal", "fz21.thm4_7.optimal"}
+#: the filters with their own per-round quantities (mu for the GDP filters, the randomized-response Renyi curve) or
+#: slow budgets (R* of the optimal conversion) name the tests that cover them, underflow included
+#: (FilterSpec.tested_by); every other filter of the filter registry is fuzzed here
+OWN_ROUNDS = {fid for fid, fs in filter_specs().items() if fs.test_budget is None}
 FILTER_IDS = sorted(e.id for e in spec.registry().values() if e.kind is Kind.FILTER and e.id not in OWN_ROUNDS)
 
-#: budgets (the threshold parameter, if any, is overwritten by a near tie); B <= B* where B is derived from B*
-BASE = {
-    "fz21.thm4_3": {"alpha": "2", "B": "1"}, "fz21.thm3_1": {"alpha": "3/2", "B": "1"},
-    "fz21.thm4_5": {"alpha": "2", "B": "1"}, "fz21.remark4_4": {"B": "1"},
+#: budgets (the threshold parameter, if any, is overwritten by a near tie): the registry's test budget, with a second
+#: Renyi order and an explicit B (<= B* where B is derived from B*) where those are exercised
+BASE = {fid: dict(fs.test_budget) for fid, fs in filter_specs().items() if fs.test_budget is not None}
+BASE.update({
+    "fz21.thm3_1": {"alpha": "3/2", "B": "1"}, "fz21.remark4_4": {"B": "1"},
     "fz21.thm4_7": {"eps_g": "1", "delta_g": "1e-6", "B": "1e-3"},
-    "fz21.thm4_7.bs16": {"eps_g": "1", "delta_g": "1e-6"},
-    "rruv16.thm3_4.filter": {"eps_g": "1"},
-    "rruv16.thm5_1": {"eps_g": "1", "delta_g": "1e-6"}, "rruv16.thm5_1.as_derived": {"eps_g": "1", "delta_g": "1e-6"},
-    "rruv16.lemma3_3.filter.thm5_1": {"eps_g": "1", "delta_g": "1e-6", "delta_dprime": "1e-6"},
-    "rruv16.lemma3_3.filter.thm3_4": {"eps_g": "1", "delta_dprime": "1e-6"},
-    "rruv16.lemma3_3.filter.thm5_1.corrected": {"eps_g": "1", "delta_g": "1e-6", "delta_dprime": "1e-6"},
-    "rruv16.lemma3_3.filter.thm3_4.corrected": {"eps_g": "1", "delta_dprime": "1e-6"},
-    "wrrw23.thm1": {"B": "1", "delta_g": "1e-6"},
-    "wrrw23.thm2": {"eps_g": "1", "delta_prime": "1e-6", "delta_dprime": "1e-6"},
     "wrrw23.thm1.cks20": {"eps_g": "1", "delta_prime": "1e-6", "delta_dprime": "1e-6", "B": "1e-3"},
-}
+})
 #: tiny global budgets for the entries whose threshold is not a bare parameter (underflow regime)
 TINY_EPS_G = ["1e-399", "1e-320", "1.66e-199", "1e-150", "1"]
 #: B must stay certified (<= B* at eps_g = 1, delta = 1e-6, about 0.02)

@@ -1,4 +1,4 @@
-"""Claims about the filters proved after the seed papers (spec/filters.py): the GDP filter's budget and its agreement
+"""Claims about the filters of spec/filters.py: the GDP filter's budget and its agreement
 with the fixed-parameter optimum, a certified two-round adaptive check (and that a 10% larger budget fails it)."""
 
 from __future__ import annotations

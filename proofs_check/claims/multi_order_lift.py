@@ -1,4 +1,5 @@
-"""Claims of issue 29: tighter filters where a proof allows it (spec/filters.py).
+"""Claims behind the multi-order filter with CKS20 budgets, the (eps, delta) lift of pure-round filters, and the
+fixed-sequence optimum they are measured against (spec/filters.py).
 
 * ``lec21.multi_order.cks20`` -- the multi-order Renyi filter with CKS20 budgets at delta_g/k per order: the
   partition-by-first-fitting-order argument, proved step by step, and an exact-engine validity check.

@@ -1,4 +1,4 @@
-"""Claims behind the single-order RDP -> (eps, delta)-DP conversions (spec/rdp_conversions.py, issue 27 item 3).
+"""Claims behind the single-order RDP -> (eps, delta)-DP conversions (spec/rdp_conversions.py).
 
 The optimal conversion is certified in dpbounds.evaluation.rdp_conversions between a two-point WITNESS (lower end)
 and a Lagrange-DUAL certificate (upper end).  Each step those certificates rest on is a claim here, decided with

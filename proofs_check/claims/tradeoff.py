@@ -1,4 +1,4 @@
-"""Claims behind the trade-off curves (spec/tradeoff.py, issue 27 item 4): each curve re-derived from the
+"""Claims behind the trade-off curves (spec/tradeoff.py): each curve re-derived from the
 Neyman-Pearson lemma or from the data-processing inequality, with sympy, and checked at certified points.
 
 Convention (Dong, Roth, Su 2022): T(P, Q)(fpr) = inf{beta_phi : alpha_phi <= fpr}, alpha_phi = E_P[phi], beta_phi =

@@ -59,6 +59,7 @@ from dpbounds.spec.core import Exact, Kind, SpecEntry, fraction_to_decimal_str
 
 from dpbounds.evaluation.enclosure import Enclosure
 from dpbounds.accounting import batch as _batch
+from dpbounds.accounting import registry as _registry
 from dpbounds.accounting.batch import halt_monotone, spend_many
 from dpbounds.evaluation.evaluate import Inputs, decide, enclose_inputs
 from dpbounds.evaluation.interp import POS_INF, ArbBackend, NotCertified, compile_expr, rational_poly
@@ -77,16 +78,6 @@ _NEXT = math.nextafter
 #: relative margin on libm results (exp, expm1, tanh) in the fast float bounds
 _LIBM = 1.0 + 2.0 ** -40
 _TINY = 2.0 ** -1060
-#: filters whose rounds may be given as (eps, delta)-DP and converted to rho = eps^2/2 (WRRW23 Lemma 1; BS16 Prop 1.4)
-_ZCDP_FROM_DP = {"wrrw23.thm1": "WRRW23 Lemma 1", "fz21.remark4_4": "BS16 Prop. 1.4 (pure rounds)"}
-
-
-#: filters defined in other modules (dpbounds.accounting.filters): spec id -> builder / class.  Filled once
-#: when the package imports that module (before any call), so these lookups never import back into it.
-LATER_BUILDERS: dict[str, Callable[..., Any]] = {}
-LATER_CLASSES: dict[str, type] = {}
-
-
 class Decision(enum.Enum):
     """A filter's answer for the next round: CONT (the round may run) or HALT (it must not)."""
 
@@ -481,6 +472,9 @@ class _Accountant:
         self.pure = any({x.name for x in rel.free_symbols} == {"delta"} for rel in entry.per_round_domain) or \
             "delta" not in needed
         self.rounds = 0
+        fs = _registry.filter_spec(entry.id) if entry.kind is Kind.FILTER else None
+        # a zCDP filter that takes (eps, delta)-DP rounds as rho = eps^2/2 (FilterSpec.eps_as_zcdp names the result)
+        self._eps_as_zcdp = bool(fs is not None and fs.eps_as_zcdp)
 
     def _round(self, eps, delta, rho) -> dict:
         """Validate one round's values; return the per-round values the aggregates need."""
@@ -499,7 +493,7 @@ class _Accountant:
                               "this bound accounts pure-DP rounds only; for approximate-DP rounds use its Lemma 3.3 "
                               "lift (rruv16.lemma3_3.*) or wrrw23.thm2 / wrrw23.thm3.*")
         if "rho" in self.needed and "rho" not in out:
-            if eps is not None and entry.id in _ZCDP_FROM_DP:
+            if eps is not None and self._eps_as_zcdp:
                 x, m, k, q, xe = out.pop("eps")  # an (eps, delta)-DP round is delta-approximate eps^2/2-zCDP
                 out["rho"] = (x * x / 2, None, 0, q * q / 2, False) if m is None else \
                     (x * x / 2, m * m, 2 * k + 1, None, False)
@@ -840,7 +834,8 @@ class Filter(_Accountant):
         fid = state["id"]
         if not isinstance(fid, str) or not isinstance(meta, Mapping):
             raise ValueError("id or meta of the wrong type")
-        if fid in _B_FROM_CONVERSION:
+        fs = _registry.filter_spec(fid) if isinstance(fid, str) else None
+        if fs is not None and fs.conversion_delta:
             if set(meta) - {"conversion"}:
                 raise ValueError(f"unknown meta {sorted(set(meta) - {'conversion'})}")
             conv = meta.get("conversion", "cks20")
@@ -849,18 +844,17 @@ class Filter(_Accountant):
             if "B" not in budget:
                 raise ValueError("no B")
             # B <= the certified lower end of B* for the recorded conversion (a B > B* certifies nothing)
-            _b_star_budget(fid, budget.get("eps_g"), budget.get(_B_FROM_CONVERSION[fid]), {"B": budget["B"]}, conv)
+            _b_star_budget(fid, budget.get("eps_g"), budget.get(fs.conversion_delta), {"B": budget["B"]}, conv)
             meta = {"conversion": conv}
-        elif meta and fid not in LATER_CLASSES:  # the post-seed filters record how their budget was derived
+        elif meta and (fs is None or fs.state_class is None):  # a filter with its own class records its budget's origin
             raise ValueError(f"meta {sorted(meta)} for a filter without a conversion")
         rounds, halted = state["rounds"], state["halted"]
         if type(rounds) is not int or rounds < 0:
             raise ValueError(f"rounds = {str(rounds)[:40]} is not a nonnegative integer")
         if type(halted) is not bool:
             raise ValueError("halted is not true/false")
-        entry = _cks20_entry() if fid == "wrrw23.thm1.cks20" else fid
-        klass = LATER_CLASSES.get(fid, cls) if cls is Filter else cls  # filters after the seeds: their own class
-        f = klass(entry, budget, save_path=save_path, _meta=meta, _lock=lock)
+        klass = fs.state_class if cls is Filter and fs is not None and fs.state_class is not None else cls
+        f = klass(fid, budget, save_path=save_path, _meta=meta, _lock=lock)
         f.rounds = rounds
         f.halted = halted
         f._restore_sums(state["sums"])
@@ -911,8 +905,6 @@ def _load_state(state, kind: str) -> Mapping:
 
 
 _VALID_CONVERSIONS = ("bs16", "cks20")
-#: filters whose B comes from a zCDP->DP conversion: the parameter that is the conversion's delta
-_B_FROM_CONVERSION = {"fz21.thm4_7": "delta_g", "wrrw23.thm1.cks20": "delta_prime"}
 
 
 def _check_conversion(conversion: str, theorem: str) -> None:
@@ -934,23 +926,6 @@ def _b_star_budget(entry_id: str, eps_g, delta, budget: dict, conversion: str) -
                               entry_id, "a larger B is not certified to give the stated (eps_g, delta)-DP guarantee")
         return given
     return b
-
-
-def _cks20_entry() -> SpecEntry:
-    """The registered spec entry wrrw23.thm1.cks20, or (if absent) the same rule built locally (not registered)."""
-    try:
-        return spec.get("wrrw23.thm1.cks20")
-    except DomainError:
-        import sympy as sp
-        from dpbounds.spec.core import Source, sym
-        V, D, B, dd = sym("V"), sym("D"), sym("B"), sym("delta_dprime")
-        return SpecEntry(
-            id="wrrw23.thm1.cks20", title="(eps, delta)-DP filter: Lemma 1 + Theorem 1 + CKS20 (dpbounds)",
-            kind=Kind.FILTER, source=Source("WRRW23", "Theorem 1 with Lemma 1 and CKS20 Prop. 12"),
-            params=("eps_g", "delta_prime", "delta_dprime", "B"), aggregates=("V", "D"), expr=V / 2,
-            halt=sp.Or(V / 2 > B, D > dd),
-            domain=(sym("eps_g") > 0, B >= 0, sym("delta_prime") > 0, sym("delta_prime") < 1, dd >= 0),
-            monotone={"V": +1, "D": +1})
 
 
 def wrrw23_thm1_cks20(eps_g, delta_prime, delta_dprime, *, conversion: str = "cks20", B=None,
@@ -982,39 +957,24 @@ def wrrw23_thm1_cks20(eps_g, delta_prime, delta_dprime, *, conversion: str = "ck
         budget["B"] = B
     b = _b_star_budget("wrrw23.thm1.cks20", eps_g, delta_prime, budget, conversion)
     budget["B"] = b
-    return Filter(_cks20_entry(), budget, save_path=save_path, _meta={"conversion": conversion}, _lock=_lock)
+    return Filter("wrrw23.thm1.cks20", budget, save_path=save_path, _meta={"conversion": conversion}, _lock=_lock)
 
 
 def make_filter(entry_id: str, *, save_path: str | Path | None = None, conversion: str | None = None,
                 _lock: StateLock | None = None, **budget: Exact) -> Filter:
     """A filter for a spec id of kind FILTER, budget as NAME=VALUE (exact values).
 
-    ``fz21.thm4_7`` and ``wrrw23.thm1.cks20`` take B from a *valid* conversion (``conversion='cks20'`` by default, or
-    'bs16'): B = the certified lower end of B*; a B given explicitly must not exceed it.  'gauss' is refused.
+    Built by the filter's registered builder (:mod:`dpbounds.accounting.registry`; the catalogue is
+    :mod:`dpbounds.accounting.filters`), else the generic :class:`Filter` on the spec entry.  ``fz21.thm4_7`` and
+    ``wrrw23.thm1.cks20`` take B from a *valid* conversion (``conversion='cks20'`` by default, or 'bs16'): B = the
+    certified lower end of B*; a B given explicitly must not exceed it.  'gauss' is refused.
     """
-    if entry_id in LATER_BUILDERS:  # filters proved after the seeds (spec/filters.py)
-        return LATER_BUILDERS[entry_id](save_path=save_path, conversion=conversion, _lock=_lock, **budget)
-    if entry_id == "wrrw23.thm1.cks20":
-        extra = set(budget) - {"eps_g", "delta_prime", "delta_dprime", "B"}
-        if extra:
-            raise DomainError(sorted(extra)[0], budget[sorted(extra)[0]], "one of eps_g, delta_prime, delta_dprime, B",
-                              entry_id, "unknown parameter")
-        for k in ("eps_g", "delta_prime", "delta_dprime"):
-            if k not in budget:
-                raise DomainError(k, spec.core.MISSING, "a value is required", entry_id, "missing parameter")
-        return wrrw23_thm1_cks20(budget["eps_g"], budget["delta_prime"], budget["delta_dprime"],
-                                 conversion=conversion or "cks20", B=budget.get("B"), save_path=save_path,
-                                 _lock=_lock)
-    if entry_id == "fz21.thm4_7":
-        conv = conversion or "cks20"
-        _check_conversion(conv, entry_id)
-        entry = spec.get(entry_id)
-        entry.check_values({k: v for k, v in budget.items() if k != "B"}, need=("eps_g", "delta_g"))
-        budget = dict(budget)
-        budget["B"] = _b_star_budget(entry_id, budget["eps_g"], budget["delta_g"], budget, conv)
-        return Filter(entry_id, budget, save_path=save_path, _meta={"conversion": conv}, _lock=_lock)
+    fs = _registry.filter_spec(entry_id)
+    if fs is not None and fs.builder is not None:
+        return fs.builder(save_path=save_path, conversion=conversion, _lock=_lock, **budget)
     if conversion is not None:
-        raise DomainError("conversion", conversion, "only for fz21.thm4_7 and wrrw23.thm1.cks20", entry_id)
+        takes = [s.id for s in _registry.filter_specs().values() if s.conversion_delta]
+        raise DomainError("conversion", conversion, "only for " + " and ".join(takes), entry_id)
     return Filter(entry_id, budget, save_path=save_path, _lock=_lock)
 
 

@@ -161,13 +161,13 @@ def _validate(f, name: str, x: np.ndarray, start: int) -> None:
 
 def _plan(f, have_rho: bool):
     """Per aggregate: ('poly', var, p, coefficient, (cn, ck)) or ('trans', name), or None (no batched plan)."""
-    _ZCDP_FROM_DP, _PolySum, _TransSum = _ACC._ZCDP_FROM_DP, _ACC._PolySum, _ACC._TransSum
+    _PolySum, _TransSum = _ACC._PolySum, _ACC._TransSum
     plan = []
     for s in f.sums:
         if isinstance(s, _PolySum) and s.simple is not None:
             (nm, p), = s.simple[0]
             cf, (cn, ck) = s.simple[3], s.simple[2]
-            if nm == "rho" and not have_rho and f.entry.id in _ZCDP_FROM_DP:
+            if nm == "rho" and not have_rho and f._eps_as_zcdp:
                 # an (eps, delta)-DP round is eps^2/2-zCDP (WRRW23 Lemma 1 / BS16 Prop 1.4): rho = eps^2 / 2
                 plan.append(("poly", "eps", 2 * p, cf / 2, (cn, ck + 1)) if p == 1 else None)
                 if plan[-1] is None:
@@ -324,52 +324,30 @@ def spend_many(f, eps=None, delta=None, rho=None) -> int:
 
 # ------------------------------------------------------------------------------------------ benchmark
 
-#: every filter of the registry with a budget its benchmark stream (1e6 rounds) stays inside, and its round kind
-_BENCH = {
-    "fz21.thm4_3": ({"alpha": "2", "B": "1e6"}, "rho"),
-    "fz21.thm3_1": ({"alpha": "2", "B": "1e6"}, "rho"),
-    "fz21.thm4_5": ({"alpha": "2", "B": "1e6"}, "rho"),
-    "fz21.remark4_4": ({"B": "1e6"}, "eps"),
-    "fz21.thm4_7": ({"eps_g": "1000", "delta_g": "1e-6"}, "eps"),
-    "fz21.thm4_7.bs16": ({"eps_g": "1000", "delta_g": "1e-6"}, "eps"),
-    "rruv16.thm3_4.filter": ({"eps_g": "1e5"}, "eps"),
-    "rruv16.thm5_1": ({"eps_g": "1000", "delta_g": "1e-6"}, "eps"),
-    "rruv16.thm5_1.as_derived": ({"eps_g": "1000", "delta_g": "1e-6"}, "eps"),
-    "rruv16.lemma3_3.filter.thm5_1": ({"eps_g": "1000", "delta_g": "1e-6", "delta_dprime": "1e-3"}, "eps+delta"),
-    "rruv16.lemma3_3.filter.thm3_4": ({"eps_g": "1e5", "delta_dprime": "1e-3"}, "eps+delta"),
-    "wrrw23.thm1": ({"B": "1e6", "delta_g": "1e-3"}, "rho+delta"),
-    "wrrw23.thm2": ({"eps_g": "1000", "delta_prime": "1e-6", "delta_dprime": "1e-3"}, "eps+delta"),
-    "wrrw23.thm1.cks20": ({"eps_g": "1000", "delta_prime": "1e-6", "delta_dprime": "1e-3"}, "eps+delta"),
-    "rruv16.lemma3_3.filter.thm5_1.corrected": ({"eps_g": "1000", "delta_g": "1e-6", "delta_dprime": "1e-3"},
-                                                "eps+delta"),
-    "rruv16.lemma3_3.filter.thm3_4.corrected": ({"eps_g": "1e5", "delta_dprime": "1e-3"}, "eps+delta"),
-    "st22.filter": ({"eps_g": "1e5", "delta_g": "1e-6"}, "rho"),              # rho_t = mu_t^2 / 2
-    "kth23.individual_filter": ({"eps_g": "1e5", "delta_g": "1e-6"}, "rho"),  # one individual's filter
-    "fz21.thm4_3.rr": ({"alpha": "8", "eps_g": "1e5", "delta_g": "1e-6"}, "eps"),  # eps charged its RR curve
-    "lec21.multi_order": ({"alpha": "8", "eps_g": "1e5", "delta_g": "1e-6", "k": "4"}, "eps"),
-    "lec21.multi_order.cks20": ({"alpha": "8", "eps_g": "1e5", "delta_g": "1e-6", "k": "4"}, "eps"),
-}
-
-
-def _bench_stream(quick: bool) -> list[dict]:
+def _bench_stream(quick: bool, ids: list[str] | None = None) -> list[dict]:
     """Filter.try_spend_many on a homogeneous (eps = 0.005) and a random (eps ~ U(0.001, 0.01), delta in
-    {0, 1e-13}) stream of 1e6 rounds (1e4 with --quick), every filter of the registry; the per-round try_spend
-    on the same random stream (first 2e4 rounds, 2e3 with --quick) for the ratio."""
+    {0, 1e-13}) stream of 1e6 rounds (1e4 with --quick), every filter of the filter registry at its bench_budget;
+    the per-round try_spend on the same random stream (first 2e4 rounds, 2e3 with --quick) for the ratio.  ``ids``:
+    only these filters."""
     import time
 
     from dpbounds import spec
+    from dpbounds.accounting.registry import filter_specs
     make_filter = _ACC.make_filter
     from dpbounds.spec.core import Kind
     n = 10_000 if quick else 1_000_000
     rng = np.random.default_rng(0)
     rows = []
-    ids = sorted({e.id for e in spec.registry().values() if e.kind is Kind.FILTER} | set(_BENCH))
+    specs = filter_specs()  # each filter's bench_budget: one its 1e6 rounds stay inside, and its round values
+    if ids is None:
+        ids = sorted({e.id for e in spec.registry().values() if e.kind is Kind.FILTER} | set(specs))
     for fid in ids:
-        if fid not in _BENCH:
+        fs = specs.get(fid)
+        if fs is None or fs.bench_budget is None:
             rows.append({"bench": "streaming decisions (batched)", "id": fid, "rate": None,
                          "note": "skipped: no benchmark budget"})
             continue
-        budget, kind = _BENCH[fid]
+        budget, kind = dict(fs.bench_budget), fs.rounds
         rates = {}
         for label, x, d in (("homogeneous", np.full(n, 0.005), np.full(n, 1e-13)),
                             ("random", rng.uniform(0.001, 0.01, n), rng.choice([0.0, 1e-13], n))):

@@ -1,4 +1,6 @@
-"""Streaming accountants for the filters proved after the seed papers (spec/filters.py).
+"""The catalogue of filters: one :class:`~dpbounds.accounting.registry.FilterSpec` per filter ``make_filter``
+builds (at the end of this module), and the accountants of the filters the generic
+:class:`~dpbounds.accounting.accountants.Filter` does not build by itself (spec/filters.py states their rules).
 
 Public API
 ----------
@@ -19,7 +21,9 @@ Public API
 * :class:`LiftedFilter` (``make_filter("kov15.lift", eps_g=..., delta_g=..., delta_dprime=..., base="fz21.thm4_3.rr",
   alpha=...)``) -- (eps_i, delta_i) rounds through a pure-round filter at delta' = delta_g - delta'', halting when
   sum delta_i would exceed delta'' (proofs_check ``kov15.lift.coupling``); ``try_spend(eps, delta)``.
-* :data:`BUILDERS` -- spec id -> builder, the hook :func:`dpbounds.accounting.accountants.make_filter` consults.
+* the catalogue (:func:`dpbounds.accounting.registry.filter_specs`): every filter's builder, round values, test and
+  benchmark budgets and family, read by ``make_filter``, ``Filter.from_state``, the tests, ``dpbounds bench`` and
+  the report's side-by-side comparison.
 
 Decisions are the generic :class:`~dpbounds.accounting.accountants.Filter`'s (exact sums, certified comparisons); this
 module only fixes the budget from the spec's definition and converts the per-round description.
@@ -29,7 +33,6 @@ from __future__ import annotations
 
 import functools
 from fractions import Fraction
-from pathlib import Path
 from typing import Any, Callable
 
 import numpy as np
@@ -37,9 +40,11 @@ from dpbounds import spec
 from dpbounds.spec import DomainError, parse_exact
 from dpbounds.spec.core import Exact
 
+from . import accountants as _acc
 from .accountants import Decision, Filter
+from .registry import FilterSpec, Lineup, register_filter
 
-__all__ = ["BUILDERS", "GDPFilter", "LiftedFilter", "MultiOrderUnionFilter", "RenyiRRFilter", "gdp_budget",
+__all__ = ["GDPFilter", "LiftedFilter", "MultiOrderUnionFilter", "RenyiRRFilter", "gdp_budget",
            "rr_rdp_upper"]
 
 def _pure_eps(f: Filter, eps, delta) -> Fraction:
@@ -485,34 +490,108 @@ def _lift(*, save_path=None, conversion: str | None = None, _lock=None, **budget
     return LiftedFilter(**budget)
 
 
-#: spec id -> the Filter subclass a saved state of that filter is restored as (consulted by Filter.from_state)
-CLASSES: dict[str, type] = {"st22.filter": GDPFilter, "fz21.thm4_3.rr": RenyiRRFilter,
-                             "lec21.multi_order": RenyiRRFilter, "kth23.individual_filter": GDPFilter,
-                             "lec21.multi_order.cks20": RenyiRRFilter}
+# ------------------------------------------------------------------------------------------------ the catalogue
+# Every filter make_filter builds, one FilterSpec each (dpbounds.accounting.registry): builder, round values, the
+# budgets of its tests and of its benchmark, its family.  Adding a filter: its spec entry, and one entry here.
 
-#: spec id -> builder(save_path=..., conversion=..., **budget); consulted by accountants.make_filter
-BUILDERS: dict[str, Callable[..., Any]] = {"st22.filter": _gdp_filter, "fz21.thm4_3.rr": _rr_filter,
-                                           "lec21.multi_order": _multi_order,
-                                           "kth23.individual_filter": _individual_gdp_filter,
-                                           "lec21.multi_order.cks20": _multi_order_cks20, "kov15.lift": _lift}
-
-# the optimal-budget Renyi / zCDP filters (spec fz21.thm4_3.optimal, fz21.thm4_3.rr.optimal, fz21.thm4_7.optimal)
-CLASSES.update(OPTIMAL_IDS)
-BUILDERS.update({fid: _optimal_filter(fid, cls) for fid, cls in OPTIMAL_IDS.items()})
+_ZCDP_B = "B from a valid zCDP -> DP conversion (conversion='cks20' by default, or 'bs16')"
 
 
-def _register() -> None:
-    """Make these filters reachable from make_filter / Filter.from_state (called once, at import)."""
-    from . import accountants
-    accountants.LATER_BUILDERS.update(BUILDERS)
-    accountants.LATER_CLASSES.update(CLASSES)
+def _b_from_conversion(entry_id: str, delta_param: str, need: tuple[str, ...]):
+    """Builder of a zCDP filter whose B is the certified lower end of B*_conversion(eps_g, delta) (a given B must
+    not exceed it); 'gauss' is refused (not a valid conversion for general rho-zCDP rounds)."""
+    def build(*, save_path=None, conversion: str | None = None, _lock=None, **budget) -> Filter:
+        conv = conversion or "cks20"
+        if entry_id == "wrrw23.thm1.cks20":
+            extra = set(budget) - {*need, "B"}
+            if extra:
+                raise DomainError(sorted(extra)[0], budget[sorted(extra)[0]], "one of " + ", ".join(need) + ", B",
+                                  entry_id, "unknown parameter")
+            for k in need:
+                if k not in budget:
+                    raise DomainError(k, spec.core.MISSING, "a value is required", entry_id, "missing parameter")
+            return _acc.wrrw23_thm1_cks20(budget["eps_g"], budget["delta_prime"], budget["delta_dprime"],
+                                          conversion=conv, B=budget.get("B"), save_path=save_path, _lock=_lock)
+        _acc._check_conversion(conv, entry_id)
+        spec.get(entry_id).check_values({k: v for k, v in budget.items() if k != "B"}, need=need)
+        budget = dict(budget)
+        budget["B"] = _acc._b_star_budget(entry_id, budget["eps_g"], budget[delta_param], budget, conv)
+        return Filter(entry_id, budget, save_path=save_path, _meta={"conversion": conv}, _lock=_lock)
+    return build
 
 
-_register()
+def _thm4_7_lineup(eps_g: str, delta_g: str) -> dict[str, str]:
+    from .conversions import b_star
+    b = b_star(eps_g, delta_g, "cks20").b_star
+    return {"eps_g": eps_g, "delta_g": delta_g, "B": f"{b.numerator}/{b.denominator}"}
 
 
-def build(entry_id: str, *, save_path: str | Path | None = None, conversion: str | None = None, _lock: Any = None,
-          **budget: Any) -> Filter | None:
-    """The filter for ``entry_id`` if this module builds it, else None."""
-    f = BUILDERS.get(entry_id)
-    return None if f is None else f(save_path=save_path, conversion=conversion, _lock=_lock, **budget)
+_R = {"alpha": "2", "B": "1"}           # a Renyi budget the tests' rho ~ 0.01 streams cross
+_R_BENCH = {"alpha": "2", "B": "1e6"}   # ... and one 1e6 benchmark rounds stay inside
+_EPS = {"eps_g": "1", "delta_g": "1e-6"}
+_EPS_BENCH = {"eps_g": "1000", "delta_g": "1e-6"}
+_RR_BENCH = {"alpha": "8", "eps_g": "1e5", "delta_g": "1e-6"}
+_MULTI_BENCH = {**_RR_BENCH, "k": "4"}
+_OWN = "tests/test_filters.py (its own per-round quantities, against independent computations)"
+_OWN_IND = "tests/test_individual_gdp.py (per person, against independent computations)"
+_OWN_LIFT = "tests/test_multi_order_lift.py (exact-engine validity, independent round counts)"
+_SLOW = "tests/test_optimal_budget.py (the budget R* takes seconds per point)"
+
+for _fs in (
+    # Renyi (FZ21): rounds are rho = the round's Renyi divergence at the order alpha
+    FilterSpec("fz21.thm4_3", "renyi", "rho", test_budget=_R, bench_budget=_R_BENCH),
+    FilterSpec("fz21.thm3_1", "renyi", "rho", test_budget=_R, bench_budget=_R_BENCH),
+    FilterSpec("fz21.thm4_5", "renyi", "rho", test_budget=_R, bench_budget=_R_BENCH),
+    FilterSpec("fz21.remark4_4", "zcdp", "eps", test_budget={"B": "0.5"}, test_size=0.05,
+               bench_budget={"B": "1e6"}, eps_as_zcdp="BS16 Prop. 1.4 (pure rounds)"),
+    FilterSpec("fz21.thm4_7", "zcdp", "eps", builder=_b_from_conversion("fz21.thm4_7", "delta_g", ("eps_g", "delta_g")),
+               test_budget=_EPS, test_size=0.05, bench_budget=_EPS_BENCH, conversion_delta="delta_g",
+               lineup=Lineup(3, "FZ21 Thm 4.7 + CKS20 (B*)", _thm4_7_lineup)),
+    FilterSpec("fz21.thm4_7.bs16", "zcdp", "eps", test_budget=_EPS, test_size=0.05, bench_budget=_EPS_BENCH),
+    # basic and advanced composition (RRUV16)
+    FilterSpec("rruv16.thm3_4.filter", "basic", "eps", test_budget={"eps_g": "1"}, bench_budget={"eps_g": "1e5"},
+               lineup=Lineup(4, "basic (RRUV16 Thm 3.4)", lambda eps_g, delta_g: {"eps_g": eps_g})),
+    FilterSpec("rruv16.thm5_1", "advanced", "eps", test_budget=_EPS, bench_budget=_EPS_BENCH,
+               lineup=Lineup(1, "RRUV16 Thm 5.1", lambda eps_g, delta_g: {"eps_g": eps_g, "delta_g": delta_g})),
+    FilterSpec("rruv16.thm5_1.as_derived", "advanced", "eps", test_budget=_EPS, bench_budget=_EPS_BENCH),
+    FilterSpec("rruv16.lemma3_3.filter.thm5_1", "advanced", "eps+delta",
+               test_budget={**_EPS, "delta_dprime": "1e-6"}, bench_budget={**_EPS_BENCH, "delta_dprime": "1e-3"}),
+    FilterSpec("rruv16.lemma3_3.filter.thm3_4", "basic", "eps+delta",
+               test_budget={"eps_g": "1", "delta_dprime": "1e-6"}, bench_budget={"eps_g": "1e5", "delta_dprime": "1e-3"}),
+    # approximate zCDP (WRRW23)
+    FilterSpec("wrrw23.thm1", "approx-zcdp", "rho+delta", test_budget={"B": "1", "delta_g": "1e-6"},
+               bench_budget={"B": "1e6", "delta_g": "1e-3"}, eps_as_zcdp="WRRW23 Lemma 1"),
+    FilterSpec("wrrw23.thm2", "approx-zcdp", "eps+delta",
+               test_budget={"eps_g": "1", "delta_prime": "1e-6", "delta_dprime": "1e-6"},
+               bench_budget={"eps_g": "1000", "delta_prime": "1e-6", "delta_dprime": "1e-3"},
+               lineup=Lineup(2, "WRRW23 Thm 2", lambda eps_g, delta_g: {"eps_g": eps_g, "delta_prime": delta_g,
+                                                                          "delta_dprime": "0"})),
+    FilterSpec("wrrw23.thm1.cks20", "approx-zcdp", "eps+delta",
+               builder=_b_from_conversion("wrrw23.thm1.cks20", "delta_prime", ("eps_g", "delta_prime", "delta_dprime")),
+               test_budget={"eps_g": "1", "delta_prime": "1e-6", "delta_dprime": "1e-6"},
+               bench_budget={"eps_g": "1000", "delta_prime": "1e-6", "delta_dprime": "1e-3"},
+               conversion_delta="delta_prime"),
+    # Gaussian DP: rounds are rho = mu^2/2
+    FilterSpec("st22.filter", "gdp", "rho", builder=_gdp_filter, state_class=GDPFilter, tested_by=_OWN,
+               bench_budget={"eps_g": "1e5", "delta_g": "1e-6"}),
+    FilterSpec("kth23.individual_filter", "gdp", "rho", builder=_individual_gdp_filter, state_class=GDPFilter,
+               tested_by=_OWN_IND, bench_budget={"eps_g": "1e5", "delta_g": "1e-6"}),  # one individual's filter
+    # the corrected lifts of RRUV16 Lemma 3.3
+    FilterSpec("rruv16.lemma3_3.filter.thm5_1.corrected", "lift", "eps+delta",
+               test_budget={**_EPS, "delta_dprime": "1e-6"}, bench_budget={**_EPS_BENCH, "delta_dprime": "1e-3"}),
+    FilterSpec("rruv16.lemma3_3.filter.thm3_4.corrected", "lift", "eps+delta",
+               test_budget={"eps_g": "1", "delta_dprime": "1e-6"}, bench_budget={"eps_g": "1e5", "delta_dprime": "1e-3"}),
+    # Renyi with the exact RR curve (pure rounds charged D_alpha(RR_eps)), optimal-conversion budgets, several orders
+    FilterSpec("fz21.thm4_3.rr", "renyi", "eps", builder=_rr_filter, state_class=RenyiRRFilter, tested_by=_OWN,
+               bench_budget=_RR_BENCH),
+    *(FilterSpec(fid, "renyi" if fid != "fz21.thm4_7.optimal" else "zcdp",
+                 "rho" if fid == "fz21.thm4_3.optimal" else "eps", builder=_optimal_filter(fid, cls),
+                 state_class=cls, tested_by=_SLOW)
+      for fid, cls in OPTIMAL_IDS.items()),
+    FilterSpec("lec21.multi_order", "multi-order", "eps", builder=_multi_order, state_class=RenyiRRFilter,
+               tested_by=_OWN, bench_budget=_MULTI_BENCH),
+    FilterSpec("lec21.multi_order.cks20", "multi-order", "eps", builder=_multi_order_cks20,
+               state_class=RenyiRRFilter, tested_by=_OWN_LIFT, bench_budget=_MULTI_BENCH),
+    FilterSpec("kov15.lift", "lift", "eps+delta", builder=_lift, tested_by=_OWN_LIFT),
+):
+    register_filter(_fs)

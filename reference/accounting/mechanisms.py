@@ -1,4 +1,4 @@
-"""Per-round Renyi costs of mechanisms for the Renyi filters (issue 27 item 6): a DP-SGD step costs
+"""Per-round Renyi costs of mechanisms for the Renyi filters: a DP-SGD step costs
 ``mechanisms.sgm.rdp`` at the filter's order, a Laplace release ``mechanisms.laplace.rdp``.
 
 :func:`rdp_upper` is the charge: the certified enclosure's UPPER end (an exact dyadic rational, so the filter's sum

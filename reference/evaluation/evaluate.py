@@ -667,7 +667,7 @@ def _check_sum_sizes_fast(entry: SpecEntry, env: dict[str, Any]) -> None:
 #: 1 - e^{(eps - 1/b)/2} for eps near 1/b)
 REFINE_LOOSE = frozenset({"mechanisms.laplace.rdp", "mechanisms.laplace.delta"})
 
-# Elements of an erfc expression whose float64 enclosure is wider than this (relative; the quality bar of issue #3)
+# Elements of an erfc expression whose float64 enclosure is wider than this (relative; the float fast path's quality bar)
 # are recomputed in arb.
 LOOSE_REL_WIDTH = 1e-12
 

@@ -45,8 +45,8 @@ from dpbounds.evaluation.numeric import arb_prec, fraction_to_arb
 #: acb.integral's effort limits (per piece); beyond them the piece's ball is wide and the caller retries / refuses
 _EVAL_LIMIT = 200_000
 _DEPTH_LIMIT = 400
-#: the quadrature's largest working precision (about 600 digits; ~25 s on a loaded 2-core machine, and each doubling
-#: costs ~8x): a finer request is refused ("could not certify") instead of running for hours -- bounded time
+#: the quadrature's largest working precision (about 600 digits; tens of seconds, and each doubling costs about
+#: 8x): a finer request is refused ("could not certify") instead of running for hours -- bounded time
 MAX_QUAD_BITS = 2048
 
 

@@ -68,16 +68,12 @@ def rounds_allowed_optimal(eps, eps_g, delta_g, max_rounds: int = 100000) -> int
 
 
 def filter_lineup(eps_g: str, delta_g: str) -> list[tuple[str, str, dict]]:
-    """(label, filter id, budget) for the side-by-side comparison at total budget (eps_g, delta_g)."""
-    from dpbounds.accounting.conversions import b_star
-    b = b_star(eps_g, delta_g, "cks20")
-    return [
-        ("RRUV16 Thm 5.1", "rruv16.thm5_1", {"eps_g": eps_g, "delta_g": delta_g}),
-        ("WRRW23 Thm 2", "wrrw23.thm2", {"eps_g": eps_g, "delta_prime": delta_g, "delta_dprime": "0"}),
-        ("FZ21 Thm 4.7 + CKS20 (B*)", "fz21.thm4_7", {"eps_g": eps_g, "delta_g": delta_g,
-                                                     "B": str(b.b_star.numerator) + "/" + str(b.b_star.denominator)}),
-        ("basic (RRUV16 Thm 3.4)", "rruv16.thm3_4.filter", {"eps_g": eps_g}),
-    ]
+    """(label, filter id, budget) for the side-by-side comparison at total budget (eps_g, delta_g): the filters of
+    the filter registry with a ``lineup`` (:class:`dpbounds.accounting.registry.Lineup`), in its rank order."""
+    from dpbounds.accounting.registry import filter_specs
+    ranked = sorted((fs.lineup.rank, fs.lineup.label, fid, fs.lineup.budget)
+                    for fid, fs in filter_specs().items() if fs.lineup is not None)
+    return [(label, fid, budget(eps_g, delta_g)) for _, label, fid, budget in ranked]
 
 
 #: the per-round eps of the 'Filters side by side' table and figure (quick: a subset)

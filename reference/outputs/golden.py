@@ -113,7 +113,7 @@ SAMPLE_POINT_ONLY = {"fz21.thm4_3.optimal", "fz21.thm4_3.rr.optimal", "fz21.thm4
 #: The relative width of the enclosures of the entries with no closed form, evaluated only by their opaque certified
 #: evaluator (``SpecEntry.evaluator``: composition.sgm.*, tradeoff.zcdp): their records carry it as ``rel_tol``
 #: (the enclosure [lo, hi] is certified to (hi - lo) <= rel_tol * max(|lo|, |hi|)) and ``value`` shows only the
-#: digits [lo, hi] backs.  1e-3 is what the evaluators certify quickly (issue 27's target width).
+#: digits [lo, hi] backs.  1e-3 is what the evaluators certify quickly.
 OPAQUE_REL_TOL = "0.001"
 
 

@@ -30,7 +30,7 @@ examples:
   dpbounds audit --peers tmlt_core --python tmlt_core=/opt/tmlt/bin/python            # its own venv
   dpbounds audit --peers autodp --search 30 --witnesses witnesses.json   # search each function's domain
   dpbounds audit --peers autodp --search 30 --seeds 4 --jobs 2           # (function x seed) tasks, 2 processes
-  dpbounds audit --peers opacus --python opacus=$DPBOUNDS_PEERS/opacus/bin/python   # an issue-28 peer, own venv
+  dpbounds audit --peers opacus --python opacus=$DPBOUNDS_PEERS/opacus/bin/python   # a peer in its own venv
   dpbounds audit --quick --witnesses reference/audit/witnesses.json --expect-findings   # CI: findings stay found
 """
 
