@@ -85,6 +85,16 @@ def rdp_div0(alpha, q, sigma):         # Opacus #49's shape: a ZeroDivisionError
     return q * q / (2 * sigma * sigma) * alpha / (alpha - 1) * (alpha - 1) if alpha != 1 else 1 / (alpha - 1)
 
 
+def log_of_zero(q, sigma):            # Opacus #74's shape: log(0) at q = 1
+    return math.log(1 - q) + 1 / sigma if q < 1 else math.log(1 - q)
+
+
+def refuses_q_one(q, sigma):           # a deliberate refusal is not a crash
+    if q >= 1:
+        raise ValueError("q must be < 1")
+    return -math.log(1 - q) + 1 / sigma
+
+
 def composed_wraps(k, sigma):          # a composed eps that drops for many steps
     return composed(k % 4096, sigma)
 
@@ -109,6 +119,8 @@ PLANTED = [
     (tradeoff_above, {"alpha": (0.0, 1.0), "mu": (0.01, 10.0)}, "at_most_one_minus:alpha"),
     (rdp_dips, {"alpha": (1.0, 1e4), "q": (1e-6, 1.0), "sigma": (0.3, 100.0)}, "nondecreasing:alpha"),
     (rdp_div0, {"alpha": (1.0, 1e4), "q": (1e-6, 1.0), "sigma": (0.3, 100.0)}, "returns"),
+    (rdp_div0, {"alpha": (1.0, 1e4), "q": (1e-6, 1.0), "sigma": (0.3, 100.0)}, "no_crash"),
+    (log_of_zero, {"q": (1e-6, 1.0), "sigma": (0.3, 100.0)}, "no_crash"),
     (composed_wraps, {"k": (1, 10 ** 6), "sigma": (0.3, 100.0)}, "nondecreasing:k"),
     (hangs_at_zero, DELTA, "terminates"),
 ]
@@ -122,6 +134,7 @@ CORRECT = [
     (rdp, {"alpha": (1.0, 1e4), "q": (1e-6, 1.0), "sigma": (0.3, 100.0)},
      ["nondecreasing:alpha", "nondecreasing:q", "nonincreasing:sigma", "finite", "returns"]),
     (composed, {"k": (1, 10 ** 6), "sigma": (0.3, 100.0)}, ["nondecreasing:k", "nonincreasing:sigma", "finite"]),
+    (refuses_q_one, {"q": (1e-6, 1.0), "sigma": (0.3, 100.0)}, ["no_crash", "nondecreasing:q"]),
 ]
 
 
@@ -133,7 +146,7 @@ def _run(src: str, tmp_path) -> subprocess.CompletedProcess:
                           env={**os.environ, "PYTHONPATH": str(root)})
 
 
-@pytest.mark.parametrize("fn, inputs, law", PLANTED, ids=[p[0].__name__ for p in PLANTED])
+@pytest.mark.parametrize("fn, inputs, law", PLANTED, ids=[f"{p[0].__name__}-{p[2]}" for p in PLANTED])
 def test_planted_violation_found_with_a_reproducer(fn, inputs, law, tmp_path):
     r = check_laws(fn, inputs=inputs, laws=[law], **FAST)
     assert r.verdict == "inconsistent", r.summary()

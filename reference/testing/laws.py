@@ -11,6 +11,8 @@ subnormals, short decimals, log-uniform) for a violation, shrinks it, and return
 Laws (``laws=``, any of)::
 
     returns                   every call inside the domain returns a value (no exception)
+    no_crash                  a call returns, or raises an input-validation error -- not an arithmetic or
+                              programming error (:data:`CRASHES`; ``ValueError: math domain error``)
     terminates                every call returns (or raises) within ``call_seconds``
     not_nan                   the value is a number (an infinity is allowed)
     finite                    the value is a finite number
@@ -56,7 +58,13 @@ WARMUP = 10.0
 #: relative float steps tried between the two points of a monotonicity pair
 STEPS = (2.0 ** -52, 1e-12, 1e-9, 1e-6, 1e-3, 0.03, 0.3, 1.0)
 
-POINT_LAWS = ("returns", "terminates", "not_nan", "finite", "nonnegative", "at_most_one")
+#: exceptions that are never a deliberate refusal of an input (law ``no_crash``), and the messages of a ValueError
+#: that is not one either (the math module's)
+CRASHES = ("ZeroDivisionError", "OverflowError", "FloatingPointError", "IndexError", "KeyError", "AttributeError",
+           "UnboundLocalError", "NameError", "RecursionError", "MemoryError", "SystemError")
+CRASH_MESSAGES = ("math domain error", "math range error")
+
+POINT_LAWS = ("returns", "no_crash", "terminates", "not_nan", "finite", "nonnegative", "at_most_one")
 PARAM_LAWS = ("at_most_one_minus", "nonincreasing", "nondecreasing")
 VERDICTS = ("inconsistent", "error", "incomplete", "consistent")
 
@@ -264,6 +272,13 @@ def _point_violation(kind: str, p: str | None, x: Mapping[str, Any], v: Any) -> 
     raise AssertionError(kind)
 
 
+def _crash(text: str) -> bool:
+    """Whether an exception ``"Type: message"`` is a crash (law ``no_crash``), not a refusal of the input."""
+    name, _, msg = str(text).partition(":")
+    name = name.strip().rpartition(".")[2]
+    return name in CRASHES or (name == "ValueError" and msg.strip().lower() in CRASH_MESSAGES)
+
+
 def _signature_problem(fn: Any, names: Sequence[str]) -> str | None:
     """Why ``fn`` cannot take ``names`` as keywords (None when it can, or when its signature is not known)."""
     try:
@@ -318,7 +333,7 @@ def _reproducer(fn: Any, law: str, kind: str, p: str | None, pts: Sequence[Mappi
                 "signal.signal(signal.SIGALRM, lambda *_: (_ for _ in ()).throw(TimeoutError('no answer')))\n"
                 f"signal.alarm({max(1, math.ceil(call_seconds))})\n"
                 f"print(fn({_args(x)}))  # does not return within {call_seconds:g} s\n")
-    if kind == "returns":
+    if kind in ("returns", "no_crash"):
         return head + f"print(fn({_args(x)}))  # raises on an input inside the documented domain\n"
     check = {"not_nan": "v == v", "finite": "math.isfinite(v)", "nonnegative": "v >= 0", "at_most_one": "v <= 1",
              "at_most_one_minus": f"v <= 1 - {x.get(p)!r}"}[kind]
@@ -507,6 +522,11 @@ def check_laws(fn: Callable[..., Any] | Any, *, inputs: Mapping[str, Any], laws:
             if kind == "returns":
                 judged[law] += 1
                 if status == "raise":
+                    return (law, kind, p, math.inf, f"raised {v}", f"raised {v}")
+                continue
+            if kind == "no_crash":
+                judged[law] += 1
+                if status == "raise" and _crash(v):
                     return (law, kind, p, math.inf, f"raised {v}", f"raised {v}")
                 continue
             if status != "ok":
