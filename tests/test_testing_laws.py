@@ -146,6 +146,7 @@ def _run(src: str, tmp_path) -> subprocess.CompletedProcess:
                           env={**os.environ, "PYTHONPATH": str(root)})
 
 
+@pytest.mark.tier("slow")
 @pytest.mark.parametrize("fn, inputs, law", PLANTED, ids=[f"{p[0].__name__}-{p[2]}" for p in PLANTED])
 def test_planted_violation_found_with_a_reproducer(fn, inputs, law, tmp_path):
     r = check_laws(fn, inputs=inputs, laws=[law], **FAST)
@@ -170,6 +171,7 @@ def test_planted_violation_found_with_a_reproducer(fn, inputs, law, tmp_path):
         assert out.returncode != 0 and ("AssertionError" in out.stderr or "Error" in out.stderr), out
 
 
+@pytest.mark.tier("slow")
 @pytest.mark.parametrize("fn, inputs, laws", CORRECT, ids=[c[0].__name__ for c in CORRECT])
 def test_correct_functions_are_consistent(fn, inputs, laws):
     r = check_laws(fn, inputs=inputs, laws=laws, **{**FAST, "max_examples": 80})
@@ -177,6 +179,7 @@ def test_correct_functions_are_consistent(fn, inputs, laws):
     assert all(n > 0 for n in r.judged.values()) and r.examples > 0
 
 
+@pytest.mark.tier("slow")
 def test_deterministic_for_a_seed():
     a = check_laws(eps_drops, inputs=DELTA, laws=["nonincreasing:delta", "nonnegative"], seed=3, **FAST)
     b = check_laws(eps_drops, inputs=DELTA, laws=["nonincreasing:delta", "nonnegative"], seed=3,
@@ -184,6 +187,7 @@ def test_deterministic_for_a_seed():
     assert a.as_json() == b.as_json()
 
 
+@pytest.mark.tier("slow")
 def test_a_hanging_call_does_not_hang_the_check():
     t = time.monotonic()
     r = check_laws(hangs_at_zero, inputs=DELTA, laws=["finite", "nonnegative"], seconds=30, call_seconds=1,
@@ -213,7 +217,28 @@ def test_no_example_judged_is_an_error():
     assert r.verdict == "error" and "no example judged" in r.detail
 
 
+@pytest.mark.tier("slow")
 def test_inputs_outside_a_function_s_care_raise_but_returns_is_only_checked_when_asked():
     r = check_laws(rdp_div0, inputs={"alpha": (1.0, 1e4), "q": (1e-6, 1.0), "sigma": (0.3, 100.0)},
                    laws=["finite", "nondecreasing:alpha"], **FAST)
     assert r.verdict == "consistent", r.summary()
+
+
+def slow_region(delta, sigma):         # slow everywhere for small sigma: not a hang
+    if sigma < 0.2:
+        time.sleep(3)
+    return gauss_eps(delta, sigma)
+
+
+@pytest.mark.tier("slow")
+def test_a_slow_region_is_not_a_hang():
+    r = check_laws(slow_region, inputs={"delta": (0.0, 1.0), "sigma": (0.1, 0.3)}, laws=["terminates"], seconds=40,
+                   call_seconds=1, warmup_seconds=0.5, max_examples=30)
+    assert r.verdict in ("consistent", "incomplete"), r.summary()
+
+
+def test_fast_twin_a_planted_violation_and_a_correct_function():
+    small = dict(seconds=60, max_examples=25, call_seconds=5.0, warmup_seconds=1.0)
+    bad = check_laws(eps_grows, inputs=DELTA, laws=["nonincreasing:delta", "nonnegative"], **small)
+    assert bad.verdict == "inconsistent" and bad.law == "nonincreasing:delta"
+    assert check_laws(gauss_eps, inputs=DELTA, laws=["nonincreasing:delta"], **small).verdict == "consistent"

@@ -13,7 +13,9 @@ Laws (``laws=``, any of)::
     returns                   every call inside the domain returns a value (no exception)
     no_crash                  a call returns, or raises an input-validation error -- not an arithmetic or
                               programming error (:data:`CRASHES`; ``ValueError: math domain error``)
-    terminates                every call returns (or raises) within ``call_seconds``
+    terminates                every call returns (or raises) within ``call_seconds`` -- a point over the cap is
+                              a violation when a point next to it answers within a quarter of the cap (a hang at
+                              that value: delta = 0 exactly), not judged when its neighbours are slow too
     not_nan                   the value is a number (an infinity is allowed)
     finite                    the value is a finite number
     nonnegative               value >= 0
@@ -382,6 +384,23 @@ class _Search:
         self.cache[key] = r
         return r
 
+    def nearby_answer(self, x: Mapping[str, Any], inputs: Mapping[str, Any]
+                      ) -> tuple[str, dict[str, Any], float] | None:
+        """(input, point, seconds) of a point next to ``x`` -- one input nudged by a relative 1e-6, 0 moved to
+        1e-300, an integer by one, a listed value to its neighbour -- that answers within a quarter of the call cap:
+        evidence that ``x`` hangs rather than sits in a slow region.  None when no neighbour answers."""
+        cap = max(2.0, self.call_seconds / 4)
+        for name, dom in inputs.items():
+            for v in _nudges(x[name], dom):
+                y = {**x, name: v}
+                t0 = time.monotonic()
+                r = self._call(y, cap + (self.warmup if self.cold else 0.0), self.t_end - time.monotonic())
+                if r is not None and r[0] != "timeout":
+                    return name, y, time.monotonic() - t0
+                if self.t_end <= time.monotonic():
+                    return None
+        return None
+
     def _call(self, x: Mapping[str, Any], cap: float, left: float) -> tuple[str, Any] | None:
         """The runner's answer; None when the check's cap, not the call's, cut the call short."""
         if left <= 0:
@@ -394,6 +413,24 @@ class _Search:
         if r[0] == "ok":
             self.last_ok = dict(x)
         return r
+
+
+def _nudges(v: Any, dom: Any) -> list[Any]:
+    """Values next to ``v`` inside ``dom`` (see :meth:`_Search.nearby_answer`)."""
+    if isinstance(dom, tuple) and len(dom) == 2:
+        lo, hi = dom
+        if isinstance(lo, int) and isinstance(hi, int) and isinstance(v, int):
+            cands: list[Any] = [v - 1, v + 1]
+        elif v == 0:
+            cands = [1e-300, -1e-300]
+        else:
+            cands = [v * (1 - 1e-6), v * (1 + 1e-6)]
+        return [c for c in cands if lo <= c <= hi and c != v]
+    vals = sorted(set(dom))
+    if v not in vals:
+        return []
+    i = vals.index(v)
+    return [vals[j] for j in (i - 1, i + 1) if 0 <= j < len(vals)]
 
 
 def _pairs(strategy_point: Any, p: str, domain: Any) -> Any:
@@ -512,10 +549,17 @@ def check_laws(fn: Callable[..., Any] | Any, *, inputs: Mapping[str, Any], laws:
         worst = None
         for law, kind, p in pending:
             if kind == "terminates":
-                judged[law] += 1
                 if status == "timeout":
-                    return (law, kind, p, math.inf, f"no answer within {state.call_seconds:g} s",
-                            f"no answer within {state.call_seconds:g} s")
+                    near = state.nearby_answer(x, inputs)
+                    if near is None:  # slow all around this point: not judged (a slow region is not a hang)
+                        state.skipped += 1
+                        continue
+                    judged[law] += 1
+                    q, y, t = near
+                    what = (f"no answer within {state.call_seconds:g} s, while {q}={y[q]!r} (the other inputs "
+                            f"equal) answers in {t:.2g} s")
+                    return (law, kind, p, math.inf, what, f"no answer within {state.call_seconds:g} s")
+                judged[law] += 1
                 continue
             if status == "timeout":
                 continue

@@ -16,3 +16,16 @@ def epsilon(q: float, sigma: float, k: int, delta: float) -> float:
 def epsilon_at_order(q: float, sigma: float, k: int, alpha: float, delta: float) -> float:
     """``compute_epsilon_batch`` with the single order alpha: its RDP at alpha pushed through its conversion."""
     return float(_core.compute_epsilon_batch(q, sigma, [int(k)], [float(alpha)], delta)[0])
+
+
+def rdp_curve(q: float, sigma: float, alpha: float) -> float:
+    """``DPSGDAccountant(sigma, batch_size, dataset_size).get_rdp_curve(steps=1)[alpha]`` with q = batch_size /
+    dataset_size (dataset 10**6, so q a multiple of 1e-6) at one of its orders (``alpha`` must be one)."""
+    n = 10 ** 6
+    b = round(q * n)
+    if b < 1 or abs(b / n - q) > 1e-15 * max(q, 1e-300):
+        raise ValueError(f"q={q!r} is not batch_size / 10**6 for an integer batch_size")
+    curve = dp_accelerator.DPSGDAccountant(sigma, b, n).get_rdp_curve(steps=1)
+    if alpha not in curve:
+        raise ValueError(f"alpha={alpha!r} is not one of DPSGDAccountant's orders")
+    return float(curve[alpha])

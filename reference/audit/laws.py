@@ -1,0 +1,258 @@
+"""The laws every declaration's quantity obeys, checked by the audit with :func:`dpbounds.testing.check_laws` over
+the declared domain widened to its documented edges.
+
+What a declaration returns (its *quantity*) is read from its reference (a registry id or the name of a certified
+callable) or given by ``Declaration.quantity`` when set; the laws follow from the quantity and the input names:
+
+=========  =======================================================================================================
+quantity   laws
+=========  =======================================================================================================
+eps        >= 0, not NaN; non-increasing in delta; non-decreasing in k, q, rho / R / mu (the privacy parameters
+           composed or converted); non-increasing in sigma
+delta      in [0, 1], not NaN; non-increasing in eps; as eps for k, q, sigma, rho
+rdp        >= 0, not NaN; non-decreasing in alpha (Van Erven & Harremoes 2014, Thm 3), k, q; non-increasing in sigma
+beta       (a trade-off curve at fpr) in [0, 1 - fpr]; non-increasing in fpr; non-increasing in eps, delta, mu,
+           rho, R, k, q; non-decreasing in sigma
+sigma      (a noise calibration) >= 0, not NaN; non-increasing in eps and delta; non-decreasing in sensitivity
+mu         >= 0, not NaN; non-decreasing in k, q; non-increasing in sigma
+=========  =======================================================================================================
+
+and, for every quantity, ``terminates`` and ``no_crash``.  The monotonicity laws are those of the true quantities
+(Dong, Roth, Su 2019, arXiv:1905.02383v3, Sec. 2: a trade-off curve is non-increasing; composition and
+subsampling can only lose privacy as k and q grow, Gaussian noise only gain it as sigma grows); an accountant's
+float output obeys them to within its own stated error (``rtol``: the relative tolerance per peer,
+:data:`RTOL`).
+
+The domain: each interval input widened to its documented edges -- delta and fpr to [0, 1], eps to 1000 (past
+exp's overflow at 709.78; the target eps of a delta, not a mechanism's eps), alpha down to 1 (and 1 added to a list of orders), q up to 1, R and rho down to 0 --
+so that the edges where the trackers' bugs live (delta -> 0 and 1, alpha -> 1, q = 1, very large eps) are searched.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Mapping
+
+from dpbounds.testing.declarations import Declaration, Remote, resolve_call
+from dpbounds.testing.engine import Unjudged
+from dpbounds.testing.laws import Forked, LawResult, check_laws
+
+#: examples per law group in the audit (the point laws together, each monotonicity law on its own)
+EXAMPLES = 40
+#: one call's cap (law ``terminates``)
+CALL_SECONDS = 20.0
+#: relative tolerance of the monotonicity and range laws per peer: the stated error of an approximate accountant
+#: (PRV: eps_error 0.01 on eps ~ 1; PLD discretisation), else float noise
+RTOL = {"prv_accountant": 0.02, "opacus": 1e-6, "dp_accounting": 1e-6, "jax_privacy": 1e-6, "opake": 1e-6,
+        "fourier_accountant": 1e-3, "pld_accounting": 1e-6, "gdpnum": 1e-6, "riskcal": 1e-6}
+DEFAULT_RTOL = 1e-9
+
+_EPS = ("eps", "eps_g", "epsilon", "ei")
+_DELTA = ("delta", "delta_g", "di", "slack")
+_K = ("k", "n", "k1", "k2", "steps", "T")
+_SIGMA = ("sigma", "noise_multiplier", "s1", "s2")
+_LEVEL = ("rho", "R", "mu", "V")
+
+#: the quantity of a reference: registry id prefixes and the names of the certified callables the peers use
+_BY_REF = [("composition.sgm.eps", "eps"), ("composition.sgm.delta", "delta"), ("mechanisms.sgm.rdp", "rdp"),
+           ("conversions.", "eps"), ("tradeoff.", "beta")]
+_BY_CALLABLE = {"gauss_sigma_min": "sigma", "laplace_scale_min": "sigma", "sgm_tradeoff": "beta", "sgm_mu": "mu",
+                "gauss_eps": "eps", "exact_eps": "eps", "cks20_eps": "eps", "cks20_on_orders": "eps", "cks20_optimum": "eps",
+                "gauss_eps_of_sigma": "eps", "gauss_eps_two": "eps", "adv_comp_eps": "eps", "kov15_total": "eps",
+                "gauss_delta": "delta", "exact_delta": "delta", "kov15_delta": "delta", "kov15_rr": "delta",
+                "stitching": "boundary"}
+
+
+def quantity(decl: Declaration) -> str | None:
+    """What ``decl`` returns: eps, delta, rdp, beta, sigma, mu, boundary; None when not known."""
+    q = getattr(decl, "quantity", None)
+    if q:
+        return str(q)
+    ref = decl.reference
+    if isinstance(ref, str):
+        for prefix, what in _BY_REF:
+            if ref.startswith(prefix):
+                return what
+        return None
+    return _BY_CALLABLE.get(getattr(ref, "__name__", ""))
+
+
+def laws_for(decl: Declaration) -> list[str]:
+    """The laws ``decl``'s quantity obeys over its inputs (module docstring); [] for a filter or an odometer or an
+    unknown quantity."""
+    what = quantity(decl)
+    if decl.kind != "conversion" or what is None:
+        return []
+    names = list(decl.inputs)
+    out = ["terminates", "no_crash", "not_nan"]
+    up: list[str] = []     # non-decreasing in
+    down: list[str] = []   # non-increasing in
+    if what in ("eps", "delta", "rdp", "mu"):
+        out.append("nonnegative")
+        if what == "delta":
+            out.append("at_most_one")
+        up += [n for n in names if n in _K or n == "q" or n in _LEVEL]
+        down += [n for n in names if n in _SIGMA]
+        if what == "eps":
+            down += [n for n in names if n in _DELTA]
+        if what == "delta":
+            down += [n for n in names if n in _EPS]
+        if what == "rdp":
+            up += [n for n in names if n == "alpha"]
+    elif what == "beta":
+        out.append("nonnegative")
+        if "fpr" in names:
+            out.append("at_most_one_minus:fpr")
+            down.append("fpr")
+        down += [n for n in names if n in _EPS or n in _DELTA or n in _LEVEL or n in _K or n == "q"]
+        up += [n for n in names if n in _SIGMA]
+    elif what == "sigma":
+        out.append("nonnegative")
+        down += [n for n in names if n in _EPS or n in _DELTA]
+        up += [n for n in names if n == "sensitivity"]
+    elif what == "boundary":
+        out.append("nonnegative")
+        down += [n for n in names if n in _DELTA]
+        up += [n for n in names if n == "V"]
+    return out + [f"nondecreasing:{n}" for n in up if _varies(decl.inputs[n])] + \
+        [f"nonincreasing:{n}" for n in down if _varies(decl.inputs[n])]
+
+
+def _varies(domain: Any) -> bool:
+    if isinstance(domain, tuple) and len(domain) == 2:
+        return domain[0] < domain[1]
+    return len(set(domain)) > 1
+
+
+#: where an adapter's own wrapper cannot take a documented edge (a parameter it derives from the input): the law
+#: domain of that input there, per (peer, call)
+EDGES = {("prv_accountant", "prv_accountant_calls:epsilon_upper"): {"delta": (1e-300, 1.0)}}
+
+
+def widened(inputs: Mapping[str, Any], what: str | None = None, peer: str = "", call: str = "") -> dict[str, Any]:
+    """The declared domain widened to its documented edges (module docstring)."""
+    target_eps = ("eps_g" if "eps_g" in inputs else "eps") if what == "delta" else None
+    out: dict[str, Any] = {}
+    for name, dom in inputs.items():
+        if isinstance(dom, tuple) and len(dom) == 2 and not (isinstance(dom[0], int) and isinstance(dom[1], int)):
+            lo, hi = float(dom[0]), float(dom[1])
+            if (name in ("delta", "delta_g") and what in ("eps", "sigma", "beta", "boundary")) or name == "fpr":
+                lo, hi = 0.0, 1.0
+            elif name == target_eps:
+                lo, hi = min(lo, 0.0), max(hi, 1000.0)
+            elif name == "alpha":
+                lo = min(lo, 1.0)
+            elif name == "q":
+                hi = 1.0
+            elif name in ("R", "rho"):
+                lo = 0.0
+            out[name] = (lo, hi)
+        elif name == "alpha" and isinstance(dom, (list, tuple)):
+            out[name] = sorted({1.0, 1.0001, *dom})
+        else:
+            out[name] = dom
+    out.update(EDGES.get((peer, call), {}))
+    return out
+
+
+class RemoteRunner:
+    """A declaration's ``call`` in the peer's interpreter, as a :func:`check_laws` runner: a call over its cap is
+    killed (the peer restarts) and reported as no answer."""
+
+    def __init__(self, python: str, call: str) -> None:
+        self.remote = Remote(python, call, timeout=None)
+        self.fn = self.remote.function()
+
+    def call(self, inputs: Mapping[str, Any], timeout: float | None) -> tuple[str, Any]:
+        self.remote.timeout = timeout
+        try:
+            r = self.remote.batch([{"op": "call", "inputs": dict(inputs)}])[0]
+        except Unjudged:
+            return ("timeout", None)
+        except RuntimeError as e:
+            return ("raise", f"RuntimeError: the peer's interpreter: {e}")
+        if "error" in r:
+            return ("raise", str(r["error"]))
+        v = r["ok"]
+        if isinstance(v, str) and v in ("inf", "-inf", "nan"):
+            v = float(v)
+        return ("ok", float(v))
+
+    def close(self) -> None:
+        self.remote.close()
+
+
+def run_laws(decl: Declaration, *, python: str | None = None, seconds: float = 60, seed: int = 0,
+             max_examples: int | None = EXAMPLES, call_seconds: float = CALL_SECONDS) -> LawResult | None:
+    """Check ``decl``'s laws over its widened domain (None when no law applies)."""
+    laws = laws_for(decl)
+    if not laws:
+        return None
+    inputs = widened(decl.inputs, quantity(decl), decl.peer, str(decl.call))
+    rtol = RTOL.get(decl.peer, DEFAULT_RTOL)
+    if python:
+        runner: Any = RemoteRunner(python, str(decl.call))
+    else:
+        runner = Forked(resolve_call(decl.call))
+    try:
+        return check_laws(runner, inputs=inputs, laws=laws, fixed=dict(decl.fixed), seconds=seconds, seed=seed,
+                          max_examples=max_examples, call_seconds=call_seconds, rtol=rtol)
+    finally:
+        runner.close()
+
+
+def laws_json(decl: Declaration, *, python: str | None, seconds: float, seed: int,
+              max_examples: int | None = EXAMPLES) -> dict[str, Any] | None:
+    """:func:`run_laws` as JSON (the ``laws`` of one search task), never an exception; None when no law applies."""
+    try:
+        r = run_laws(decl, python=python, seconds=seconds, seed=seed, max_examples=max_examples)
+    except Exception as e:  # noqa: BLE001 - the check could not run: an error, never a pass
+        return {"function": decl.function, "laws": laws_for(decl), "verdict": "error", "violations": [],
+                "examples": 0, "seed": seed, "detail": f"the laws could not be checked: {type(e).__name__}: {e}"[:400]}
+    return None if r is None else r.as_json()
+
+
+def law_rows(decl: Declaration, laws: dict[str, Any]) -> list[Any]:
+    """One audit row per violated law (verdict ``law-violation``; the relative gap as ``gap_rel``, for ordering)."""
+    from dpbounds.testing.results import Comparison
+    from dpbounds.testing.verdicts import Judgement
+    out = []
+    for v in laws.get("violations", []):
+        w = v["witness"]
+        inputs = {k: repr(x) if not isinstance(x, str) else x for k, x in w.items()} if "a" not in w else \
+            {"a": repr(w["a"]), "b": repr(w["b"])}
+        vals = v["values"]
+        c = Comparison(decl.peer, decl.function, f"law {v['law']} (seed {laws.get('seed', 0)})", inputs,
+                       peer_value=vals[0] if len(vals) == 1 and isinstance(vals[0], float) else None,
+                       peer_output=", ".join(map(str, vals)), reproducer=v["reproducer"])
+        gap = v.get("gap")
+        c.truth = Judgement("truth", f"law {v['law']}", LAW_SOURCES.get(v["law"].partition(":")[0], ""),
+                            "law-violation", gap_rel=gap if isinstance(gap, float) else None, detail=v["detail"])
+        out.append(c)
+    return out
+
+
+#: why each law holds for every correct implementation (the row's reference description)
+LAW_SOURCES = {
+    "nonincreasing": "monotonicity of the true quantity (DRS19 arXiv:1905.02383v3 Sec. 2; composition and "
+                     "post-processing)",
+    "nondecreasing": "monotonicity of the true quantity (Van Erven-Harremoes 2014 Thm 3 for Renyi orders; "
+                     "composition and subsampling)",
+    "nonnegative": "a privacy parameter, a divergence or a probability is >= 0",
+    "at_most_one": "delta is a probability",
+    "at_most_one_minus": "a trade-off curve satisfies beta(alpha) <= 1 - alpha (DRS19 Def. 2.1, Prop. 2.2)",
+    "not_nan": "a number", "finite": "a finite number", "terminates": "an answer within the call cap",
+    "no_crash": "an input-validation error or a value, not an arithmetic error", "returns": "a value",
+}
+
+
+def law_summary(results: list[dict[str, Any] | None]) -> dict[str, Any] | None:
+    """The ``laws`` of a search summary: the laws, the worst verdict over the seeds, examples, violated laws."""
+    rs = [r for r in results if r]
+    if not rs:
+        return None
+    order = ("inconsistent", "error", "incomplete", "consistent")
+    return {"laws": rs[0].get("laws", []), "verdict": min((r["verdict"] for r in rs), key=order.index),
+            "examples": sum(r.get("examples", 0) for r in rs),
+            "violated": sorted({v["law"] for r in rs for v in r.get("violations", [])}),
+            "detail": "; ".join(sorted({r["detail"] for r in rs if r.get("detail")}))}

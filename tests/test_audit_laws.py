@@ -1,0 +1,58 @@
+"""The audit's laws: each declaration gets the laws of its quantity (derived from its reference and input names)
+over the declared domain widened to its documented edges; every declaration of every peer gets some."""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+
+from dpbounds.audit.laws import laws_for, quantity, widened
+from dpbounds.testing import Declaration
+
+
+def _d(reference, inputs, **kw):
+    return Declaration(peer="p", function="f", call="m:f", reference=reference, inputs=inputs, **kw)
+
+
+def test_eps_of_a_composition():
+    d = _d("composition.sgm.eps", {"q": (1e-4, 1.0), "sigma": (0.5, 50.0), "k": (1, 10000), "delta": (1e-12, 0.1)})
+    assert quantity(d) == "eps"
+    assert set(laws_for(d)) == {"terminates", "no_crash", "not_nan", "nonnegative", "nondecreasing:q",
+                                "nondecreasing:k", "nonincreasing:sigma", "nonincreasing:delta"}
+    w = widened(d.inputs, "eps")
+    assert w["delta"] == (0.0, 1.0) and w["q"] == (1e-4, 1.0) and w["k"] == (1, 10000)
+
+
+def test_delta_rdp_and_tradeoff():
+    d = _d("composition.sgm.delta", {"q": [1.0], "sigma": (0.5, 50.0), "k": (1, 100), "eps_g": (0.0, 10.0)})
+    assert {"at_most_one", "nonincreasing:eps_g", "nonincreasing:sigma", "nondecreasing:k"} <= set(laws_for(d))
+    assert "nondecreasing:q" not in laws_for(d)  # a single q: nothing to compare
+    assert widened(d.inputs, "delta")["eps_g"] == (0.0, 1000.0)
+    r = _d("mechanisms.sgm.rdp", {"q": (1e-6, 1.0), "sigma": (0.3, 100.0), "alpha": [2, 32]})
+    assert "nondecreasing:alpha" in laws_for(r) and 1.0 in widened(r.inputs, "rdp")["alpha"]
+    t = _d("tradeoff.gdp", {"mu": (1e-3, 20.0), "fpr": (1e-9, 1 - 1e-9)})
+    assert {"at_most_one_minus:fpr", "nonincreasing:fpr", "nonincreasing:mu"} <= set(laws_for(t))
+    assert widened(t.inputs, "beta")["fpr"] == (0.0, 1.0)
+
+
+def test_a_mechanism_s_own_eps_is_not_widened_only_the_target():
+    def kov15_delta(eps, k, eps_g):
+        return None
+    d = _d(kov15_delta, {"eps": (0.001, 2.0), "k": (1, 1000), "eps_g": (0.0, 20.0)})
+    w = widened(d.inputs, quantity(d))
+    assert w["eps"] == (0.001, 2.0) and w["eps_g"] == (0.0, 1000.0)
+
+
+def test_every_peer_conversion_gets_laws():
+    import dpbounds.audit.peers as P
+    missing = []
+    for m in pkgutil.iter_modules(P.__path__):
+        if m.name.startswith("_") or m.name.endswith("_calls"):
+            continue
+        mod = importlib.import_module(f"dpbounds.audit.peers.{m.name}")
+        if not callable(getattr(mod, "declarations", None)):
+            continue
+        for d in mod.declarations():
+            if d.kind == "conversion" and not laws_for(d):
+                missing.append(d.function)
+    assert not missing, missing
