@@ -174,7 +174,7 @@ def test_peers_pinned_test_values_are_judged_strictly():
     """The peers' own expected values (no peer needed): OpenDP's assert_eq on the conversion's float is the sound
     float answer (exact); PipelineDP's pinned gaussian_epsilon(5, 1.75463e-8) = 1.00000007214 is below the exact
     1.0000000721757... (unsound although its tolerance admits the true value), and every record computes."""
-    from dpbounds.audit import peer_tests
+    from dpbounds.audit.peers import peer_tests
     (res,) = audit_peers(["peer_tests"])
     by_path = {c.function.split(": ", 1)[1]: c for c in res.comparisons}
     assert len(res.comparisons) == len(peer_tests.PINNED) and "error" not in {c.verdict for c in res.comparisons}
@@ -198,7 +198,7 @@ def test_smartnoise_homogeneous_odometer_delta_is_below_its_cited_theorem():
     """Recorded from smartnoise-sql 1.0.10's Odometer(Privacy(0.1, 1e-6)).spend(50).spent: delta is computed as
     D (1 - D) + tol with D = 1 - (1 - delta)^k, below KOV15 Thm 3.4's 1 - (1 - delta)^k (1 - tol); at its epsilon
     the exact optimal delta (KOV15 Thm 3.3) is far smaller, so the truth verdict is conservative."""
-    from dpbounds.audit.smartnoise_sql_adapter import _judge
+    from dpbounds.audit.peers.smartnoise_sql import _judge
     eps_row, delta_row = _judge("hom", 0.1, 1e-6, 50, 4.013046346513963, 5.0496275143483774e-05)
     assert eps_row.formula.verdict == "unsound"  # log(eps + ...) where the theorem has log(e + ...)
     assert delta_row.formula.verdict == "unsound" and delta_row.truth.verdict == "conservative"
@@ -258,7 +258,7 @@ def test_tmlt_core_judging_of_recorded_answers():
     and the Gaussian mechanism is (1, 1e-6)-DP up to rho = 0.02801...: conservative.  One float more would admit
     more than the cited proposition; an exact 1/201 for 0.1-DP -> zCDP is below eps^2/2 = 1/200; a queryable that
     continues past the budget breaks the filter rule it implements."""
-    from dpbounds.audit import tmlt_core_adapter as t
+    from dpbounds.audit.peers import tmlt_core as t
     (c,) = t.judge_conversion("1", "1e-6", 0.017468904769123376, 0.01746890476912338)
     assert c.formula.verdict == "exact" and c.truth.verdict == "conservative" and 0.6 < c.truth.ratio < 0.65
     (c,) = t.judge_conversion("1", "1e-6", 0.01746890476912338, math.nextafter(0.01746890476912338, 1))
@@ -295,7 +295,7 @@ def test_diffprivlib_runs_the_same_in_its_own_interpreter():
     from types import SimpleNamespace
 
     pytest.importorskip("diffprivlib")
-    from dpbounds.audit.diffprivlib_adapter import DiffprivlibFilter, rounds_allowed_diffprivlib
+    from dpbounds.audit.peers.diffprivlib import DiffprivlibFilter, rounds_allowed_diffprivlib
     for case in ((1.0, 1e-6, 0.0, 0.01), (1.0, 1e-6, 1e-6, 0.01), (0.5, 1e-6, 1e-7, 0.01)):
         assert rounds_allowed_diffprivlib(*case, 2000) == rounds_allowed_diffprivlib(*case, 2000, sys.executable)
     assert rounds_allowed_diffprivlib(1.0, 1e-6, 0.0, 0.01, 2000) == 99  # basic composition: 99 x fl(0.01) <= 1

@@ -1,6 +1,6 @@
-"""The peer adapters of issue 28 (``reference/audit/peers``): every declaration is well formed against the contract
-(``dpbounds.testing.Declaration``, re-exported by ``_contract``), its call resolves to a function in a ``*_calls.py``
-that imports only its peer and the stdlib, and -- for peers installed (in this interpreter or in
+"""The declarative peers (``reference/audit/peers/<peer>/``): every declaration is well formed against the contract
+(``dpbounds.testing.Declaration``, re-exported by ``_contract``), its call resolves to a function in the peer's
+``calls.py`` that imports only its peer and the stdlib, and -- for peers installed (in this interpreter or in
 ``$DPBOUNDS_PEERS/<peer>/bin/python``, default $DPBOUNDS_PEERS) -- the call runs at its first example and returns a
 float.  The recorded witnesses are re-derived from ``_truth`` (mpmath, 60 digits) and must still be on the unsafe
 side."""
@@ -20,11 +20,13 @@ import sys
 import pytest
 
 from dpbounds.audit import peers as peers_pkg
+from dpbounds.audit.engine import peer_witnesses
 from dpbounds.audit.peers import _common, _contract, _refs
+from dpbounds.audit.run import discover_peers
 
 PEERS_DIR = pathlib.Path(peers_pkg.__file__).parent
-ADAPTERS = sorted(p.stem for p in PEERS_DIR.glob("*.py")
-                  if not p.stem.startswith("_") and not p.stem.endswith("_calls"))
+ADAPTERS = sorted(name for name, module in discover_peers().items()
+                  if callable(getattr(importlib.import_module(module), "declarations", None)))
 VENVS = pathlib.Path(os.environ.get("DPBOUNDS_PEERS", ".peers"))
 STDLIB = set(sys.stdlib_module_names)
 
@@ -59,8 +61,8 @@ def test_declarations_are_well_formed(name):
     mod = importlib.import_module(f"dpbounds.audit.peers.{name}")
     for d in mod.declarations():
         modname, func = d.call.split(":")
-        assert modname == f"{name}_calls", d.call
-        tree = ast.parse((PEERS_DIR / f"{modname}.py").read_text())
+        assert modname == f"dpbounds.audit.peers.{name}.calls", d.call
+        tree = ast.parse((PEERS_DIR / name / "calls.py").read_text())
         funcs = {n.name for n in tree.body if isinstance(n, ast.FunctionDef)}
         assert func in funcs, d.call
         assert d.kind in ("conversion", "filter", "odometer") and d.claim in ("upper", "lower")
@@ -90,7 +92,7 @@ def test_declarations_are_well_formed(name):
 def test_calls_modules_import_only_their_peer_and_the_stdlib(name):
     mod = importlib.import_module(f"dpbounds.audit.peers.{name}")
     top = mod.MODULE.split(".")[0]
-    tree = ast.parse((PEERS_DIR / f"{name}_calls.py").read_text())
+    tree = ast.parse((PEERS_DIR / name / "calls.py").read_text())
     for node in ast.walk(tree):
         names = []
         if isinstance(node, ast.Import):
@@ -165,7 +167,7 @@ def test_runner_keeps_the_peers_directory_off_sys_path(tmp_path):
 def _witnesses():
     for name in ADAPTERS:
         mod = importlib.import_module(f"dpbounds.audit.peers.{name}")
-        for w in getattr(mod, "WITNESSES", []):
+        for w in peer_witnesses(mod):
             yield name, w
 
 

@@ -71,6 +71,12 @@ def test_wheel_in_a_fresh_venv_from_an_empty_directory_reproduces_verdicts_md(tm
     _run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "--no-index", "-q",
           "-w", str(dist), str(src)])
     (whl,) = dist.glob("dpbounds-*.whl")
+    import zipfile
+    names = set(zipfile.ZipFile(whl).namelist())
+    for peer in (ROOT / "reference" / "audit" / "peers").iterdir():  # every peer package ships, with its witnesses
+        for f in ("__init__.py", "calls.py", "witnesses.json"):
+            if (peer / "__init__.py").exists() and (peer / f).exists():
+                assert f"dpbounds/audit/peers/{peer.name}/{f}" in names, (peer.name, f)
 
     env_dir = tmp_path / "venv"
     venv.EnvBuilder(with_pip=False).create(env_dir)

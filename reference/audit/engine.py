@@ -249,10 +249,19 @@ def _stream_row(peer: str, d: Any, stream: tuple[Any, ...], python: str | None) 
 # ------------------------------------------------------------------------------------------------ search tasks
 
 
+def call_key(call: Any) -> str:
+    """The call as witness files name it: ``<peer>_calls:<func>`` for the calls module of a peer package
+    (``<...>.<peer>.calls:<func>``), else the call itself."""
+    s = str(call)
+    mod, _, func = s.partition(":")
+    parts = mod.split(".")
+    return f"{parts[-2]}_calls:{func}" if len(parts) >= 2 and parts[-1] == "calls" else s
+
+
 def witness_key(d: Any) -> str:
     ref = d.reference if isinstance(d.reference, str) else \
         f"{getattr(d.reference, '__module__', '?')}.{getattr(d.reference, '__qualname__', '?')}"
-    return f"{d.peer}|{d.function}|{d.call}|{ref}|{d.against}|{d.check}"
+    return f"{d.peer}|{d.function}|{call_key(d.call)}|{ref}|{d.against}|{d.check}"
 
 
 def load_witnesses(path: str | None) -> dict[str, list[Any]]:
@@ -299,18 +308,40 @@ def _ref_id(reference: Any) -> str:
     return reference if isinstance(reference, str) else getattr(reference, "ref_id", "")
 
 
+def peer_witnesses(mod: ModuleType) -> list[dict[str, Any]]:
+    """The recorded witnesses of a peer package: its ``witnesses.json``, a list of ``{"call", "ref", "inputs",
+    ...}`` whose ``call`` is relative to the package (``"calls:<func>"``); none for a peer without the file."""
+    import importlib.resources
+    if not hasattr(mod, "__path__"):
+        return []
+    try:
+        text = importlib.resources.files(mod.__name__).joinpath("witnesses.json").read_text(encoding="utf-8")
+    except (FileNotFoundError, NotADirectoryError):
+        return []
+    data = json.loads(text)
+    if not isinstance(data, list):
+        raise ValueError(f"{mod.__name__}/witnesses.json: a list of witnesses expected")
+    return [w for w in data if isinstance(w, dict)]
+
+
+def _local_call(call: Any, mod: ModuleType) -> str:
+    """``call`` relative to the peer package ``mod`` (``calls:<func>``), as its witnesses.json names it."""
+    s = str(call)
+    return s[len(mod.__name__) + 1:] if s.startswith(mod.__name__ + ".") else s
+
+
 def effective_declarations(mod: ModuleType) -> tuple[list[Any], list[str]]:
     """The adapter's declarations as the audit runs them, aligned with ``mod.declarations()`` (None: skipped), and
-    the notes saying why: the adapter's recorded ``WITNESSES`` (``{"call", "ref", "inputs", ...}``) of a
-    declaration become its first examples; a declaration whose registry id this dpbounds does not have is skipped
-    ("reference X not available")."""
+    the notes saying why: the peer's recorded witnesses (:func:`peer_witnesses`) of a declaration become its first
+    examples; a declaration whose registry id this dpbounds does not have is skipped ("reference X not
+    available")."""
     from dpbounds.spec import get
-    known = [w for w in getattr(mod, "WITNESSES", []) or [] if isinstance(w, dict)]
+    known = peer_witnesses(mod)
     out: list[Any] = []
     notes: dict[str, str] = {}
     for d in mod.declarations():
         rid = _ref_id(d.reference)
-        wit = [dict(w["inputs"]) for w in known if w.get("call") == str(d.call) and w.get("ref") == rid
+        wit = [dict(w["inputs"]) for w in known if w.get("call") == _local_call(d.call, mod) and w.get("ref") == rid
                and isinstance(w.get("inputs"), dict)]
         if wit and d.kind == "conversion":
             ex = list(wit) + [e for e in d.examples if dict(e) not in wit]

@@ -15,23 +15,19 @@ from dpbounds.audit.common import version_of
 from dpbounds.testing.results import Comparison, PeerResult
 from dpbounds.testing.verdicts import UNSOUND, VERDICTS, _ratio
 
-#: the adapters of this repository, by peer name
-ADAPTERS = {
-    "opendp": "dpbounds.audit.peers.opendp",
-    "dp_accounting": "dpbounds.audit.peers.dp_accounting",
-    "autodp": "dpbounds.audit.peers.autodp",
-    "diffprivlib": "dpbounds.audit.diffprivlib_adapter",
-    "confseq": "dpbounds.audit.peers.confseq",
-    "prv_accountant": "dpbounds.audit.peers.prv_accountant",
-    "pipeline_dp": "dpbounds.audit.peers.pipeline_dp",
-    "peer_tests": "dpbounds.audit.peer_tests",
-    "smartnoise_sql": "dpbounds.audit.smartnoise_sql_adapter",
-    "tmlt_core": "dpbounds.audit.tmlt_core_adapter",
-    # issue 28: declarative adapters, each peer in its own venv (--python PEER=PATH; recipes in docs/peers.md)
-    **{p: f"dpbounds.audit.peers.{p}" for p in (
-        "opacus", "tensorflow_privacy", "jax_privacy", "python_dp", "riskcal", "gdpnum", "privjail",
-        "diffpriv_pure", "opake", "dp_accelerator", "pld_accounting", "fourier_accountant")},
-}
+def discover_peers() -> dict[str, str]:
+    """The peers of this repository, by name: every package ``dpbounds.audit.peers.<name>`` (found on disk, not
+    imported; names starting with ``_`` are shared helpers)."""
+    import pkgutil
+
+    from dpbounds.audit import peers
+    return {m.name: f"{peers.__name__}.{m.name}" for m in sorted(pkgutil.iter_modules(peers.__path__),
+                                                                 key=lambda m: m.name)
+            if m.ispkg and not m.name.startswith("_")}
+
+
+#: the peers of this repository, by name (:func:`discover_peers`)
+ADAPTERS = discover_peers()
 
 #: --fail-on levels: the verdicts that make `dpbounds audit` exit 1
 FAIL_ON = {

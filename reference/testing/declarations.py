@@ -1,11 +1,11 @@
 """A peer function stated once -- :class:`Declaration` -- and the runner that searches it
 (:func:`run_declaration`), in this interpreter or in the peer's own (JSON lines over stdin/stdout).
 
-The contract (shared with the audit's peer adapters, ``reference/audit/peers/<peer>.py``)::
+The contract (shared with the audit's peers, ``reference/audit/peers/<peer>/``)::
 
     Declaration(
         peer="opacus", function="opacus.accountants.analysis.rdp.compute_rdp",
-        call="opacus_calls:compute_rdp",   # "<module>:<func>"; the module imports only the peer and the stdlib
+        call="dpbounds.audit.peers.opacus.calls:compute_rdp",  # "<module>:<func>"; imports only the peer + stdlib
         reference="mechanisms.sgm.rdp",    # a registry id, or a certified callable (**inputs) -> Enclosure
         inputs={"q": (1e-8, 1.0), "sigma": (0.3, 100.0), "alpha": [2, 3, 4.5, 32, 256]},
         kind="conversion",                 # "conversion" | "filter" | "odometer"
@@ -15,7 +15,7 @@ The contract (shared with the audit's peer adapters, ``reference/audit/peers/<pe
 
 ``call``: conversion/odometer ``func(**inputs) -> float``; filter ``func(**budget) -> object`` with
 ``try_spend(**costs) -> truthy``; odometer ``func(**budget) -> object`` with ``step(**costs) -> float``.  The
-module is looked up as ``dpbounds.audit.peers.<module>`` first, then as ``<module>``.
+module is imported by its full name.
 """
 
 from __future__ import annotations
@@ -80,35 +80,30 @@ class Declaration:
 
 
 def resolve_call(call: str | Callable[..., Any]) -> Callable[..., Any]:
-    """The callable named by ``"<module>:<func>"`` (``dpbounds.audit.peers.<module>`` first), or ``call`` itself."""
+    """The callable named by ``"<module>:<func>"`` (the module by its full name), or ``call`` itself."""
     if callable(call):
         return call
     mod_name, _, func = str(call).partition(":")
     if not mod_name or not func:
         raise DomainError("call", call, "'<module>:<func>'", "dpbounds.testing.Declaration")
-    last: Exception | None = None
-    for name in (f"dpbounds.audit.peers.{mod_name}", mod_name):
-        try:
-            mod = importlib.import_module(name)
-        except ModuleNotFoundError as e:
-            if not (e.name and (name == e.name or name.startswith(e.name + "."))):
-                raise  # the module exists, a peer it imports does not
-            last = e
-            continue
-        return getattr(mod, func)
-    raise DomainError("call", call, "an importable module", "dpbounds.testing.Declaration", str(last))
+    try:
+        mod = importlib.import_module(mod_name)
+    except ModuleNotFoundError as e:
+        if not (e.name and (mod_name == e.name or mod_name.startswith(e.name + "."))):
+            raise  # the module exists, a peer it imports does not
+        raise DomainError("call", call, "an importable module", "dpbounds.testing.Declaration", str(e)) from None
+    return getattr(mod, func)
 
 
 def call_module_file(call: str) -> Path:
     """The source file of the ``call`` module (to run it in another interpreter)."""
     mod_name = str(call).partition(":")[0]
-    for name in (f"dpbounds.audit.peers.{mod_name}", mod_name):
-        try:
-            spec = importlib.util.find_spec(name)
-        except (ImportError, ValueError):
-            continue
-        if spec is not None and spec.origin:
-            return Path(spec.origin)
+    try:
+        spec = importlib.util.find_spec(mod_name)
+    except (ImportError, ValueError):
+        spec = None
+    if spec is not None and spec.origin:
+        return Path(spec.origin)
     raise DomainError("call", call, "a module file to run in the peer's interpreter", "dpbounds.testing")
 
 
@@ -116,8 +111,8 @@ def call_module_file(call: str) -> Path:
 
 _DRIVER = r'''
 import importlib.util, json, math, os, sys
-# the calls module's own directory never on sys.path: reference/audit/peers/opacus.py (the adapter) would shadow
-# the real opacus package; the module is loaded by its file path instead
+# the calls module's own directory never on sys.path (a module there named like the peer would shadow the real
+# package); the module is loaded by its file path instead
 _here = os.path.dirname(os.path.abspath(sys.argv[1]))
 sys.path[:] = [p for p in sys.path if os.path.abspath(p or os.getcwd()) != _here]
 spec = importlib.util.spec_from_file_location("peer_calls", sys.argv[1])
@@ -148,14 +143,8 @@ for line in sys.stdin:
 
 
 def _importable(call: str) -> str:
-    """The module of ``call`` as a reproducer imports it (``dpbounds.audit.peers.<module>`` for the adapters')."""
-    mod = str(call).partition(":")[0]
-    try:
-        if importlib.util.find_spec(f"dpbounds.audit.peers.{mod}") is not None:
-            return f"dpbounds.audit.peers.{mod}"
-    except (ImportError, ValueError):
-        pass
-    return mod
+    """The module of ``call`` as a reproducer imports it."""
+    return str(call).partition(":")[0]
 
 
 def _from_json(v: Any) -> Any:

@@ -1,0 +1,100 @@
+"""OpenDP: ``make_zCDP_to_approxDP`` against (a) CKS20 Proposition 12, the conversion it implements, and (b) the
+exact privacy curve of a Gaussian mechanism with that rho (BW18); its fully adaptive privacy filters
+(``make_fully_adaptive_composition`` + ``make_privacy_filter``) for zCDP and pure DP against the same rules
+(sum of rho <= B: FZ21 Remark 4.4; sum of eps <= eps_g: RRUV16 Theorem 3.4), decision by decision.
+
+Declarations on the dpbounds.testing engine.  The grid the audit has always checked is kept as explicit examples
+(run first, one row each; a filter stream one row per round, as before): the conversion on ``make_gaussian(scale)``
+at OpenDP's own rho for that scale, the filters on the costs OpenDP charged for those Gaussian / Laplace
+mechanisms.  The search covers the whole documented domain between them, on measurements charging exactly the
+searched rho / eps (``calls``)."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from dpbounds.testing import Declaration
+from dpbounds.audit.peers._common import SGM_Q1, decl
+from dpbounds.spec.papers import paper
+
+PEER = "opendp"
+DIST = "opendp"
+MODULE = "opendp"
+NOT_INSTALLED = "not installed; pip install 'dpbounds[audit]'"
+F_CONV = "opendp.combinators.make_zCDP_to_approxDP"
+F_FILTER = "opendp.combinators.make_fully_adaptive_composition + make_privacy_filter"
+NOTE = ("make_zCDP_to_approxDP on Gaussian mechanisms: (a) conversions.cks20 at OpenDP's own rho, (b) the Gaussian "
+        "mechanism's exact curve (conversions.gauss.delta inverted); privacy filters vs fz21.remark4_4 (zCDP) and "
+        "rruv16.thm3_4.filter (pure DP), the rules OpenDP implements")
+#: (scale, OpenDP's rho for make_gaussian(scale)) of today's grid: rho 0.0001, 0.01, 0.1, 1, 10
+GAUSSIANS = [(70.71067811865476, 0.0001), (7.0710678118654755, 0.01), (2.23606797749979, 0.09999999999999999),
+             (0.7071067811865475, 1.0000000000000002), (0.22360679774997896, 10.000000000000002)]
+DELTAS = ["1e-10", "1e-6", "0.001"]
+DOMAIN = {"rho": (1e-6, 100.0), "delta": (1e-15, 0.5)}
+#: the costs OpenDP charged for today's streams: Gaussians of rho 0.1 x 7 and 0.3, 0.25, ..., 0.05 (zCDP);
+#: Laplace mechanisms of eps 0.1 x 12 and 0.2, 0.2, 0.05, 0.05, 0.01 (pure)
+ZCDP_STREAMS = [("0.5", [0.09999999999999999] * 7),
+                ("1", [0.30000000000000004, 0.25000000000000006, 0.20000000000000004, 0.15, 0.09999999999999999,
+                       0.05000000000000001, 0.05000000000000001])]
+PURE_STREAMS = [("1", [0.1] * 12), ("0.5", [0.2, 0.2, 0.05, 0.05, 0.01])]
+#: the longest stream the filter search feeds OpenDP: its fully adaptive composition re-composes every past charge
+#: on each query, so a stream costs time quadratic in its length (measured here, OpenDP 0.16.0, one zCDP filter:
+#: 256 rounds 10 s, 512 rounds 38 s, 1024 rounds 163 s); 128 rounds (about 3 s) still reach HALT, the costs being
+#: drawn on the budget's scale
+FILTER_MAX_ROUNDS = 128
+
+
+def cks20_eps(rho, delta, scale=None):
+    """CKS20 Prop. 12 (the conversion OpenDP implements) at OpenDP's rho, certified infimum."""
+    from dpbounds.accounting.conversions import eps_of
+    return eps_of(Fraction(rho), Fraction(delta), "cks20")
+
+
+def gauss_eps(rho, delta, scale=None):
+    """The exact epsilon(delta) of a Gaussian mechanism with this rho (BW18 Thm 8), certified."""
+    from dpbounds.accounting.conversions import eps_of
+    return eps_of(Fraction(rho), Fraction(delta), "gauss")
+
+
+def _grid_declarations() -> list[Declaration]:
+    grid = tuple({"rho": rho, "delta": d, "scale": s} for s, rho in GAUSSIANS for d in DELTAS)
+    out = [Declaration(peer=PEER, function=F_CONV, call=__name__ + ".calls:zcdp_to_approxdp_eps", reference=ref,
+                       inputs=DOMAIN, kind="conversion", claim="upper", examples=grid, cites=cites, against=against,
+                       check="zCDP -> (eps, delta): epsilon(delta)")
+           for ref, cites, against in (
+               (cks20_eps, "Canonne, Kamath, Steinke, NeurIPS 2020, arXiv:2004.00010v4, Prop. 12", "cited"),
+               (gauss_eps, "Balle, Wang, ICML 2018, arXiv:1805.06530v2, Thm. 8 (the Gaussian's exact curve)", "truth"))]
+    for call, ref, key, cost, streams, kind, cites in (
+            (__name__ + ".calls:zcdp_filter", "fz21.remark4_4", "B", "rho", ZCDP_STREAMS, "zcdp",
+             f"Feldman, Zrnic, NeurIPS 2021, {paper('FZ21').arxiv_ref()}, Remark 4.4"),
+            (__name__ + ".calls:pure_filter", "rruv16.thm3_4.filter", "eps_g", "eps", PURE_STREAMS, "pure",
+             f"Rogers, Roth, Ullman, Vadhan, NIPS 2016, {paper('RRUV16').arxiv_ref()}, Thm 3.4")):
+        for budget in dict.fromkeys(b for b, _ in streams):
+            ex = tuple(tuple({cost: c} for c in seq) for b, seq in streams if b == budget)
+            out.append(Declaration(peer=PEER, function=F_FILTER, call=call, reference=ref, kind="filter",
+                                   inputs={key: (0.01, 10.0)}, budget={key: budget}, costs=(cost,), examples=ex, cites=cites, against="cited",
+                                   check=f"privacy filter ({kind})", max_rounds=FILTER_MAX_ROUNDS))
+    return out
+
+
+def declarations() -> list[Declaration]:
+    return _grid_declarations() + sgm_declarations()
+
+
+# ---------------------------------------------------------------------------------------------------- DP-SGD paths (issue 28)
+# OpenDP 0.16.0 where it composes Gaussians (its amplification combinator covers pure/approximate DP only, so
+# there is no subsampled-Gaussian path): k-fold Gaussian composition under zCDP converted to (eps, delta).  Its
+# zCDP -> DP conversion and filters are the older ``dpbounds.audit.opendp_adapter``.
+
+
+
+
+
+def sgm_declarations():  # the DP-SGD / Gaussian-composition paths (issue 28)
+    return [
+        decl(PEER, "opendp make_composition([make_gaussian] * k) + make_zCDP_to_approxDP + make_fix_delta",
+             __name__ + ".calls:gaussian_kfold_eps", "composition.sgm.eps", SGM_Q1,
+             examples=({"q": 1.0, "sigma": 1.0, "k": 10, "delta": 1e-5}, {"q": 1.0, "sigma": 5.0, "k": 1000,
+                                                                           "delta": 1e-10}),
+             cites="Canonne, Kamath, Steinke 2020, arXiv:2004.00010v5, Prop. 12 (zCDP -> DP)", against="truth"),
+    ]
