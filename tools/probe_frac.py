@@ -9,8 +9,9 @@ from run_peer import run
 pts = [(q, s, a) for q in [0.001, 0.01, 0.1, 0.5] for s in [0.5, 0.8, 1.0, 2.0, 5.0]
        for a in [1.25, 1.5, 2.5, 4.5, 10.5, 20.5]]
 which = sys.argv[1]
-call = {"opacus": "opacus_calls:compute_rdp", "dp_accounting": "dp_accounting_calls:rdp_at_order",
-        "autodp": "autodp_calls:rdp"}[which]
+call = {"opacus": "dpbounds.audit.peers.opacus.calls:compute_rdp",
+        "dp_accounting": "dpbounds.audit.peers.dp_accounting.calls:rdp_at_order",
+        "autodp": "dpbounds.audit.peers.autodp.calls:rdp"}[which]
 res = run(which, [(call, {"q": q, "sigma": s, "alpha": a}) for q, s, a in pts])
 for (q, s, a), r in zip(pts, res):
     v = r.get("value")

@@ -60,7 +60,7 @@ def main(peers: list[str]) -> None:
                 print(f"{peer} {d.call} {ex} peer={v if v is not None else r} truth="
                       f"{mp.nstr(t, 17) if isinstance(t, mp.mpf) else t} {flag} {gap}", flush=True)
                 if flag == "UNDER":
-                    w = {"call": d.call, "inputs": ex, "peer": v, "truth": mp.nstr(t, 20), "ref": rid,
+                    w = {"package": peer, "call": "calls:" + str(d.call).partition(":")[2], "inputs": ex, "peer": v, "truth": mp.nstr(t, 20), "ref": rid,
                          "claim": d.claim, "rel_gap": float(mp.nstr(unsafe / abs(t) if t != 0 else unsafe, 6))}
                     with open(os.environ.get("WITNESS_OUT", "witnesses.jsonl"), "a") as fh:
                         fh.write(json.dumps(w) + "\n")
