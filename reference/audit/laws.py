@@ -188,7 +188,8 @@ def run_laws(decl: Declaration, *, python: str | None = None, seconds: float = 6
     laws = laws_for(decl)
     if not laws:
         return None
-    inputs = widened(decl.inputs, quantity(decl), decl.peer, str(decl.call))
+    from dpbounds.audit.engine import call_key
+    inputs = widened(decl.inputs, quantity(decl), decl.peer, call_key(decl.call))
     rtol = RTOL.get(decl.peer, DEFAULT_RTOL)
     if python:
         runner: Any = RemoteRunner(python, str(decl.call))

@@ -23,7 +23,7 @@ def declarations():
                                                         *Q1_EPS_EXAMPLES, *K1_EPS_EXAMPLES[:2]),
              cites="Mironov, Talwar, Zhang 2019, arXiv:1908.10530v1; CKS20 arXiv:2004.00010v5 Prop. 12",
              against="truth"),
-        decl(PEER, "dp_accelerator.DPSGDAccountant.get_rdp_curve", "dp_accelerator_calls:rdp_curve",
+        decl(PEER, "dp_accelerator.DPSGDAccountant.get_rdp_curve", __name__ + ".calls:rdp_curve",
              "mechanisms.sgm.rdp", {"q": [1e-3, 0.01, 0.05, 0.1, 0.25, 0.5, 1.0], "sigma": (0.5, 50.0),
                                     "alpha": RDP_ORDERS},
              examples=({"q": 0.01, "sigma": 1.0, "alpha": 32.0}, {"q": 1.0, "sigma": 1.0, "alpha": 8.0}),
