@@ -559,6 +559,8 @@ def audit_declarations(mod: ModuleType, *, quick: bool = False, python: str | No
             search_peer(mod, aligned, search, python, res, only=part)
         return res
     res.functions = list(dict.fromkeys(d.function for d in decls))
+    from dpbounds.audit.coverage import coverage
+    res.coverage = coverage(peer, res.functions)
     if getattr(mod, "NOTE", None):
         res.notes.append(mod.NOTE)
     res.notes += notes

@@ -590,6 +590,7 @@ def render_markdown(results: list[PeerResult], fail_on: str = "unsound-rounding"
         if r.functions:
             out += ["Functions: " + ", ".join(f"`{f}`" for f in r.functions), ""]
         out += [f"- {n}" for n in r.notes] + [""]
+        out += coverage_markdown(r)
         out += search_markdown(r)
         if r.comparisons:
             out.append("| " + " | ".join(HEADERS[1:]) + " |")
@@ -602,6 +603,17 @@ def render_markdown(results: list[PeerResult], fail_on: str = "unsound-rounding"
             out += [f"Reproducer ({c.verdict}: {c.check}, " + ", ".join(f"{k}={v}" for k, v in c.inputs.items())
                     + "):", "", "```python", c.reproducer.rstrip(), "```", ""]
     return "\n".join(out) + "\n"
+
+
+def coverage_markdown(r: PeerResult) -> list[str]:
+    """The peer's public accounting surface: how much is declared, and why the rest is not."""
+    c = getattr(r, "coverage", None)
+    if not c:
+        return []
+    out = [f"Coverage: {c['declared']} of {c['public']} public functions and methods returning a privacy quantity "
+           f"declared ({c['outside']} more listed as not a privacy quantity); not declared:", ""]
+    out += [f"- `{e['name']}`: {e['reason']}" for e in c["not_declared"]]
+    return out + [""]
 
 
 def search_markdown(r: PeerResult) -> list[str]:

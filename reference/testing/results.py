@@ -122,6 +122,7 @@ class PeerResult:
     comparisons: list[Comparison] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     search: list[dict[str, Any]] = field(default_factory=list)  # dpbounds audit --search: one summary per function
+    coverage: dict[str, Any] | None = None  # the public accounting surface declared (dpbounds.audit.coverage)
 
     def skip(self, reason: str) -> "PeerResult":
         self.status, self.reason = "skipped", reason
@@ -135,7 +136,8 @@ class PeerResult:
         return {"peer": self.peer, "version": self.version or None, "status": self.status,
                 "reason": self.reason or None, "functions": self.functions, "notes": self.notes,
                 "counts": counts, "comparisons": [c.as_json() for c in self.comparisons],
-                **({"search": self.search} if self.search else {})}
+                **({"search": self.search} if self.search else {}),
+                **({"coverage": self.coverage} if self.coverage is not None else {})}
 
 
 def error_comparison(peer: str, function: str, check: str, inputs: dict[str, str], exc: BaseException,
