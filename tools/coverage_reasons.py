@@ -1,4 +1,4 @@
-"""Fill the ``reason`` of the entries of reference/audit/coverage/<peer>.json that have none, by the rules below
+"""Fill the ``reason`` of the entries of reference/audit/peers/<peer>/surface.json that have none, by the rules below
 (the first that matches), keeping every reason already written by hand.  Run after tools/surface.py.
 
     python tools/coverage_reasons.py            # every peer's file
@@ -9,7 +9,7 @@ import re
 import sys
 from pathlib import Path
 
-DIR = Path(__file__).resolve().parents[1] / "reference" / "audit" / "coverage"
+DIR = Path(__file__).resolve().parents[1] / "reference" / "audit" / "peers"
 
 NOT_Q = "not a privacy quantity"
 RULES = [
@@ -65,9 +65,9 @@ def reason(name: str) -> str:
 
 
 def main(argv):
-    for f in sorted(DIR.glob("*.json")):
+    for f in sorted(DIR.glob("*/surface.json")):
         data = json.loads(f.read_text())
-        manual = DECLARED_BY.get(f.stem, {})
+        manual = DECLARED_BY.get(f.parent.name, {})
         for e in data:
             for suffix, by in manual.items():
                 if e["name"].endswith(suffix):

@@ -1,7 +1,7 @@
 """Coverage of each audited peer's public accounting surface: which of its public functions and methods returning a
 privacy quantity are declared (audited), and why the others are not.
 
-The surface is data, ``reference/audit/coverage/<peer>.json``, listed by introspection in the peer's own interpreter
+The surface is data in the peer's package, ``reference/audit/peers/<peer>/surface.json``, listed by introspection in the peer's own interpreter
 (``tools/surface.py``) and kept with a reason for every entry not declared::
 
     [{"name": "opacus.accountants.analysis.rdp.compute_rdp", "key": "compute_rdp", "kind": "function",
@@ -20,14 +20,14 @@ import re
 from pathlib import Path
 from typing import Any, Iterable
 
-DIR = Path(__file__).resolve().parent / "coverage"
+DIR = Path(__file__).resolve().parent / "peers"
 #: the reasons an entry is not declared
 REASONS = ("not a privacy quantity", "no reference yet", "needs a model", "covered by")
 
 
 def surface(peer: str) -> list[dict[str, Any]] | None:
     """The peer's surface data, or None when it has none."""
-    f = DIR / f"{peer}.json"
+    f = DIR / peer / "surface.json"
     if not f.is_file():
         return None
     return json.loads(f.read_text())
