@@ -17,6 +17,7 @@ against the seed texts when they are present.  The seed texts are HTML/PDF extra
 from __future__ import annotations
 
 from dataclasses import dataclass
+from dpbounds.spec.papers import render_citation
 
 #: seed files stored as a single line: a quote's ``at`` is a character offset into them, not a line number
 ONE_LINE_SEEDS = frozenset({"003_8948d815f0b87bba.txt"})
@@ -58,7 +59,6 @@ class Quote:
 
     def citation(self) -> str:
         """The paper's full citation with this quote's location (dpbounds.spec.papers.render_citation)."""
-        from dpbounds.spec.papers import render_citation
         return render_citation(self.paper, self.where) + f" [{self.locator()}]"
 
     def record(self) -> dict:

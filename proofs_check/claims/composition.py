@@ -17,6 +17,8 @@ import numpy as np
 import sympy as sp
 
 from ..core import Verdict, claim
+from dpbounds.evaluation import sgm_pld as S
+from dpbounds.evaluation.numeric import arb_prec
 
 SRC = ("ZDW22 (arXiv:2106.08567, dominating pairs of Poisson subsampling); DGKKM22 (arXiv:2207.04380v1, the "
        "pessimistic 'connect the dots' split); the lower side and the arithmetic are dpbounds' own")
@@ -193,7 +195,6 @@ def grid_value_monotone() -> Verdict:
        source="Higham, Accuracy and Stability of Numerical Algorithms, 2nd ed. (SIAM 2002), Section 3.1",
        method="exact rational convolution vs the computed bounds", unquoted="a textbook bound, checked on instances")
 def convolution_error() -> Verdict:
-    from dpbounds.evaluation import sgm_pld as S
     rng = np.random.default_rng(5)
     bad, n_checked = 0, 0
     for n in (7, 150, 300):
@@ -223,8 +224,6 @@ def convolution_error() -> Verdict:
        source=SRC, method="arb closed form vs the certified bracket", unquoted=WHY)
 def one_step_closed_form() -> Verdict:
     from flint import arb
-    from dpbounds.evaluation.numeric import arb_prec
-    from dpbounds.evaluation import sgm_pld as S
     rows, ok = [], True
     for q, s in ((F(1, 10), F(1)), (F(1, 2), F(1, 2)), (F(1, 100), F(2))):
         b = S.bracket(q, s, 1, F(1, 100))
@@ -258,8 +257,6 @@ def one_step_closed_form() -> Verdict:
        source=SRC, method="arb bisection on the Gaussian curve vs the certified eps bracket", unquoted=WHY)
 def inverse_bracket() -> Verdict:
     from flint import arb
-    from dpbounds.evaluation.numeric import arb_prec
-    from dpbounds.evaluation import sgm_pld as S
     rows, ok = [], True
     for s, k, delta in ((F(1), 4, F(1, 10**5)), (F(2), 9, F(1, 10**3))):
         b = S.bracket(F(1), s, k, F(1, 50))
@@ -291,7 +288,6 @@ def inverse_bracket() -> Verdict:
        source=SRC + "; DRS22 (arXiv:1905.02383v3, Cor. 2.13)", method="closed form (arb) vs the certified grid "
        "bracket, both directions", unquoted=WHY)
 def q_one_closed_form() -> Verdict:
-    from dpbounds.evaluation import sgm_pld as S
     rows, ok = [], True
     for s, k in ((F(1), 1), (F(1), 4), (F(2), 9), (F(1, 2), 2)):
         b = S.bracket(F(1), s, k, F(1, 50))

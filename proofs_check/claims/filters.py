@@ -9,9 +9,19 @@ import sympy as sp
 from flint import arb
 
 from dpbounds import spec
-from dpbounds.evaluation.numeric import arb_prec, fraction_to_arb
+from dpbounds.evaluation.numeric import arb_prec, fraction_to_arb, float_down
 
 from ..core import Verdict, claim
+from .rruv16 import _floor_dec, _lemma2_3_tight, _q
+from dpbounds.accounting.accountants import Filter, make_filter
+from dpbounds.accounting.conversions import b_star
+from dpbounds.accounting.filters import gdp_budget
+from dpbounds.accounting.individual import IndividualGDPFilter
+from dpbounds.evaluation.evaluate import enclose
+from dpbounds.evaluation.interp import ArbBackend, compile_expr
+from dpbounds.exact import adversaries as adv
+from dpbounds.exact.gaussian import gaussian_delta, piecewise_delta, policies, sqrt_lower, sqrt_upper, two_round_delta
+from dpbounds.exact.worst_case import adaptive_delta, delta_rr
 
 ST = "Smith-Thakurta, arXiv:2210.17520; DRS19 (arXiv:1905.02383) Corollaries 2.13 and 3.3"
 
@@ -44,8 +54,6 @@ def gauss_curve_derivative_is_phi() -> bool:
                  "read); the claim checks the budget's derivation itself"))
 def budget_is_gaussian_curve() -> Verdict:
     ok_deriv = gauss_curve_derivative_is_phi()
-    from dpbounds.accounting.conversions import b_star
-    from dpbounds.exact.gaussian import gaussian_delta, sqrt_lower, sqrt_upper
     rows, ok_num = [], True
     for eg, dg in (("1", "1e-6"), ("0.5", "1e-5"), ("2", "1e-9")):
         bs = b_star(eg, dg, "gauss")
@@ -75,8 +83,6 @@ def budget_is_gaussian_curve() -> Verdict:
        source=ST, method="exact stream through the accountant + arb decisions at k* and k* + 1",
        unquoted="a computation, not a quoted statement: the filter against the exact Gaussian optimum")
 def matches_fixed_optimum() -> Verdict:
-    from dpbounds.accounting.accountants import make_filter
-    from dpbounds.exact.gaussian import gaussian_delta, sqrt_lower, sqrt_upper
     mu = Fraction(1, 100)
     f = make_filter("st22.filter", eps_g="1", delta_g="1e-6")
     k = 0
@@ -97,9 +103,6 @@ def two_round_report(scale: Fraction = Fraction(1)) -> tuple[bool, bool, list[st
     """(all <= delta_g, some > delta_g, rows): certified deltas of adaptive two- and three-round policies against the
     GDP filter whose budget mu_g is scaled by ``scale`` (1 = the accountant's; 11/10 = a deliberately broken one), at
     (eps_g, delta_g) = (1, 1e-3).  Three rounds: a fixed mu0 round, a mu1 round, then mu2 chosen from the mu1 output."""
-    from dpbounds.accounting.accountants import Filter
-    from dpbounds.accounting.filters import gdp_budget
-    from dpbounds.exact.gaussian import policies, sqrt_lower, two_round_delta
     eg, dg = Fraction(1), Fraction(1, 1000)
     B = gdp_budget(eg, dg) * scale * scale
 
@@ -161,7 +164,6 @@ def _replay_invariant(streams: int = 40, n: int = 8, rounds: int = 25) -> tuple[
     (Fractions): the same active masks, and every individual's exact sum of mu^2 over its active rounds <= mu_g^2."""
     import numpy as np
 
-    from dpbounds.accounting.individual import IndividualGDPFilter
     ok, checked = True, 0
     for seed in range(streams):
         rng = np.random.default_rng(seed)
@@ -214,7 +216,6 @@ def individual_gdp_reduction() -> Verdict:
                  "m(y) <= m* = sqrt(mu_g^2 - mu_1^2); so both integrands are largest for the constant m*, the "
                  "non-adaptive composition of mu_1 and m*: exactly mu_g-GDP (DRS19 Cor. 3.3).  So delta(e) <= "
                  "delta_gauss(e; mu_g) at every e, which is mu_g-GDP (DRS19 Cor. 2.13).")
-    from dpbounds.exact.gaussian import gaussian_delta, piecewise_delta
     rows, ok5 = [], True
     for mu_g, mu1 in ((Fraction(1), Fraction(3, 5)), (Fraction(1, 2), Fraction(3, 10))):
         for e in (Fraction(0), Fraction(1, 2), Fraction(2)):
@@ -254,9 +255,6 @@ def individual_gdp_report(scale: Fraction = Fraction(1)) -> tuple[bool, bool, li
     deliberately broken filter: its mu_g multiplied by ``scale`` (the adversaries spend the broken budget)."""
     import numpy as np
 
-    from dpbounds.accounting.individual import IndividualGDPFilter
-    from dpbounds.evaluation.numeric import float_down
-    from dpbounds.exact.gaussian import gaussian_delta, piecewise_delta, sqrt_lower
     eg, dg = Fraction(1), Fraction(1, 1000)
     probe = IndividualGDPFilter(1, eg, dg)
     B = probe.B
@@ -320,9 +318,7 @@ def three_point_family(eps: Fraction, delta: Fraction, factors=(Fraction(1, 2), 
     """[(factor, p, q, indist_certified, mass, stated, corrected)] for the three-point pairs X = (p, q, 1-p-q),
     Y = (q, p, 1-p-q) of the Lemma 2.3 counterexample (rruv16 claims), at several factors q / (delta/(e^{2eps}-e^eps));
     p, q exact decimals rounded down, the (eps, delta)-indistinguishability decided with arb (both directions)."""
-    from dpbounds.evaluation.interp import ArbBackend, compile_expr
 
-    from .rruv16 import _floor_dec, _q
     stated_f = compile_expr(spec.get("rruv16.lemma2_3.dp_to_pointwise").extra["delta"], ArbBackend())
     corr_f = compile_expr(corrected_pointwise_delta(), ArbBackend())
     out = []
@@ -375,7 +371,6 @@ def corrected_conversion() -> Verdict:
                  f"spec's LIFTC term (sympy: {s3}); under a ~ Y the same with B, C swapped")
     # Step 4: sharp: equals the re-derived supremum delta (e^eps + e^-eps)/(e^eps - 1) of the rruv16 claim, and exceeds the
     # stated 2 delta/(eps e^eps) (ratio eps (e^{2eps} + 1)/(2 (e^eps - 1)) > 1, proved there).
-    from .rruv16 import _lemma2_3_tight
     s4 = sp.simplify(corr - _lemma2_3_tight(e, d)) == 0
     steps.append(f"4. = delta (e^eps + e^-eps)/(e^eps - 1), the sharp value re-derived in "
                  f"rruv16.lemma2_3.second_conversion (sympy: {s4})")
@@ -423,7 +418,6 @@ def rr_rdp_from_definition() -> Verdict:
     ok_zero = sp.simplify(expr.subs(e, 0)) == 0
     # <= eps: the log term is <= 0 iff e^{-(2 alpha - 1) eps} <= e^{-eps}, i.e. alpha >= 1
     rows = []
-    from dpbounds.evaluation.evaluate import enclose
     ok_num = True
     for al, ep in (("2", "0.1"), ("8", "1"), ("32", "0.01"), ("1.5", "3")):
         v = enclose("conversions.rr.rdp", {"alpha": al, "eps": ep}, rel_tol=1e-20)
@@ -449,9 +443,6 @@ def rr_filter_exact_report(broken: bool = False, entry_id: str = "fz21.thm4_3.rr
     delta_g) at (1, 1e-3), alpha = 12, on fixed sequences and adaptive adversaries (the exact engine,
     dpbounds.exact.worst_case).  ``broken``: each round charged the RR curve at eps/2 (about a quarter of the true
     charge), a deliberately wrong filter."""
-    from dpbounds.accounting.accountants import make_filter
-    from dpbounds.exact import adversaries as adv
-    from dpbounds.exact.worst_case import adaptive_delta, delta_rr
     eg, dg = "1", Fraction(1, 1000)
 
     def make():

@@ -13,6 +13,8 @@ from dpbounds.evaluation.numeric import arb_prec, mp_context
 from dpbounds.spec.papers import paper
 
 from ..core import Verdict, claim
+from dpbounds.evaluation import sgm
+from dpbounds.evaluation.evaluate import enclose
 
 MTZ = f"Mironov, Talwar, Zhang 2019, {paper('MTZ19').arxiv_ref()}, Section 3"
 MIR = f"Mironov 2017, {paper('Mir17').arxiv_ref()}, Table II (Laplace row)"
@@ -31,7 +33,6 @@ def _phi(m):
 
 def _contains(entry_id: str, params: dict, val, ctx) -> bool:
     """Whether the certified enclosure (width 1e-25) of ``entry_id`` contains the mpmath value ``val`` (to 1e-28)."""
-    from dpbounds.evaluation.evaluate import enclose
     enc = enclose(entry_id, params, rel_tol=1e-25)
     v = Fraction(str(ctx.nstr(val, 35)))
     return bool(enc.lo - Fraction(1, 10**28) <= v <= enc.hi + Fraction(1, 10**28))
@@ -100,7 +101,6 @@ def sgm_binomial() -> Verdict:
     n = 5
     ok_binom = sp.expand((1 - q_ + q_ * sp.exp(u)) ** n - sum(sp.binomial(n, j) * (1 - q_) ** (n - j) * q_ ** j *
                                                               sp.exp(j * u) for j in range(n + 1))) == 0
-    from dpbounds.evaluation import sgm
     rows, ok_num = [], True
     for qq, ss, nn in ((Fraction(1, 100), Fraction(1), 8), (Fraction(1, 10**6), Fraction(1, 2), 32),
                        (Fraction(1, 2), Fraction(3), 5), (Fraction(1, 10**8), Fraction(1, 10), 200)):
@@ -210,7 +210,6 @@ def sgm_a_ge_b() -> Verdict:
         sp.diff(T_expected, r, 2) - al * (2 * al - 1) * (2 * al - 2) * r ** (2 * al - 3) * (1 - r)), force=True))
     proof_ok = all(steps.values())
     # certified grid (independent of the algebra): both log-moments enclosed, lower end of A vs upper end of B
-    from dpbounds.evaluation import sgm
     fails, ties, n, refined = [], 0, 0, []
     for qs, ss, alv in A_GE_B_GRID:
         qv, sv, av = spec.parse_exact("q", qs), spec.parse_exact("s", ss), spec.parse_exact("alpha", alv)

@@ -21,6 +21,11 @@ from dpbounds.spec.papers import paper
 
 from ..core import Verdict, claim
 from .filters import _validity
+from dpbounds.accounting.accountants import make_filter
+from dpbounds.accounting.filters import LiftedFilter, MultiOrderUnionFilter, rr_rdp_upper
+from dpbounds.evaluation.evaluate import enclose
+from dpbounds.exact import adversaries as adv
+from dpbounds.exact.worst_case import adaptive_delta, adaptive_laws, delta_rr, optimal_adversary
 
 CKS = ("Canonne, Kamath, Steinke, 'The Discrete Gaussian for Differential Privacy', NeurIPS 2020, arXiv:2004.00010v4, "
        "Proposition 12 (the pointwise bound behind it)")
@@ -99,7 +104,6 @@ def independent_round_count(eps: str, eps_g: str, delta_g: str, orders, cks: boo
 
 
 def _stream_count(fid: str, per_round: tuple, cap: int = 100000, **budget) -> int:
-    from dpbounds.accounting.accountants import make_filter
     f, n = make_filter(fid, **budget), 0
     while n < cap and f.try_spend(*per_round):
         n += 1
@@ -217,7 +221,6 @@ def _engine_rows(filt, eps_g, delta_g, fixed_seqs, advs, menu, menu_rounds: int,
     """(all exact deltas <= delta_g, some > delta_g, rows): certified exact delta(eps_g) (dpbounds.exact.worst_case)
     of the interactions ``filt`` allows: fixed sequences (label, adversary), named adaptive adversaries, and the
     delta-maximizing adversary over ``menu`` for ``menu_rounds`` rounds (backward induction)."""
-    from dpbounds.exact.worst_case import adaptive_delta, optimal_adversary
     ok, some, rows = True, False, []
     for name, a in list(fixed_seqs) + list(advs):
         d = adaptive_delta(a, filt, eps_g, max_rounds=max_rounds)
@@ -237,7 +240,6 @@ def expected_m(law, alpha: str, scale: Fraction = Fraction(1), side: str = "P") 
     (keep_states=True; pure rounds), or with ``side='Q'`` the other direction's E_Q[exp((alpha - 1)(-L(t) - R(t)))]
     (its loss is log dQ/dP = -L); R = the filter's charges rr_rdp_upper(alpha, eps_i) times ``scale`` (scale < 1:
     charges deliberately too small)."""
-    from dpbounds.accounting.filters import rr_rdp_upper
     A = Fraction(alpha)
     sign = 1 if side == "P" else -1
     tot = arb(0)
@@ -258,8 +260,6 @@ def multi_order_exact_report(scale: Fraction = Fraction(1), budget_scale: Fracti
     fixed sequences (one large round of 1.05 among them), greedy / random / ladder adversaries and the
     delta-maximizing adversary over a menu (backward induction).  ``scale`` < 1 charges each round at eps * scale (broken); ``budget_scale`` multiplies every order's
     budget B_j (a 10%-too-large budget: 11/10)."""
-    from dpbounds.accounting.filters import MultiOrderUnionFilter
-    from dpbounds.exact import adversaries as adv
     eg, dg = _MO_BUDGET["eps_g"], _MO_BUDGET["delta_g"]
 
     def make():
@@ -279,9 +279,6 @@ def multi_order_exact_report(scale: Fraction = Fraction(1), budget_scale: Fracti
 def supermartingale_report(scale: Fraction = Fraction(1)):
     """(all E[M_T] <= 1, some > 1, rows): E_P[M_T(alpha)] and E_Q[...] at each order 4, 16, 64 of adaptive interactions
     stopped by lec21.multi_order.cks20, with the filter's charges times ``scale`` (9/10: 10% too small)."""
-    from dpbounds.accounting.filters import MultiOrderUnionFilter
-    from dpbounds.exact import adversaries as adv
-    from dpbounds.exact.worst_case import adaptive_laws
 
     def make():
         return MultiOrderUnionFilter(_MO_BUDGET["eps_g"], _MO_BUDGET["delta_g"], _MO_BUDGET["orders"],
@@ -383,9 +380,6 @@ def _lift_decomposition_rows():
     delta'' = 4e-4: the exact delta, and the pure world's exact delta (the same analyst and the same filter decisions,
     every round's law pure RR_eps -- the menus give each eps one delta label, so the label is a function of eps);
     checks delta <= pure + delta'' (steps 3-5) and pure <= delta' (step 2)."""
-    from dpbounds.accounting.filters import LiftedFilter
-    from dpbounds.exact import adversaries as adv
-    from dpbounds.exact.worst_case import adaptive_delta
     eg, dg, dpp = Fraction(1), Fraction(1, 1000), Fraction(4, 10**4)
 
     def make():
@@ -422,8 +416,6 @@ def lift_exact_report(dpp_scale: Fraction = Fraction(1)):
     9.6e-4 (so delta' = 4e-5: the pure part is small and the delta'' part nearly tight), base fz21.thm4_3.rr at alpha =
     12: fixed, greedy and random (eps, delta) adversaries and the delta-maximizing one over a menu.  ``dpp_scale`` =
     11/10 is the deliberately broken filter: it halts only when sum delta_i exceeds 1.1 delta'' (delta' unchanged)."""
-    from dpbounds.accounting.filters import LiftedFilter
-    from dpbounds.exact import adversaries as adv
     eg, dg, dpp = Fraction(1), Fraction(1, 1000), Fraction(96, 10**5)
 
     def make():
@@ -480,8 +472,6 @@ def brute_force_delta(eps_list, eps_g) -> arb:
        source=MV, method="arb (enumeration vs grouping)",
        unquoted="a computation of the optimal-composition formula from its definition, not a quoted statement")
 def mv16_brute_force() -> Verdict:
-    from dpbounds.evaluation.evaluate import enclose
-    from dpbounds.exact.worst_case import delta_rr
     cases = [(["0.1"] * 6 + ["0.3"] * 4, "1"), (["0.5", "0.25", "0.5", "1", "0.25"], "0.5"),
              (["0.005", "0.01", "0.02"] * 4, "0.05"), (["0.7"] * 3 + ["0.2"] * 5, "0"), (["1.5", "0.1"], "2")]
     rows, ok = [], True

@@ -14,6 +14,8 @@ from dpbounds.evaluation.numeric import arb_endpoints, arb_prec, fraction_to_arb
 
 from ..core import Verdict, claim
 from .filters import _validity, rr_filter_exact_report
+from dpbounds.accounting.filters import Filter, optimal_budget, rr_rdp_upper
+from dpbounds.evaluation.rdp_conversions import _Curve, _delta_ends, _frac_round, _shrunk_feasible
 
 SRC = ("FZ21 Theorem 4.3 and its proof (seed 004_8eb651b0fc92abd6.txt, l. 288-306; Theorem 3.1, l. 178-200); "
        "Asoodeh, Liao, Calmon, Kosut, Sankar, ISIT 2020, arXiv:2001.05990v1, Lemma 1 (conversions.rdp.optimal)")
@@ -74,7 +76,6 @@ def stopped_pair_report() -> tuple[bool, list[str]]:
     """Certified: for two-round adaptive RR interactions stopped by the Renyi rule at budget B, D_alpha of the stopped
     transcript pair (both directions, computed exactly from the laws) is <= B, and the largest charge sum over the
     paths, too; and E_Q[(dP/dQ)^alpha] = E_P[(dP/dQ)^(alpha - 1)] on these pairs."""
-    from dpbounds.accounting.filters import rr_rdp_upper
     ok, rows = True, []
     with arb_prec(256):
         for a, B, e1, e2 in ((Fraction(4), Fraction(1, 2), Fraction(3, 10), {0: Fraction(1, 10), 1: Fraction(9, 10)}),
@@ -125,8 +126,6 @@ def stopped_pair() -> Verdict:
         "4. fz21.thm4_7.optimal: rho_t-zCDP rounds are (alpha, alpha rho_t)-RDP; the rule sum rho_t <= B is the "
         "order-alpha rule at budget alpha B (FZ21 Remark 4.4), and alpha B <= R* gives the same conclusion."]
     ok1, rows1 = stopped_pair_report()
-    from dpbounds.accounting.filters import optimal_budget
-    from dpbounds.evaluation.rdp_conversions import _delta_ends
     rows2, ok2 = [], True
     for a, eg, dg in (("12", "1", "1e-3"), ("22", "1", "1e-6"), ("4", "2", "1e-5")):
         b = optimal_budget("fz21.thm4_3.optimal", a, eg, dg)
@@ -149,7 +148,6 @@ def stopped_pair() -> Verdict:
 def _extremal_pair(a: Fraction, R: Fraction, eps: Fraction):
     """A binary pair (P, Q) with D_alpha(P||Q) <= R whose E_{e^eps} is within ~1e-20 of delta*(alpha, R, e^eps) (the
     two-point optimum from dpbounds.evaluation.rdp_conversions, checked feasible in arb)."""
-    from dpbounds.evaluation.rdp_conversions import _Curve, _frac_round, _shrunk_feasible
     cur = _Curve(a, R, 60)
     ctx = cur.ctx
     if eps - R <= Fraction(float(ctx.log1p(-1 / cur.a))):  # y = 0 end: P = point mass, Q(A) = e^-R
@@ -166,7 +164,6 @@ def _extremal_pair(a: Fraction, R: Fraction, eps: Fraction):
 
 def _renyi_upper(P: list[Fraction], Q: list[Fraction], a: Fraction) -> Fraction:
     """A rational >= max(D_alpha(P||Q), D_alpha(Q||P)) of two finite laws (arb, rounded up): the round's charge."""
-    from dpbounds.evaluation.numeric import arb_endpoints
     with arb_prec(200):
         A = _a(a)
         out = Fraction(0)
@@ -184,7 +181,6 @@ def extremal_report(scale: Fraction = Fraction(1)) -> tuple[bool, list[str]]:
     (charged its Renyi divergence in both directions, rounded up), against fz21.thm4_3.optimal at (alpha, eps_g,
     delta_g) with the budget multiplied by ``scale`` (11/10: a deliberately 10% too large budget).  The exact delta of
     the stopped transcript pair (both directions) is computed in arb."""
-    from dpbounds.accounting.filters import Filter, optimal_budget, rr_rdp_upper
     ok, rows = True, []
     for a, eg, dg, e1 in ((Fraction(12), Fraction(1), Fraction(1, 1000), None),
                           (Fraction(12), Fraction(1), Fraction(1, 1000), Fraction(1, 100)),

@@ -18,6 +18,9 @@ from dpbounds import spec
 
 from ..core import Verdict, claim
 from .rruv16 import _is_zero
+from dpbounds.evaluation.evaluate import enclose
+from dpbounds.evaluation.numeric import arb_prec, fraction_to_arb
+from dpbounds.evaluation.rdp_conversions import _delta_ends, _dual_upper
 
 _SRC = ("Asoodeh, Liao, Calmon, Kosut, Sankar 2020 (arXiv:2001.05990v1, Lemma 1, as cited by microsoft/prv_accountant); "
         "derived here")
@@ -61,9 +64,6 @@ def dual_bound() -> Verdict:
     # gamma + ... needs mu0 + min((mu1 - 1) t + mu2 t^a) >= -gamma, i.e. mu0 >= m2.  Then E_Q of the pointwise
     # inequality at t = L: E(L - gamma)_+ <= mu0 + mu1 E L + mu2 E L^a <= mu0 + mu1 + mu2 c (mu2 > 0, E L^a <= c).
     # A numeric cross-check of the bound against the certified optimum at two points:
-    from dpbounds.evaluation.rdp_conversions import _delta_ends
-    from dpbounds.evaluation.numeric import arb_prec, fraction_to_arb
-    from dpbounds.evaluation.rdp_conversions import _dual_upper
     rows, num_ok = [], True
     for (al, R, ep, mu1, mu2v) in ((Fraction(8), Fraction(1), Fraction(5, 2), Fraction(-1, 100), Fraction(1, 1000)),
                                   (Fraction(2), Fraction(1, 2), Fraction(1), Fraction(0), Fraction(1, 10))):
@@ -148,7 +148,6 @@ def binary_reduction() -> Verdict:
     regime_ok = _is_zero((sp.exp(Rs) * (a - 1) / a) * sp.exp(-Rs) - (1 - 1 / a))
     # certified points: the closed form equals the evaluator's general (two-point/dual) bracket at delta just below
     # 1/a (continuity of the two regimes), and CKS20 equals it at delta = 1/a
-    from dpbounds.evaluation.evaluate import enclose
     al, R = "8", "1"
     at = enclose("conversions.rdp.optimal", {"alpha": al, "R": R, "delta": "0.125"}, rel_tol=1e-15)
     cks = enclose("conversions.rdp.cks20", {"alpha": al, "R": R, "delta": "0.125"}, rel_tol=1e-15)
@@ -226,7 +225,6 @@ def ordering() -> Verdict:
     gap = sp.simplify(sp.expand_log(mir - cks, force=True))
     gap_pos = (sp.expand_log(gap * (a - 1), force=True)).is_positive or \
         sp.simplify(gap - (sp.log(a) - (a - 1) * sp.log(1 - 1 / a)) / (a - 1)) == 0
-    from dpbounds.evaluation.evaluate import enclose
     rows, num_ok = [], True
     for al, R, dl in (("2", "0.5", "1e-5"), ("8", "1", "1e-6"), ("32", "0.2", "1e-10"), ("1.5", "0.1", "1e-3"),
                       ("3", "2", "0.01"), ("8", "1", "0.2"), ("100", "0.05", "1e-9")):

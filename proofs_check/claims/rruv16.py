@@ -26,6 +26,7 @@ from dpbounds.evaluation.numeric import arb_endpoints, arb_prec, fraction_to_arb
 from ..bnb import prove_positive
 from ..core import Verdict, claim
 from ..quotes import quote
+from dpbounds.evaluation.interp import ArbBackend, compile_expr
 
 RRUV = "RRUV16, seed 000_6d22f6a3880a066d.txt"
 
@@ -50,7 +51,6 @@ def _is_zero(expr: sp.Expr) -> bool:
 
 def _arb_fn(expr: sp.Expr) -> Callable[[dict], arb]:
     """An arb evaluator of a spec/sympy expression (names -> arb balls)."""
-    from dpbounds.evaluation.interp import ArbBackend, compile_expr
     return compile_expr(expr, ArbBackend())
 
 

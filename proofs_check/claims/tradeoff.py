@@ -13,6 +13,7 @@ from dpbounds import spec
 
 from ..core import Verdict, claim
 from .rruv16 import _is_zero
+from dpbounds.evaluation.evaluate import enclose
 
 _DRS = "Dong, Roth, Su 2022 (JRSS-B; arXiv:1905.02383); derived here"
 _UNQ = "the source is not among the seed texts; derived here from the Neyman-Pearson lemma / data processing"
@@ -41,7 +42,6 @@ def gdp_np() -> Verdict:
     # type-II as an antiderivative: d/dt Phi(t - mu) = phi(t - mu) and Phi(t - mu) -> 0 as t -> -oo
     type2 = sp.simplify(sp.diff(_Phi(t - mu), t) - _phi(t - mu)) == 0 and sp.limit(_Phi(t - mu), t, -sp.oo) == 0
     # spec: Phi(normal_quantile_upper(fpr) - mu) with normal_quantile_upper(fpr) = t such that Phi(-t) = fpr
-    from dpbounds.evaluation.evaluate import enclose
     import mpmath
     ctx = mpmath.mp.clone()
     ctx.dps = 40
@@ -162,7 +162,6 @@ def rdp_region() -> Verdict:
     zero = _is_zero(D(x, 1 - (1 - x))) and _is_zero(D(1 - (1 - x), x))
     # soundness against known mechanisms: the Gaussian mechanism is (alpha, alpha mu^2/2)-RDP, so its exact curve
     # G_mu must lie above f_{alpha, alpha mu^2/2}; randomized response (eps) likewise above f_{alpha, D_alpha(RR)}
-    from dpbounds.evaluation.evaluate import enclose
     rows, ok = [], True
     for al, m_, fp in (("2", "1", "0.05"), ("8", "0.5", "0.3"), ("1.5", "2", "0.001"), ("32", "0.2", "0.5")):
         from fractions import Fraction
@@ -233,7 +232,6 @@ def zcdp_cells() -> Verdict:
     # function from the fixed point 1, nondecreasing in alpha (both for alpha > 1 and the limit KL at 1)
     # cells: for alpha in [a_j, a_{j+1}], D_alpha <= D_{a_{j+1}} <= a_j rho <= alpha rho; head (1, a1]: D_alpha <= D_{a1}
     # <= rho < alpha rho; tail: D_alpha <= D_inf <= aN rho <= alpha rho.
-    from dpbounds.evaluation.evaluate import enclose
     rows, ok = [], True
     for r_, x_, mu_ in (("0.5", "0.05", "1"), ("0.02", "0.3", "0.2")):
         from dpbounds.evaluation.tradeoff import zcdp_enclosure

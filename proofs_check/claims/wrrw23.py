@@ -9,7 +9,7 @@ from __future__ import annotations
 import sympy as sp
 
 from dpbounds import spec
-from dpbounds.spec.core import assumed, finite_branch
+from dpbounds.spec.core import assumed, finite_branch, sym
 
 from ..core import Verdict, claim
 from .howard import simplified_constants_from_spec, stitching_margin_decision
@@ -297,7 +297,6 @@ def kov_le_zcdp() -> Verdict:
                  "difference", source=f"{WRRW}, Lemma 3; RRUV16 (seed 000) Theorem 6.5 eqs. (11)-(12)",
        method="sympy, branch by branch")
 def lemma3_vs_rruv16() -> Verdict:
-    from dpbounds.spec.core import sym
     w = spec.get("wrrw23.lemma3")
     r = spec.get("rruv16.thm6_5")
     V, A = sym("V"), sym("A")

@@ -58,7 +58,7 @@ from dpbounds.spec.aggregates import AGGREGATES
 from dpbounds.spec.core import Exact, Kind, SpecEntry, fraction_to_decimal_str
 
 from dpbounds.evaluation.enclosure import Enclosure
-from dpbounds.accounting import batch as _batch
+from dpbounds.accounting import batch as _batch, mechanisms as _mech
 from dpbounds.accounting import registry as _registry
 from dpbounds.accounting.batch import halt_monotone, spend_many
 from dpbounds.evaluation.evaluate import Inputs, decide, enclose_inputs
@@ -67,6 +67,7 @@ from dpbounds.util import show
 from dpbounds.util.io import atomic_write_json
 from dpbounds.accounting.statefile import StateLock, exact_int, read_state_file
 from dpbounds.evaluation.numeric import arb_endpoints, arb_prec, float_up
+from dpbounds.accounting.conversions import b_star
 
 STATE_VERSION = 2
 #: precision of the transcendental running sums (a 10^7-round sum keeps ~30 correct digits)
@@ -609,7 +610,6 @@ class Filter(_Accountant):
     def try_spend_mechanism(self, mechanism: str, **params: Exact) -> Decision:
         """A round of a mechanism (e.g. ``"mechanisms.sgm.rdp"``, q=..., sigma=...) charged its Renyi divergence at
         this filter's order, rounded up (:func:`dpbounds.accounting.mechanisms.rdp_upper`); Renyi filters only."""
-        from dpbounds.accounting import mechanisms as _mech
         return self.try_spend(rho=_mech.rdp_upper(mechanism, _mech.filter_order(self), **params))
 
     def _fast(self, eps: float, delta) -> Decision | None:
@@ -916,7 +916,6 @@ def _check_conversion(conversion: str, theorem: str) -> None:
 
 def _b_star_budget(entry_id: str, eps_g, delta, budget: dict, conversion: str) -> Fraction:
     """B from a valid conversion: the certified lower end of B*; a user-given B must not exceed it."""
-    from dpbounds.accounting.conversions import b_star
     _check_conversion(conversion, entry_id)
     b = b_star(eps_g, delta, conversion).b_star
     if "B" in budget:
@@ -1025,7 +1024,6 @@ class MultiOrderRenyiFilter:
     def try_spend_mechanism(self, mechanism: str, **params: Exact) -> Decision:
         """A round of a mechanism charged its Renyi divergence at every order, each rounded up
         (:func:`dpbounds.accounting.mechanisms.rdp_upper`)."""
-        from dpbounds.accounting import mechanisms as _mech
         return self.try_spend({a: _mech.rdp_upper(mechanism, a, **params) for a in self.filters})
 
 

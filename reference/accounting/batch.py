@@ -45,7 +45,13 @@ import sympy as sp
 from flint import arb
 
 from dpbounds.spec import DomainError
-from dpbounds.spec.core import SpecEntry, sym
+from dpbounds.spec.core import SpecEntry, sym, Kind
+from dpbounds import spec
+from dpbounds.accounting.registry import filter_specs
+from dpbounds.evaluation.evaluate import fast_interval
+from dpbounds.evaluation.interp import POS_INF
+from dpbounds.evaluation.numeric import arb_prec
+from dpbounds.spec.aggregates import AGGREGATES
 
 _U2 = 2.0 ** -52
 _TINY = 2.0 ** -1074
@@ -192,8 +198,6 @@ def _term_bounds(step, vals: dict):
 
 
 def _trans_interval(name: str, vals: dict):
-    from dpbounds.evaluation.evaluate import fast_interval
-    from dpbounds.spec.aggregates import AGGREGATES
     args = {k: vals[k] for k in AGGREGATES[name].params}
     return fast_interval(f"aggregate.{name}", check_domain=False, **args)
 
@@ -213,8 +217,6 @@ def _few_groups(cols: np.ndarray):
 def _commit(f, plan, vals: dict, bounds: list, j: int, used_new: list) -> None:
     """Record rounds [0, j) of the block (all certified CONT) into the filter's running sums."""
     TRANS_BITS, _value = _ACC.TRANS_BITS, _ACC._value
-    from dpbounds.evaluation.interp import POS_INF
-    from dpbounds.evaluation.numeric import arb_prec
     if j <= 0:
         return
     sl = {k: v[:j] for k, v in vals.items()}
@@ -331,10 +333,7 @@ def _bench_stream(quick: bool, ids: list[str] | None = None) -> list[dict]:
     only these filters."""
     import time
 
-    from dpbounds import spec
-    from dpbounds.accounting.registry import filter_specs
     make_filter = _ACC.make_filter
-    from dpbounds.spec.core import Kind
     n = 10_000 if quick else 1_000_000
     rng = np.random.default_rng(0)
     rows = []

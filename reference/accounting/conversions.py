@@ -37,13 +37,14 @@ from dpbounds import spec
 from dpbounds.spec import DomainError, parse_exact
 from dpbounds.spec.core import Exact
 
-from dpbounds.accounting import fast_conversions as _fast
+from dpbounds.accounting import fast_conversions as _fast, fast_conversions as fc
 from dpbounds.accounting.fast_conversions import b_star_lower, delta_upper, eps_interval, eps_upper  # noqa: F401
 from dpbounds.evaluation import optimize as _opt
-from dpbounds.evaluation.evaluate import CertificationError, Enclosure, Inputs, enclose_inputs
+from dpbounds.evaluation.evaluate import CertificationError, Enclosure, Inputs, enclose_inputs, decimal_str
 from dpbounds.evaluation.interp import ArbBackend, MpBackend, NotCertified, compile_expr
 from dpbounds.evaluation.numeric import arb_endpoints, arb_prec, fraction_to_arb, log10_of, mp_context
 from dpbounds.util import show
+from dpbounds.evaluation.digits import backed_floor_digits
 
 CONVERSIONS = ("bs16", "cks20", "mironov", "gauss")
 VALID = {"bs16": True, "cks20": True, "mironov": True, "gauss": False}
@@ -140,7 +141,6 @@ def _clamp0(enc: Enclosure) -> Enclosure:
 
 def _float_alpha(entry_id: str, params: dict) -> float | None:
     """A near-optimal alpha from the float solvers of dpbounds.accounting.fast_conversions (a heuristic)."""
-    from dpbounds.accounting import fast_conversions as fc
     try:
         r = float(params["rho"])
         if not 1e-300 < r < 1e300:
@@ -387,7 +387,6 @@ class BStar:
                 f"b_star = its lower end{valid}>")
 
     def as_dict(self, digits: int = 20) -> dict[str, Any]:
-        from dpbounds.evaluation.evaluate import decimal_str
         return {"b_star": decimal_str(self.b_star, digits, "floor"),
                 "bracket": [decimal_str(self.bracket[0], digits, "floor"),
                             decimal_str(self.bracket[1], digits, "ceiling")],
@@ -710,7 +709,6 @@ def b_star_to_digits(eps_g, delta_g, conversion: str, digits: int):
     digits that bracket backs (rounded down).  Source: b_star with
     rel_tol = 10^-(digits+2), then up to two retries each 10^12 narrower for a B* near a digit boundary.  Domain: as
     b_star."""
-    from dpbounds.evaluation.digits import backed_floor_digits
     best = None
     tol = Fraction(1, 10 ** (digits + 2))
     for _ in range(3):  # a B* near a digit boundary needs a narrower bracket than its digits: narrow, then refuse

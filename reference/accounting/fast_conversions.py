@@ -56,6 +56,7 @@ import numpy as np
 
 from dpbounds.spec import DomainError, parse_exact
 from dpbounds.evaluation.numeric import float_down, float_up
+from dpbounds.evaluation.evaluate import CertificationError
 
 _U2 = 2.0 ** -52          # one correctly rounded operation, relative (twice the unit roundoff)
 _M = 2.0 ** -44           # one libm call, relative
@@ -756,7 +757,6 @@ CERTIFIED: dict[str, Any] = {}
 
 def _refine_eps(r: float, d: float) -> float:
     """The arb-certified lower end where the float window was not certified (0 if arb cannot either)."""
-    from dpbounds.evaluation.evaluate import CertificationError
     eps_of = CERTIFIED.get("eps_of")
     if eps_of is None:
         return 0.0  # (always a lower end)
@@ -767,7 +767,6 @@ def _refine_eps(r: float, d: float) -> float:
 
 
 def _refine_delta(r: float, e: float) -> float:
-    from dpbounds.evaluation.evaluate import CertificationError
     delta_of = CERTIFIED.get("delta_of")
     if delta_of is None:
         return 0.0  # (always a lower end)

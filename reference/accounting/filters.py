@@ -41,8 +41,13 @@ from dpbounds.spec import DomainError, parse_exact
 from dpbounds.spec.core import Exact
 
 from . import accountants as _acc
-from .accountants import Decision, Filter
+from .accountants import Decision, Filter, make_filter
 from .registry import FilterSpec, Lineup, register_filter
+from .conversions import b_star
+from dpbounds.accounting import mechanisms as _mech
+from dpbounds.evaluation.evaluate import Enclosure, Inputs, decide, enclose
+from dpbounds.evaluation.numeric import arb_endpoints, arb_prec, float_down, float_up, fraction_to_arb
+from dpbounds.evaluation.rdp_conversions import r_max_lower
 
 __all__ = ["GDPFilter", "LiftedFilter", "MultiOrderUnionFilter", "RenyiRRFilter", "gdp_budget",
            "rr_rdp_upper"]
@@ -68,7 +73,6 @@ def gdp_budget(eps_g: Exact, delta_g: Exact, B: Exact | None = None, entry_id: s
     so B is never overstated; a larger explicit B raises DomainError naming ``entry_id``.
     Domain: eps_g > 0, 0 < delta_g < 1, 0 <= B <= B*_gauss(eps_g, delta_g).
     """
-    from .conversions import b_star
     spec.get(entry_id).check_values({"eps_g": eps_g, "delta_g": delta_g}, need=("eps_g", "delta_g"))
     b: Fraction = b_star(eps_g, delta_g, "gauss").b_star
     if B is not None:
@@ -135,8 +139,6 @@ def rr_rdp_charge(alpha: Exact, eps: Any) -> np.ndarray:
     above eps itself (the Renyi divergence of a pure eps-DP pair is at most eps).
     Domain: alpha > 1, eps >= 0 (float64 values; +inf gives +inf).
     """
-    from dpbounds.evaluation.evaluate import enclose
-    from dpbounds.evaluation.numeric import float_down, float_up
     al = parse_exact("alpha", alpha, "conversions.rr.rdp")
     if not al > 1:
         raise DomainError("alpha", al, "alpha > 1", "conversions.rr.rdp")
@@ -163,7 +165,6 @@ def rr_rdp_upper(alpha: Exact, eps: Exact) -> Fraction:
 
     Source: spec ``conversions.rr.rdp``.  Domain: alpha > 1, eps >= 0 (exact values).
     """
-    from dpbounds.evaluation.numeric import float_up
     e = parse_exact("eps", eps, "conversions.rr.rdp")
     if e < 0:
         raise DomainError("eps", e, "eps >= 0", "conversions.rr.rdp")
@@ -226,8 +227,6 @@ def _r_max_budget(alpha: Fraction, eps_g: Fraction, delta_g: Fraction) -> Fracti
     at large orders R* exceeds it by less than the enclosure's width), so never fewer rounds than fz21.thm4_3.rr."""
     from flint import arb
 
-    from dpbounds.evaluation.numeric import arb_endpoints, arb_prec, float_down, fraction_to_arb
-    from dpbounds.evaluation.rdp_conversions import r_max_lower
     with arb_prec(128):
         A, E, D = (fraction_to_arb(x) for x in (alpha, eps_g, delta_g))
         cks = E - ((1 / D).log() + (A - 1) * (-1 / A).log1p() - A.log()) / (A - 1)
@@ -348,11 +347,9 @@ class MultiOrderUnionFilter:
     def try_spend_mechanism(self, mechanism: str, **params: Exact) -> Decision:
         """A round of a mechanism charged its Renyi divergence at every order, each rounded up
         (:func:`dpbounds.accounting.mechanisms.rdp_upper`)."""
-        from dpbounds.accounting import mechanisms as _mech
         return self.try_spend(rho={a: _mech.rdp_upper(mechanism, a, **params) for a in self.spent})
 
     def _fits(self, a: Fraction, r: Fraction) -> bool:
-        from dpbounds.evaluation.evaluate import Inputs, decide
         return not decide(self.entry, Inputs(self.params[a], {"R": (r, r)}))
 
     def try_spend(self, eps=None, delta=0, rho=None) -> Decision:
@@ -391,7 +388,6 @@ class MultiOrderUnionFilter:
     def statistic(self, *, candidate: bool = False):
         """Exact enclosure of the spend sum_t rho_t(alpha) at the order that accepted the last round (with
         ``candidate=True`` after a HALT: the smallest candidate spend over the orders, none of which fits)."""
-        from dpbounds.evaluation.evaluate import Enclosure
         if candidate and self.last_candidate is not None:
             v = min(self.last_candidate.values())
         else:
@@ -442,7 +438,6 @@ class LiftedFilter:
         """Nothing to release: this filter keeps no state file (no save_path)."""
 
     def __init__(self, eps_g, delta_g, delta_dprime, base: str = "rruv16.thm3_4.filter", **base_params):
-        from .accountants import make_filter
         self.entry = spec.get("kov15.lift")
         th = self.entry.theorem
         if base not in LIFT_BASES:
@@ -521,7 +516,6 @@ def _b_from_conversion(entry_id: str, delta_param: str, need: tuple[str, ...]):
 
 
 def _thm4_7_lineup(eps_g: str, delta_g: str) -> dict[str, str]:
-    from .conversions import b_star
     b = b_star(eps_g, delta_g, "cks20").b_star
     return {"eps_g": eps_g, "delta_g": delta_g, "B": f"{b.numerator}/{b.denominator}"}
 

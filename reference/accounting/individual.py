@@ -24,6 +24,9 @@ import numpy.typing as npt
 from dpbounds.spec import DomainError, parse_exact
 from dpbounds.spec.core import Exact
 from dpbounds.util import show
+from dpbounds.accounting import mechanisms as _mech
+from dpbounds.accounting.filters import gdp_budget
+from dpbounds.evaluation.numeric import float_down, float_up
 
 
 def _add_up(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -81,7 +84,6 @@ class IndividualFilter:
         if self.alpha < 1 or B < 0:
             raise DomainError("alpha" if self.alpha < 1 else "B", self.alpha if self.alpha < 1 else B,
                               "alpha >= 1, B >= 0", "fz21.thm4_5")
-        from dpbounds.evaluation.numeric import float_down
         self.B = float_down(B)  # comparing with a lower bound of B never keeps a point that exact arithmetic drops
         self.spent_hi = np.zeros(n)  # upper bounds on each individual's (effective) spend
         self.n = n
@@ -101,8 +103,6 @@ class IndividualFilter:
         :func:`dpbounds.accounting.mechanisms.rdp_upper`).  Each parameter is a scalar or one value per individual
         (e.g. FZ21's noisy gradient descent: sigma_i = sigma / ||clipped gradient of i||); one certified evaluation
         per distinct parameter combination."""
-        from dpbounds.accounting import mechanisms as _mech
-        from dpbounds.evaluation.numeric import float_up
         cols = {k: np.broadcast_to(np.asarray(v, dtype=object), (self.n,)) for k, v in params.items()}
         memo: dict[tuple[tuple[str, Any], ...], float] = {}
         cost = np.empty(self.n)
@@ -128,7 +128,6 @@ class IndividualOdometer:
     """FZ21 Algorithm 6: per-individual Renyi odometers with discretization Delta (needs rho_t^(i) <= Delta)."""
 
     def __init__(self, n: int, Delta: Exact) -> None:
-        from dpbounds.evaluation.numeric import float_down
         D = parse_exact("Delta", Delta, "fz21.cor5_3")
         if not D > 0:
             raise DomainError("Delta", D, "Delta > 0", "fz21.cor5_3")
@@ -194,8 +193,6 @@ class IndividualGDPFilter:
     """
 
     def __init__(self, n: int, eps_g: Exact, delta_g: Exact, B: Exact | None = None) -> None:
-        from dpbounds.accounting.filters import gdp_budget
-        from dpbounds.evaluation.numeric import float_down
         if isinstance(n, bool) or not isinstance(n, int) or n < 1:
             raise DomainError("n", n, "a positive integer", "kth23.individual_filter")
         self.B: Fraction = gdp_budget(eps_g, delta_g, B, "kth23.individual_filter")

@@ -20,6 +20,7 @@ from typing import Any, Callable
 from dpbounds import spec
 from dpbounds.spec import DomainError, parse_exact
 from dpbounds.spec.core import Exact
+from dpbounds.evaluation.evaluate import enclose
 
 #: the charge's relative width: the upper end is at most this far above the exact value
 COST_REL_TOL = Fraction(1, 10**12)
@@ -37,7 +38,6 @@ def _check_mechanism(mechanism: Any) -> spec.SpecEntry:
 
 @functools.lru_cache(maxsize=4096)  # a pure function of exact inputs: the same charge whatever the call order
 def _upper(mechanism: str, alpha: Fraction, params: tuple[tuple[str, Fraction], ...]) -> Fraction:
-    from dpbounds.evaluation.evaluate import enclose
     enc = enclose(mechanism, {"alpha": alpha, **dict(params)}, rel_tol=COST_REL_TOL)
     if enc.hi is None:
         raise DomainError("mechanism", mechanism, "a finite Renyi divergence", _THEOREM, "the curve is +oo here")

@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from dpbounds.spec import DomainError
-from dpbounds.util.io import unique_keys
+from dpbounds.util.io import unique_keys, atomic_write_json
 
 #: a state file is a few KiB (one exact sum per aggregate); anything much larger is not one of ours
 MAX_STATE_BYTES = 1 << 20
@@ -202,7 +202,6 @@ class StateLock:
         with a DomainError and its round is not recorded."""
         import fcntl
 
-        from dpbounds.util.io import atomic_write_json
 
         try:
             dfd = os.open(self.path.parent, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))

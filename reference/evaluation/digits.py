@@ -15,6 +15,7 @@ from fractions import Fraction
 import sympy as sp
 
 from dpbounds.spec.core import SpecEntry, sym
+from dpbounds.evaluation.enclosure import entry_expr
 
 #: the largest number of summands a symbolic Sum may expand to in :func:`exact_value` (bounded work)
 MAX_EXACT_TERMS = 32
@@ -96,7 +97,6 @@ def exact_value(entry: SpecEntry, params: dict[str, Fraction], aggregates: dict,
     :data:`MAX_EXACT_TERMS` summands) and returns the result when sympy reduces it to a Rational.  Aggregates known
     only to an enclosure (lo < hi) or infinite make the value undecided (None); ``simplify=False`` skips the
     costly steps (Sum expansion, simplification) for a quick look.  Domain: prepared inputs."""
-    from dpbounds.evaluation.enclosure import entry_expr
     subs = {sym(k): sp.Rational(v.numerator, v.denominator) for k, v in params.items()}
     for k, v in aggregates.items():
         if not isinstance(v, tuple) or v[0] != v[1]:

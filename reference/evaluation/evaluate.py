@@ -29,7 +29,8 @@ import sympy as sp
 from flint import arb
 
 from dpbounds.spec import DomainError, get
-from dpbounds.spec.core import CANONICAL, Exact, SpecEntry, fraction_to_decimal_str, parse_exact
+from dpbounds.spec.core import (CANONICAL, Exact, SpecEntry, fraction_to_decimal_str, parse_exact, check_sum_sizes,
+                                sum_limits)
 from dpbounds.util import show
 from dpbounds.util.show import decimal_str as decimal_str  # re-exported (its home was here)
 
@@ -39,6 +40,7 @@ from dpbounds.evaluation.enclosure import (CertificationError as CertificationEr
                                            entry_expr as entry_expr)
 from dpbounds.evaluation.interp import POS_INF, ArbBackend, MpBackend, NotCertified, NpIntervalBackend, compile_expr
 from dpbounds.evaluation.numeric import arb_end_pairs, arb_prec, dyadic_fraction, float_down, float_up, mp_context
+from dpbounds.evaluation.digits import backed_decimal, decimal_round, exact_value, round_nearest
 
 
 # ------------------------------------------------------------------------------------------------
@@ -501,7 +503,6 @@ def true_value(entry: SpecEntry, inp: Inputs, enc: Enclosure, digits: int, what:
     """The value correctly rounded to ``digits`` digits (backed by ``enc``), or the exact value the spec decides.
 
     Raises DomainError('digits') when neither backs ``digits`` digits (see dpbounds.evaluation.digits)."""
-    from dpbounds.evaluation.digits import backed_decimal, decimal_round, exact_value, round_nearest
     lo, hi = enc.lo, enc.hi
     if lo is None or hi is None:  # +oo: the caller reports it as infinite
         raise DomainError("digits", digits, "a finite value", entry.theorem, "the value is +oo")
@@ -650,7 +651,6 @@ def fast_interval(entry_id: str, *, what: str = "expr", rounded_inputs: bool = F
 
 def _check_sum_sizes_fast(entry: SpecEntry, env: dict[str, Any]) -> None:
     """spec.core.check_sum_sizes at the largest value of each array (a sum's length grows with its upper limit)."""
-    from dpbounds.spec.core import check_sum_sizes, sum_limits
     if not sum_limits(entry):
         return
     big = {}

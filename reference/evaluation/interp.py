@@ -21,6 +21,8 @@ from typing import Any, Callable
 import numpy as np
 import sympy as sp
 from flint import arb, ctx as _flint_ctx
+from dpbounds.evaluation.numeric import arb_prec, float_down, float_up
+from dpbounds.spec.core import assumed
 
 # ------------------------------------------------------------------------------------------------
 # Extended reals for arb: python-flint's +inf ball loses its sign under arithmetic, so +oo is a sentinel.
@@ -362,7 +364,6 @@ class NpIntervalBackend:
         return lo, hi
 
     def const(self, q: Fraction):
-        from dpbounds.evaluation.numeric import float_down, float_up
         return (np.float64(float_down(q)), np.float64(float_up(q)))
 
     def pi(self):
@@ -491,7 +492,6 @@ class NpIntervalBackend:
 
     def _elementwise_arb(self, name, args):
         """Rare functions (erfc, zeta, ...): an arb enclosure per element (slow but certified)."""
-        from dpbounds.evaluation.numeric import arb_prec, float_down, float_up
         arrs = [np.broadcast_arrays(*a) for a in args]
         shape = np.broadcast_shapes(*[x[0].shape for x in arrs])
         lo = np.empty(shape)
@@ -1234,7 +1234,6 @@ def _provably_nonnegative(e: sp.Basic) -> bool:
     The fast path enforces those assumptions on its inputs (``dpbounds.evaluation.evaluate.fast_interval``), so a product of
     such factors can be bounded from its ends without the four-product hull.
     """
-    from dpbounds.spec.core import assumed
     try:
         return bool(assumed(e).is_nonnegative)
     except Exception:  # noqa: BLE001 - sympy's assumption system may give up: then we do not rely on it

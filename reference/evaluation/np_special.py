@@ -33,6 +33,7 @@ from __future__ import annotations
 import threading
 
 import numpy as np
+from dpbounds.evaluation.numeric import arb_prec, float_up
 
 DEG = 10
 SCALE = 256
@@ -45,7 +46,6 @@ _LOCK = threading.Lock()
 def _build() -> tuple[np.ndarray, np.ndarray, float, np.ndarray]:
     from flint import arb
 
-    from dpbounds.evaluation.numeric import arb_prec, float_up
     n = DEG
     cells = JMAX - JMIN + 1
     coefs = np.empty((n + 1, cells))

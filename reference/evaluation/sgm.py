@@ -41,6 +41,7 @@ import mpmath
 from flint import acb, arb, ctx as _flint_ctx
 
 from dpbounds.evaluation.numeric import arb_prec, fraction_to_arb
+from dpbounds.evaluation.interp import NotCertified
 
 #: acb.integral's effort limits (per piece); beyond them the piece's ball is wide and the caller retries / refuses
 _EVAL_LIMIT = 200_000
@@ -337,7 +338,6 @@ def log_moment(backend, vals: list, exact: list[Fraction] | None):
     ball at the current precision (ArbBackend; the exact arguments, or exact balls, are required: NotCertified
     otherwise) or mpmath's quadrature of the definition (MpBackend); NotImplementedError for other backends (the
     fast path then evaluates per element in arb)."""
-    from dpbounds.evaluation.interp import NotCertified
     name = getattr(backend, "name", "")
     if name == "arb":
         if exact is None:

@@ -21,9 +21,11 @@ from typing import Any
 from flint import arb, ctx as _flint_ctx
 
 from dpbounds.evaluation.rdp_conversions import _as_not_certified, _ball, _bits
-from dpbounds.evaluation.enclosure import Enclosure
+from dpbounds.evaluation.enclosure import Enclosure, CertificationError
 from dpbounds.evaluation.interp import NotCertified
 from dpbounds.evaluation.numeric import arb_endpoints, arb_prec, fraction_to_arb, mp_context
+from dpbounds.evaluation.evaluate import enclose
+from dpbounds.spec import DomainError, parse_exact
 
 _WHERE = "tradeoff.rdp (dpbounds.accounting.tradeoff)"
 
@@ -213,7 +215,6 @@ def rdp_tradeoff_backend(B: Any, vals: list, exact: list | None = None) -> Any:
 
 def beta_enclosure(entry_id: str, rel_tol: float = 1e-12, **params: Any) -> Enclosure:
     """Certified Enclosure of a trade-off entry's beta (``tradeoff.gdp``, ``tradeoff.dp``, ``tradeoff.rdp``)."""
-    from dpbounds.evaluation.evaluate import enclose
     return enclose(entry_id, params, rel_tol=rel_tol)
 
 
@@ -324,7 +325,6 @@ def zcdp_enclosure(rho: Any, fpr: Any) -> Enclosure:
     Bernoulli pair in every order's region is itself rho-zCDP, so no larger curve is implied -- RGCSK26).  Relative
     width about 1e-4 (see :func:`zcdp_tradeoff_ends`); at most tradeoff.gdp at mu = sqrt(2 rho).  Claim direction
     'lower': the sound beta to report is ``.lower()``.  Not a registry entry (its width is limited)."""
-    from dpbounds.spec import DomainError, parse_exact
     r = parse_exact("rho", rho, "tradeoff.zcdp")
     x = parse_exact("fpr", fpr, "tradeoff.zcdp")
     if r < 0:
@@ -340,7 +340,6 @@ def zcdp_enclosure(rho: Any, fpr: Any) -> Enclosure:
             return Enclosure(lo, hi, bits)
         except NotCertified:
             continue
-    from dpbounds.evaluation.enclosure import CertificationError
     raise CertificationError(f"tradeoff.zcdp: could not certify rho={rho}, fpr={fpr}")
 
 

@@ -53,7 +53,10 @@ from flint import arb
 
 from dpbounds.spec import DomainError, parse_exact
 
-from dpbounds.evaluation.numeric import arb_endpoints, arb_prec, float_down, float_up, fraction_to_arb
+from dpbounds.evaluation.numeric import arb_endpoints, arb_prec, float_down, float_up, fraction_to_arb, mp_context
+from dpbounds import spec
+from dpbounds.accounting.accountants import Decision, make_filter
+from dpbounds.evaluation.evaluate import fast_interval
 
 PREC = 160
 MAX_PREC = 1024
@@ -298,7 +301,6 @@ def always_continue(history, candidate) -> bool:
 
 def filter_from_spec(entry_id: str, **budget) -> FilterFn:
     """A FilterFn backed by :class:`dpbounds.accounting.accountants.Filter` (state rebuilt from the parameter history: exact)."""
-    from dpbounds.accounting.accountants import Decision, make_filter
     proto = make_filter(entry_id, **budget)
     kw = {**budget, "B": proto.budget["B"]} if "B" in proto.budget and "B" not in budget else budget
     cache: dict = {}
@@ -836,7 +838,6 @@ def crossing_probability_mc(bound, eps, N: int, paths: int = 20000, seed: int = 
 
 def _beta_ppf(q: float, a: float, b: float) -> float:
     """The q-quantile of Beta(a, b) by bisection on mpmath's regularized incomplete beta (private context)."""
-    from dpbounds.evaluation.numeric import mp_context
     ctx = mp_context(30)
     lo, hi = ctx.mpf(0), ctx.mpf(1)
     for _ in range(80):
@@ -850,8 +851,6 @@ def _beta_ppf(q: float, a: float, b: float) -> float:
 
 def odometer_lower_bound_fn(entry_id: str, params: dict, eps: float) -> Callable[[int], float]:
     """n -> a float LOWER bound on the odometer after n homogeneous pure rounds of eps (fast path lower end)."""
-    from dpbounds import spec
-    from dpbounds.evaluation.evaluate import fast_interval
     entry = spec.get(entry_id)
     A1 = float(eps * (math.exp(eps) - 1) / 2)
 

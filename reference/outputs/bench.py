@@ -9,6 +9,9 @@ import time
 from typing import Callable
 
 import numpy as np
+from dpbounds import spec
+from dpbounds.evaluation.evaluate import enclose_inputs, fast_interval, prepare
+from dpbounds.spec.core import Kind
 
 
 def _best_rate(fn: Callable[[], object], work: int, repeats: int) -> float:
@@ -39,8 +42,6 @@ def _class_of(expr) -> str:
 def _bench_entries(quick: bool = False):
     """The entries benchmarked: every bound, or with ``quick`` one per expression class (the classes' rates are
     what --quick is for: a look in seconds, not a table of every entry)."""
-    from dpbounds import spec
-    from dpbounds.spec.core import Kind
     entries = [e for e in spec.registry().values()
                if e.kind is not Kind.AGGREGATE and e.optimize is None and not e.expr.is_Boolean and not e.evaluator]
     if not quick:
@@ -59,7 +60,6 @@ def bench_fast_path(quick: bool) -> list[dict]:
     for exact sums, which are evaluated per element), the aggregates (or, without aggregates, the first parameter)
     varying by +-50% around the entry's sample point; best of 3 calls (1 with --quick), domain checks off (they are
     timed apart)."""
-    from dpbounds.evaluation.evaluate import fast_interval
     rows = []
     rng = np.random.default_rng(0)
     for e in _bench_entries(quick):
@@ -92,7 +92,6 @@ def bench_fast_path(quick: bool) -> list[dict]:
 def bench_certified(quick: bool) -> list[dict]:
     """Certified enclosures to 50 significant digits (rel_tol 1e-50, from 200 bits) at the sample point (with
     --quick: one entry per expression class, about 0.02 s each)."""
-    from dpbounds.evaluation.evaluate import enclose_inputs, prepare
     rows = []
     for e in _bench_entries(quick):
         pt = e.sample_point()

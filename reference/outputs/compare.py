@@ -15,6 +15,12 @@ from dpbounds import spec
 
 from dpbounds.evaluation.evaluate import Inputs, decide, prepare
 from dpbounds.evaluation.sequences import aggregate_exact
+from dpbounds.accounting.accountants import make_filter
+from dpbounds.accounting.conversions import _gauss_test, b_star
+from dpbounds.accounting.filters import gdp_budget, rr_rdp_upper
+from dpbounds.accounting.individual import IndividualGDPFilter
+from dpbounds.accounting.registry import filter_specs
+from dpbounds.exact.worst_case import delta_rr
 
 
 def _homogeneous_aggregates(entry: spec.SpecEntry, eps: Fraction, k: int) -> dict:
@@ -57,7 +63,6 @@ def rounds_allowed(entry_id: str, budget: dict, eps, max_rounds: int = 10**7) ->
 def rounds_allowed_optimal(eps, eps_g, delta_g, max_rounds: int = 100000) -> int:
     """The largest k with k-fold eps-RR (the exact worst case, KOV15) being (eps_g, delta_g)-DP: the limit any
     valid filter for fixed homogeneous parameters can reach."""
-    from dpbounds.exact.worst_case import delta_rr
     dg = spec.parse_exact("delta_g", delta_g)
 
     def ok(k: int) -> bool:
@@ -70,7 +75,6 @@ def rounds_allowed_optimal(eps, eps_g, delta_g, max_rounds: int = 100000) -> int
 def filter_lineup(eps_g: str, delta_g: str) -> list[tuple[str, str, dict]]:
     """(label, filter id, budget) for the side-by-side comparison at total budget (eps_g, delta_g): the filters of
     the filter registry with a ``lineup`` (:class:`dpbounds.accounting.registry.Lineup`), in its rank order."""
-    from dpbounds.accounting.registry import filter_specs
     ranked = sorted((fs.lineup.rank, fs.lineup.label, fid, fs.lineup.budget)
                     for fid, fs in filter_specs().items() if fs.lineup is not None)
     return [(label, fid, budget(eps_g, delta_g)) for _, label, fid, budget in ranked]
@@ -142,7 +146,6 @@ def rr_renyi_rounds(eps, eps_g: str, delta_g: str, multi_id: str = "lec21.multi_
     """(rounds of the one-order RR-curve Renyi filter at its best order in ORDERS, rounds of the multi-order union
     filter ``multi_id`` (lec21.multi_order or lec21.multi_order.cks20) over ORDERS, the best order) for homogeneous
     pure eps rounds."""
-    from dpbounds.accounting.filters import rr_rdp_upper
     single = [(rounds_allowed_charge("fz21.thm4_3.rr", {"alpha": a, "eps_g": eps_g, "delta_g": delta_g},
                                      rr_rdp_upper(a, eps)), a) for a in ORDERS]
     best, best_a = max(single, key=lambda t: t[0])
@@ -154,7 +157,6 @@ def rr_renyi_rounds(eps, eps_g: str, delta_g: str, multi_id: str = "lec21.multi_
 
 def _gauss_ok(mu2_total: Fraction, eps_g: str, delta_g: str) -> bool:
     """Certified: is sqrt(mu2_total)-GDP (eps_g, delta_g)-DP?  (the exact Gaussian curve, DRS19 Cor. 2.13)"""
-    from dpbounds.accounting.conversions import _gauss_test
     r = _gauss_test(mu2_total / 2, spec.parse_exact("eps_g", eps_g), spec.parse_exact("delta_g", delta_g))
     return r is True
 
@@ -172,9 +174,6 @@ def gdp_optimum_prefix(mus, eps_g: str, delta_g: str) -> int:
 def _gaussian_lineup(eps_g: str, delta_g: str):
     """(label, homogeneous(mu) -> rounds, stream(mus) -> rounds) for Gaussian (mu-GDP) rounds.  Homogeneous counts
     by bisection on the same exact per-round charges the accountants record; streams through the accountants."""
-    from dpbounds.accounting.accountants import make_filter
-    from dpbounds.accounting.conversions import b_star
-    from dpbounds.accounting.filters import gdp_budget
 
     def run(factory, charge):
         def go(mus):
@@ -235,8 +234,6 @@ def compare_individual_gdp_table(quick: bool = False, eps_g: str = "1", delta_g:
 
     Individual i's clipped contribution is c_i C and the noise sigma, so its rounds are mu_i-GDP for i with mu_i =
     c_i mu_worst (mu_worst = C/sigma = 0.05); the worst-case filter charges mu_worst every round and stops everyone."""
-    from dpbounds.accounting.individual import IndividualGDPFilter
-    from dpbounds.accounting.filters import gdp_budget
     mu_worst = Fraction(1, 20)
     cs = ["1", "0.5", "0.2"] if quick else ["1", "0.5", "0.2", "0.1"]
     mus = [mu_worst * spec.parse_exact("c", c) for c in cs]
@@ -276,7 +273,6 @@ def rr_optimum_prefix(eps_seq, eps_g, delta_g) -> int:
     grouped convolution) <= delta_g.  No valid filter can continue further on that stream: a filter is in particular
     valid for the non-adaptive analyst that plays the sequence, and RR attains each round's worst case (KOV15).
     Monotone in n (dropping a round is a post-processing), so found by bisection."""
-    from dpbounds.exact.worst_case import delta_rr
     seq = [spec.parse_exact("eps", e) for e in eps_seq]
     dg = spec.parse_exact("delta_g", delta_g)
     n = largest_ok(lambda n: delta_rr(seq[:n], eps_g).hi <= dg, len(seq))
@@ -317,7 +313,6 @@ def _run_stream(make, values, per_round) -> int:
 
 def _pure_lineup(eps_g: str, delta_g: str):
     """(label, factory) of the filters compared on pure heterogeneous streams (each fed try_spend(eps=...))."""
-    from dpbounds.accounting.accountants import make_filter
     lineup = []
     for lab, fid, budget in filter_lineup(eps_g, delta_g)[:3]:
         lineup.append((lab, lambda fid=fid, budget=budget: make_filter(fid, **budget)))
@@ -340,7 +335,6 @@ def compare_heterogeneous_table(quick: bool = False, eps_g: str = "1", delta_g: 
     that fixed sequence (pure: exact RR composition, conversions.mv16.exact; Gaussian: exact GDP composition).
     Pure streams also show FZ21 Thm 4.3 with the RR curve at the best single order of ORDERS chosen in hindsight
     (an order must be fixed in advance, so this column is an upper reference, not a filter one could deploy)."""
-    from dpbounds.accounting.accountants import make_filter
     streams = hetero_streams(1200 if quick else 2000)
     pure = _pure_lineup(eps_g, delta_g)
     headers = ["workload"] + [lab for lab, _ in pure] + ["FZ21 Thm 4.3 + RR curve (best order in hindsight)",

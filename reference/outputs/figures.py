@@ -14,6 +14,12 @@ from pathlib import Path
 from typing import Callable
 
 import numpy as np
+from dpbounds.accounting.conversions import b_star
+from dpbounds.audit.common import UNSOUND
+from dpbounds.audit.run import ratio_of
+from dpbounds.evaluation.evaluate import fast_upper
+from dpbounds.outputs.examples.private_gd import run_example
+from dpbounds.util.io import atomic_write_bytes
 
 DELTA = "1e-6"
 
@@ -39,7 +45,6 @@ def _figure(ncols: int = 1, height: float = 4.8):
 
 def _save(fig, out: Path, name: str) -> str:
     """Write the figure as DIR/figures/NAME.svg (atomically); returns the relative path."""
-    from dpbounds.util.io import atomic_write_bytes
     buf = io.BytesIO()
     fig.savefig(buf, format="svg", metadata={"Date": None, "Creator": None})
     atomic_write_bytes(out / "figures" / f"{name}.svg", buf.getvalue())
@@ -47,7 +52,6 @@ def _save(fig, out: Path, name: str) -> str:
 
 
 def fig_lower_order_terms(out: Path) -> tuple[str, str]:
-    from dpbounds.evaluation.evaluate import fast_upper
     eps = np.logspace(-3, 0.5, 300)
     zero = np.zeros_like(eps)
     kov = fast_upper("aggregate.KOV", eps=eps, delta=zero)
@@ -67,7 +71,6 @@ def fig_lower_order_terms(out: Path) -> tuple[str, str]:
 
 
 def _odometer_curves(V: np.ndarray) -> dict[str, np.ndarray]:
-    from dpbounds.evaluation.evaluate import fast_upper
     zero = np.zeros_like(V)
     curves = {}
     for eps_g in ("0.5", "1", "2"):
@@ -82,7 +85,6 @@ def _odometer_curves(V: np.ndarray) -> dict[str, np.ndarray]:
 
 
 def _advanced_curve(V: np.ndarray) -> np.ndarray:
-    from dpbounds.evaluation.evaluate import fast_upper
     # the WRRW23 Thm 2 statistic sqrt(2 V log(1/delta')) + V/2 is pointwise advanced composition
     return fast_upper("wrrw23.thm2", eps_g=1.0, delta_prime=float(DELTA), delta_dprime=0.0, V=V, D=np.zeros_like(V))
 
@@ -103,7 +105,6 @@ def fig_odometer_families(out: Path) -> tuple[str, str]:
 
 
 def fig_odometers_vs_rruv(out: Path) -> tuple[str, str]:
-    from dpbounds.evaluation.evaluate import fast_upper
     eps = 0.01
     k = np.unique(np.logspace(0, 7, 300).astype(np.int64)).astype(float)
     V = k * eps**2
@@ -170,7 +171,6 @@ def fig_filters_rounds(out: Path, headers: list[str], rows: list[list[str]], eps
 
 def fig_bstar(out: Path, table_eps_g: list[str] = ()) -> tuple[str, str]:
     """B* curves; the eps_g of the report's B* table are marked on them."""
-    from dpbounds.accounting.conversions import b_star
     eps_g = np.logspace(-2, 1, 25)
     fig, ax = _figure()
     for conv, style in (("bs16", "-"), ("cks20", "--"), ("gauss", ":")):
@@ -192,7 +192,6 @@ def fig_bstar(out: Path, table_eps_g: list[str] = ()) -> tuple[str, str]:
 
 
 def fig_individual(out: Path) -> tuple[str, str]:
-    from dpbounds.outputs.examples.private_gd import run_example
     res = run_example()
     fig, axes = _figure(ncols=2, height=4.2)
     # Algorithm 7 wide and pale underneath, Algorithm 8 dashed on top: where they coincide both stay visible
@@ -228,8 +227,6 @@ def fig_individual(out: Path) -> tuple[str, str]:
 
 def fig_audit(out: Path, results) -> tuple[str, str] | None:
     """Peer value / reference per peer and function (log scale), unsound in red; None when nothing to draw."""
-    from dpbounds.audit.common import UNSOUND
-    from dpbounds.audit.run import ratio_of
     pts = [(f"{c.peer}\n{c.function.rsplit('.', 1)[-1]}", ratio_of(c), c.verdict)
            for r in results for c in r.comparisons]
     pts = [p for p in pts if p[1] is not None and p[1] > 0]

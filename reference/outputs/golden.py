@@ -54,7 +54,7 @@ from dpbounds.spec.core import Kind, fraction_to_decimal_str
 from dpbounds.spec.render import registry_hash
 
 from dpbounds.accounting.accountants import make_filter
-from dpbounds.accounting.conversions import b_star_to_digits
+from dpbounds.accounting.conversions import b_star_to_digits, delta_of, eps_of
 from dpbounds.evaluation.digits import backed_decimal, decimal_round, exact_value, round_nearest
 from dpbounds.evaluation.evaluate import CertificationError, Enclosure, Inputs, decide, enclose_inputs, \
     prepare
@@ -62,6 +62,7 @@ from dpbounds.evaluation.interp import POS_INF, NotCertified
 from dpbounds.evaluation.sequences import aggregates_for
 from dpbounds.evaluation.numeric import float_down, float_up
 from dpbounds.util.progress import Progress
+import dpbounds.proofs_check as pc
 
 FORMAT = 2
 GENERATOR = f"dpbounds.outputs.golden/{FORMAT}"
@@ -845,7 +846,6 @@ def _canon(x: str) -> str:
 
 
 def _conversion_records(conv: str, direction: str, grid: dict, version: str, digits: int) -> list[dict]:
-    from dpbounds.accounting.conversions import delta_of, eps_of
     entry = spec.get(f"conversions.{conv}" if direction == "eps_of_delta" or conv == "bs16"
                      else "conversions.cks20.delta")
     other = "delta" if direction == "eps_of_delta" else "eps"
@@ -1022,7 +1022,6 @@ def _owned_by_us(d: Path) -> bool:
 def _package_dirs() -> list[Path]:
     """The directories of the installed package: dpbounds itself and the subpackages that an editable install maps
     elsewhere (dpbounds.spec -> spec/, dpbounds.proofs_check -> proofs_check/)."""
-    import dpbounds.proofs_check as pc
 
     return [Path(__file__).resolve().parents[1], Path(spec.__file__).resolve().parent,
             Path(pc.__file__).resolve().parent]

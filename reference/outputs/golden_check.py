@@ -42,6 +42,13 @@ from pathlib import Path
 from typing import Any
 
 from dpbounds.outputs.golden_load import GoldenInputError, decode_text, parse_json, read_regular_bytes
+from dpbounds import spec
+from dpbounds.accounting.accountants import make_filter
+from dpbounds.accounting.conversions import b_star_to_digits, delta_of, eps_of
+from dpbounds.evaluation.evaluate import enclose_inputs, prepare
+from dpbounds.outputs import golden as G
+from dpbounds.outputs.golden import (FORMAT, KINDS, OPAQUE_POINTS, SCHEMAS, _canon, _halts, csv_text, round_inputs,
+                                     schema_text, validate)
 
 #: the most bytes of all files of one tree (a --grid dense tree is far below)
 MAX_TREE_BYTES = 2 << 30
@@ -120,7 +127,6 @@ def _walk(out: Path) -> tuple[set[str], int]:
 
 
 def _manifest(out: Path) -> dict:
-    from dpbounds.outputs.golden import FORMAT, SCHEMAS, validate
 
     try:
         text = decode_text(read_regular_bytes(out / "manifest.json", MAX_MANIFEST_BYTES), "manifest.json")
@@ -269,7 +275,6 @@ def _stream_problems(groups: dict[tuple, list[dict]], kind: str, rel: str, probs
 
 
 def _rounds_of(entry, recs: list[dict]) -> dict[str, list[str]]:
-    from dpbounds.outputs.golden import round_inputs
 
     names = round_inputs(entry)
     for r in recs:
@@ -294,14 +299,11 @@ def _check_params(params: dict) -> None:
 @functools.lru_cache(maxsize=256)
 def _accepted_budget(entry_id: str, budget_json: str) -> None:
     """DomainError unless dpbounds' own filter accepts the budget (a B above the certified B* certifies nothing)."""
-    from dpbounds.accounting.accountants import make_filter
 
     make_filter(entry_id, **json.loads(budget_json)).close()
 
 
 def _filter_stream_recompute(groups, rel: str, probs: _Problems) -> None:
-    from dpbounds import spec
-    from dpbounds.outputs.golden import _halts
 
     for key, recs in groups.items():
         where = f"{rel}: stream {key[2]!r} of {key[0]} at {key[1]}"
@@ -325,9 +327,6 @@ _COMPARED = ("value", "digits", "exact", "infinite", "lo", "hi", "upper", "lower
 
 def _recompute(rec: dict, kind: str, manifest: dict, stream: list[dict] | None) -> list[str]:
     """Differences between a record and the same record computed again now (empty when equal)."""
-    from dpbounds import spec
-    from dpbounds.accounting.conversions import b_star_to_digits, delta_of, eps_of
-    from dpbounds.outputs import golden as G
 
     digits = manifest["digits"]
     if kind == "bound":
@@ -371,7 +370,6 @@ def _recompute(rec: dict, kind: str, manifest: dict, stream: list[dict] | None) 
 def _rel_tol_mismatch(rec: dict) -> str:
     """Why a bound record's ``rel_tol`` field does not fit its entry ('' when it does): present exactly for an entry
     evaluated only by its opaque certified evaluator."""
-    from dpbounds import spec
 
     try:
         opaque = bool(spec.get(rec["id"]).evaluator)
@@ -390,8 +388,6 @@ def _opaque_recompute(rec: dict, entry, digits: int) -> list[str]:
     be consistent with the new certified enclosure [lo', hi'] (the exact value lies in both): [lo, hi] and the
     interval of reals that round to ``value`` each meet [lo', hi'] -- together, in one point -- ``lower`` <= hi' and
     ``upper`` >= lo'; an exact or infinite value must be the same again."""
-    from dpbounds.evaluation.evaluate import enclose_inputs, prepare
-    from dpbounds.outputs import golden as G
 
     tol = _dec(rec["rel_tol"], "rel_tol")
     if not Fraction(1, 10**9) <= tol < 1:  # the evaluators' range (1e-7 at best): a bounded recomputation
@@ -432,7 +428,6 @@ def _opaque_recompute(rec: dict, entry, digits: int) -> list[str]:
 def _opaque_picks(items: list, rng: random.Random) -> list:
     """One record of each opaque entry (field ``rel_tol``), so that every check recomputes one: drawn among the
     records at the entry's sample-grid points (chosen cheap, golden.OPAQUE_POINTS), else among all of its records."""
-    from dpbounds.outputs.golden import OPAQUE_POINTS, _canon
 
     groups: dict[str, list] = defaultdict(list)
     for it in items:
@@ -465,7 +460,6 @@ def check_golden(out_dir: str | Path, *, seed: int = 0, sample_rate: float = SAM
 
 
 def _check(out: Path, seed: int, sample_rate: float, sample_min: int) -> list[str]:
-    from dpbounds.outputs.golden import KINDS, SCHEMAS, csv_text, schema_text, validate
 
     try:
         if not out.is_dir():

@@ -14,7 +14,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from dpbounds.util.io import unique_keys
+from dpbounds.util.io import unique_keys, read_bytes_bounded
+from dpbounds.spec import DomainError
 
 #: the largest golden file read (a --grid dense tree's largest file is a few MiB)
 MAX_FILE_BYTES = 256 << 20
@@ -35,8 +36,6 @@ def read_regular_bytes(path: str | Path, max_bytes: int = MAX_FILE_BYTES) -> byt
 
     The type is checked with lstat before the file is opened, and again on the open descriptor (O_NOFOLLOW,
     O_NONBLOCK: a file swapped for a link or FIFO in between is refused, never followed or waited on)."""
-    from dpbounds.spec import DomainError
-    from dpbounds.util.io import read_bytes_bounded
 
     try:
         return read_bytes_bounded(path, str(path), max_bytes, follow_symlinks=False)

@@ -26,6 +26,23 @@ from typing import Callable
 
 from dpbounds.util.io import atomic_write_text, ensure_output_dir
 from dpbounds.util.progress import Progress
+import dpbounds
+from dpbounds import spec
+from dpbounds.accounting.conversions import b_star
+from dpbounds.audit.common import version_of
+from dpbounds.audit.run import (ADAPTERS, _detail as audit_detail, audit_peers, entry_point_adapters, finding_line,
+                                findings_with_witness, summary_counts)
+from dpbounds.evaluation.evaluate import CertificationError, decimal_str, enclose, evaluate
+from dpbounds.outputs import figures
+from dpbounds.outputs.compare import (compare_filters_table, compare_gaussian_table, compare_heterogeneous_table,
+                                      compare_individual_gdp_table)
+from dpbounds.outputs.figures import make_figures
+from dpbounds.outputs.golden import write_golden
+from dpbounds.proofs_check.core import all_claims, run_claim
+from dpbounds.proofs_check.render import FINDINGS_HEADERS, findings_rows
+from dpbounds.spec import DomainError, registry
+from dpbounds.spec.core import Kind
+from dpbounds.spec.render import registry_hash
 
 #: seconds of silence after which the progress display says it is still working
 HEARTBEAT = 3.0
@@ -138,9 +155,6 @@ def _formula_cell(e) -> Cell:
 
 
 def section_proofs(sec: Section, out: Path, quick: bool) -> None:
-    from dpbounds.proofs_check.core import all_claims, run_claim
-    from dpbounds.proofs_check.render import FINDINGS_HEADERS, findings_rows
-    from dpbounds.spec import registry
     results = []
     for c in all_claims().values():
         sec.tick(c.id)
@@ -193,16 +207,12 @@ def _opaque_evaluation(e, params):
     1e-3, ends rounded outward to 6 digits, the value the digits both ends share."""
     from types import SimpleNamespace
 
-    from dpbounds.evaluation.evaluate import decimal_str, enclose
     enc = enclose(e.id, params, rel_tol=1e-3)
     lo, hi = decimal_str(enc.lo, 6, "floor"), decimal_str(enc.hi, 6, "ceiling")
     return SimpleNamespace(value=f"in [{lo}, {hi}] (certified bracket)", enclosure=(lo, hi))
 
 def section_registry(sec: Section, out: Path, quick: bool) -> None:
-    from dpbounds import spec
-    from dpbounds.spec.core import Kind
 
-    from dpbounds.evaluation.evaluate import CertificationError, evaluate
     rows, ids = [], []
     for e in spec.registry().values():
         if e.kind is Kind.AGGREGATE or e.expr.is_Boolean:
@@ -243,8 +253,6 @@ def section_registry(sec: Section, out: Path, quick: bool) -> None:
 
 
 def section_bstar(sec: Section, out: Path, quick: bool) -> None:
-    from dpbounds.accounting.conversions import b_star
-    from dpbounds.evaluation.evaluate import decimal_str
     grid = ("0.1", "0.5", "1", "2", "5")
     rows = []
     for eps_g in grid:
@@ -261,21 +269,17 @@ def section_bstar(sec: Section, out: Path, quick: bool) -> None:
 
 
 def section_filters(sec: Section, out: Path, quick: bool) -> None:
-    from dpbounds.outputs.compare import compare_filters_table
     headers, rows, note = compare_filters_table(quick=quick, tick=sec.tick)
     sec.p(note)
     sec.table(headers, rows)
     _figure(sec, "fig_filters_rounds", out, headers, rows)
-    from dpbounds.outputs.compare import compare_gaussian_table
     headers, rows, note = compare_gaussian_table(quick=quick)
     sec.p(note)
     sec.table(headers, rows)
-    from dpbounds.outputs.compare import compare_heterogeneous_table
     headers, rows, g_headers, g_rows, note, _ = compare_heterogeneous_table(quick=quick)
     sec.p(note)
     sec.table(headers, rows)
     sec.table(g_headers, g_rows)
-    from dpbounds.outputs.compare import compare_individual_gdp_table
     headers, rows, note = compare_individual_gdp_table(quick=quick)
     sec.p(note)
     sec.table(headers, rows)
@@ -284,7 +288,6 @@ def section_filters(sec: Section, out: Path, quick: bool) -> None:
 def section_golden(sec: Section, out: Path, quick: bool) -> None:
     import json
 
-    from dpbounds.outputs.golden import write_golden  # provided by dpbounds.outputs.golden
     summary = write_golden(out / "golden", bounds=None, grid="sample")
     sec.facts["checked"] = [f"golden vectors written and self-checked: {summary.split(',')[0]}"]
     sec.facts["todo"] = [("Library authors: test against the golden vectors -- `dpbounds golden --out vectors/`, then "
@@ -306,10 +309,6 @@ def section_golden(sec: Section, out: Path, quick: bool) -> None:
 
 
 def section_audit(sec: Section, out: Path, quick: bool) -> None:
-    from dpbounds.audit.common import version_of
-    from dpbounds.audit.run import ADAPTERS, audit_peers, entry_point_adapters, finding_line, findings_with_witness, \
-        summary_counts
-    from dpbounds.audit.run import _detail as audit_detail  # the audit's own wording of a judgement
     results = []
     for peer in {**ADAPTERS, **entry_point_adapters()}:  # one at a time, for progress
         sec.tick(peer)
@@ -388,7 +387,6 @@ def section_figures(sec: Section, out: Path, quick: bool) -> None:
     except ImportError:
         sec.p("skipped: matplotlib is not installed (pip install 'dpbounds[report]').")
         return
-    from dpbounds.outputs.figures import make_figures
     failed = []
     sec.p("Each figure opens from its line; the captions say what it shows.")
     for file, caption in make_figures(out):
@@ -408,7 +406,6 @@ def _figure(sec: Section, name: str, out: Path, *args) -> None:
     except ImportError:
         sec.p("(figure skipped: matplotlib is not installed; pip install 'dpbounds[report]')")
         return
-    from dpbounds.outputs import figures
     made = figures.draw(getattr(figures, name), out, *args)
     if made:
         sec.img(*made, fold=name == "fig_audit")  # one row per comparison: tall, so on demand
@@ -537,7 +534,6 @@ def git_commit(where: Path | None = None) -> str:
     clone (said so).  ``where`` (tests): look only there."""
     if where is not None:
         return _git_head(where)
-    import dpbounds
     pkg = Path(dpbounds.__file__).resolve().parent
     # the package's own files must be tracked there: a venv inside some other checkout (site-packages under a clone,
     # untracked) is not the commit dpbounds was built from
@@ -571,9 +567,6 @@ def git_commit(where: Path | None = None) -> str:
 
 def summary_facts(sections: list[Section]) -> list[tuple[str, str, str]]:
     """(label, text, link target) of the summary box."""
-    import dpbounds
-    from dpbounds import spec
-    from dpbounds.spec.render import registry_hash
     facts: dict = {}
     keys = {s.key: s for s in sections}
     for s in sections:
@@ -798,7 +791,6 @@ def build_report(out_dir: str | Path, *, quick: bool = False, only: list[str] | 
     """Build every section and write DIR/README.md and DIR/index.html (atomically). Returns the sections.
 
     Progress goes to stderr (a line per step off a terminal; ``DPBOUNDS_PROGRESS=0`` silences it)."""
-    from dpbounds.spec import DomainError
     known = [t for t, _ in SECTIONS] + [f.__name__ for _, f in SECTIONS]
     for name in only or ():
         if name not in known:
