@@ -88,7 +88,7 @@ def render_markdown(results: list[ClaimResult]) -> str:
 
 
 def errata_lines(results: list[ClaimResult]) -> list[str]:
-    """One line per finding (erratum or refuted), for the README's errata section."""
+    """One line per finding (erratum or refuted), for the errata list of docs/tutorials/proofs.md."""
     return [f"- `{r.id}` ({r.verdict}): {_one_line(r.evidence, 300)}" for r in results if r.verdict in FINDINGS]
 
 

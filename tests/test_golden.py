@@ -1,5 +1,5 @@
 """Golden vectors v2: deterministic, one type per field, schema-valid (checked by jsonschema), digits backed,
-streams right at the HALT boundary, consumed by the README example and by a JavaScript reader."""
+streams right at the HALT boundary, consumed by the golden tutorial's example and by a JavaScript reader."""
 
 from __future__ import annotations
 
@@ -423,14 +423,14 @@ def test_check_verifies_detects_tampering_and_refuses_a_non_golden_directory(gol
 
 # ------------------------------------------------------------------ consumers
 
-def _readme_consumer() -> str:
-    text = (ROOT / "README.md").read_text()
-    section = text.split("### Using the golden vectors in another library's tests", 1)[1]
+def _docs_consumer() -> str:
+    text = (ROOT / "docs" / "tutorials" / "golden.md").read_text()
+    section = text.split("## A consumer, run by the test suite as printed", 1)[1]
     return re.search(r"```python\n(.*?)```", section, re.S).group(1)
 
 
-def test_readme_consumer_example_runs_as_printed_on_every_file(golden_dir, tmp_path):
-    code = _readme_consumer()
+def test_docs_consumer_example_runs_as_printed_on_every_file(golden_dir, tmp_path):
+    code = _docs_consumer()
     assert 'pathlib.Path("vectors")' in code
     script = tmp_path / "consumer.py"
     script.write_text(code)

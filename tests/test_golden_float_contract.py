@@ -1,4 +1,4 @@
-"""The golden streams' float contract (README, "The float contract"): every per-round cost is a float64's exact
+"""The golden streams' float contract (docs/tutorials/golden.md): every per-round cost is a float64's exact
 decimal, and a filter is judged directionally -- continuing where the record halts fails, halting where it continues
 is conservative.  So a CORRECT float implementation passes every stream file and one that allows an extra round
 fails every one.
@@ -6,7 +6,7 @@ fails every one.
 Over every filter stream file: dpbounds' own filter fed the records' costs as floats (a correct implementation of
 each rule) passes, and the same filter allowed one extra round fails.  Over the sum-rule files (the basic
 composition of RRUV16 Thm 3.4 and its zCDP twin FZ21 Remark 4.4): an independent float64 filter whose running sum is
-rounded up (TwoSum) passes, and its extra-round variant fails.  (Before the float contract, the README consumer's
+rounded up (TwoSum) passes, and its extra-round variant fails.  (Before the float contract, the printed consumer's
 equality check failed a correct float filter on 12 of 21 rruv16.thm3_4.filter streams: 50 x float(0.02) > 1.)
 """
 

@@ -11,7 +11,7 @@ definitions:
   the point where the ratio equals e^eps), the larger of the two directions -- no privacy-loss grid;
 * tradeoff.zcdp: sup over alpha > 1 of the single-order curve f_{alpha, alpha rho}(fpr), each the larger root of the
   two Bernoulli Renyi constraints (spec tradeoff.rdp's definition), by mpmath bisection and a search over alpha.
-`golden --check` recomputes one record of each such entry at its rel_tol and finds planted faults; the README's
+`golden --check` recomputes one record of each such entry at its rel_tol and finds planted faults; the golden tutorial's
 float contract (below `lower` fails) applies to them, and both consumers read them.
 """
 
@@ -268,16 +268,16 @@ def test_check_finds_a_missing_or_misplaced_rel_tol_and_a_width_beyond_it(tree, 
     assert _rel_tol_mismatch({"id": "rruv16.thm5_1"}) == ""
 
 
-def _readme_consumer() -> str:
-    text = (ROOT / "README.md").read_text()
-    section = text.split("### Using the golden vectors in another library's tests", 1)[1]
+def _docs_consumer() -> str:
+    text = (ROOT / "docs" / "tutorials" / "golden.md").read_text()
+    section = text.split("## A consumer, run by the test suite as printed", 1)[1]
     return re.search(r"```python\n(.*?)```", section, re.S).group(1)
 
 
-def test_readme_float_contract_judges_opaque_records(tree, tmp_path):
-    """The README consumer runs as printed; its check_value fails a float below `lower` and passes one in [lo, hi]
-    or up to rel_tol above `upper` (tight means within rel_tol here)."""
-    code = _readme_consumer()
+def test_docs_float_contract_judges_opaque_records(tree, tmp_path):
+    """The golden tutorial's consumer runs as printed; its check_value fails a float below `lower` and passes one in
+    [lo, hi] or up to rel_tol above `upper` (tight means within rel_tol here)."""
+    code = _docs_consumer()
     r = subprocess.run([sys.executable, "-c", code],
                        cwd=tree.parent, capture_output=True, text=True, timeout=300)
     assert r.returncode == 0 and "checked 14 records" in r.stdout, r.stdout + r.stderr

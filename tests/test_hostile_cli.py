@@ -279,9 +279,9 @@ def test_epilog_examples_parse():
     assert n >= 2 * len(_subcommands())
 
 
-def test_stream_format_is_in_filter_and_odometer_help_and_in_the_readme():
-    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
-    assert "eps,delta\n0.1,1e-7" in readme
+def test_stream_format_is_in_filter_and_odometer_help_and_in_the_usage_page():
+    usage = (Path(__file__).resolve().parents[1] / "docs" / "usage.md").read_text()
+    assert "eps,delta\n0.1,1e-7" in usage
     for cmd in ("filter", "odometer"):
         r = dpbounds([cmd, "--help"])
         assert r.returncode == 0

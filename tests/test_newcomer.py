@@ -93,9 +93,11 @@ def test_dpbounds_seeds_is_documented_where_contributors_look():
     assert "DPBOUNDS_SEEDS" in seeds and "shared" in seeds  # what the docs describe is what the tests do
 
 
-def test_the_readme_rounding_helper_runs_and_rounds_up(tmp_path):
-    """The README's block, run as printed (in a subprocess), then its round_up checked on known values."""
-    block = README[README.index("import math\n\ndef round_up("):]
+def test_the_audit_tutorials_rounding_helper_runs_and_rounds_up(tmp_path):
+    """The audit tutorial's block ("Rounding a float bound up"), run as printed (in a subprocess), then its round_up
+    checked on known values."""
+    text = (ROOT / "docs" / "tutorials" / "audit.md").read_text(encoding="utf-8")
+    block = text[text.index("import math\n\ndef round_up("):]
     block = block[:block.index("```")]
     script = tmp_path / "round_up.py"
     script.write_text("rho, delta = 0.5, 1e-6\n" + block + """

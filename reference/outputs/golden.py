@@ -17,7 +17,7 @@ Layout of ``DIR`` (deterministic: two runs give byte-identical trees; replaced a
 * ``schemas/<kind>.schema.json``   one JSON Schema (draft 2020-12, with ``$id``) per kind, the manifest's included;
 * ``manifest.json``                format, versions, grid and the SHA-256, kind and record count of every other file.
 
-One type per field, in every kind (the README's golden section is the reader's copy of these rules):
+One type per field, in every kind (docs/tutorials/golden.md is the reader's copy of these rules):
 exact quantities (parameters, budgets, per-round costs, values, enclosure ends, B*) are decimal strings
 (``-?D+(.D+)?(E[+-]D+)?``, read by Fraction/Decimal/BigDecimal/big.Float as they are); float64 bounds ``upper`` /
 ``lower`` are JSON numbers, and ``null`` in a numeric or decimal field always means +infinity (``infinite`` = true

@@ -291,7 +291,8 @@ def section_golden(sec: Section, out: Path, quick: bool) -> None:
     summary = write_golden(out / "golden", bounds=None, grid="sample")
     sec.facts["checked"] = [f"golden vectors written and self-checked: {summary.split(',')[0]}"]
     sec.facts["todo"] = [("Library authors: test against the golden vectors -- `dpbounds golden --out vectors/`, then "
-                          "`dpbounds golden --check vectors/`; the README shows a consumer.", "section_golden")]
+                          "`dpbounds golden --check vectors/`; docs/tutorials/golden.md shows a consumer.",
+                          "section_golden")]
     sec.p(f"A sample of golden vectors written to `golden/` ({summary}). Generate the full set with "
           "`dpbounds golden --out DIR` and verify any copy with `dpbounds golden --check DIR`.")
     sample = out / "golden" / "bounds" / "rruv16.thm5_1.jsonl"
@@ -348,7 +349,8 @@ def section_audit(sec: Section, out: Path, quick: bool) -> None:
     if found:
         sec.facts["todo"] = [("Peer maintainers: each finding links to its row, with a reproducer; a float bound "
                               "below the certified value by a few ulps (unsound-rounding) is fixed by rounding it "
-                              "up (README, 'Rounding a float bound up').", ids[row_of[id(found[0][1])]])]
+                              "up (docs/tutorials/audit.md, 'Rounding a float bound up').",
+                              ids[row_of[id(found[0][1])]])]
     if found:
         sec.p("Findings: one per failing peer function (unsound, unsound-rounding, unproven or raising), most severe "
               "first, each linked to the row of its worst witness:")

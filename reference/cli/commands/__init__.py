@@ -16,7 +16,7 @@ COMMANDS = ("spec", "eval", "filter", "odometer", "bstar", "check_proofs", "gold
 #: modules whose subcommand name differs from the module name: check_proofs -> check-proofs
 
 
-#: the stdin format of `filter` and `odometer`, shown in their --help (and in the README)
+#: the stdin format of `filter` and `odometer`, shown in their --help (and in docs/usage.md)
 STREAM_FORMAT = """\
 input (stdin): CSV, one line per round, after a header line naming the columns -- any of eps, delta, rho (those
 the bound needs; an omitted delta column means delta = 0).  Values are exact decimals (0.1, 1e-7, 1/3); blank
