@@ -1,5 +1,5 @@
 """Evaluate registry entries at extreme-but-valid points; run as a script under resource limits by
-tests/test_hostile_values.py (``python -m tests.extreme_points ID ...``).
+tests/test_extreme_values.py (``python -m tests.extreme_points ID ...``).
 
 For each entry: its sample point, then each parameter and aggregate in turn pushed to 1e-1000, 1e-300, 4e9, 1e308
 and 1e1000 (the others at the sample point); points outside the entry's domain are skipped (DomainError before

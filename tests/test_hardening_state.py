@@ -156,7 +156,7 @@ def test_malformed_state_is_refused_with_one_line(tmp_path, name):
     b"\xff\xfe\x00garbage",
     b"",
     b"x" * (2 << 20),                                                  # larger than any state file
-])
+], ids=["deep-nesting", "huge-integer", "utf-16", "overflow", "garbage", "empty", "oversized"])
 def test_hostile_state_bytes_give_exit_2(tmp_path, content):
     p = tmp_path / "s.json"
     p.write_bytes(content)

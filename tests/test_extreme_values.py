@@ -1,4 +1,4 @@
-"""Issue 25, the numeric half: values far outside float64 (1e308, 10**5000, exact deltas of 1e-400), uncertifiable
+"""Values far outside float64 (1e308, 10**5000, exact deltas of 1e-400), uncertifiable
 inputs and inputs whose work grows with a value rather than with its length.  Each must give an answer or the
 documented refusal (DomainError / CertificationError in the API; exit 2 and one line in the CLI), in bounded time
 and memory.  Memory and time are bounded by resource limits on a subprocess (RLIMIT_AS, RLIMIT_CPU), never by a

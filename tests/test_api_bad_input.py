@@ -1,4 +1,4 @@
-"""The hostile-input table of issue 20 for the Python API (items 4, 6, 8, 11): every bad input raises the documented
+"""Bad input to the Python API: every bad input raises the documented
 type -- DomainError (a ValueError) for a value outside a domain or beyond a size limit, TypeError for a wrong type --
 with a message naming the parameter, and in bounded time (a hang would stop the suite, so the inputs that used to
 hang are run in a subprocess with a timeout)."""

@@ -1,4 +1,4 @@
-"""The hostile-input table of issue 20 (items 4, 6, 8-10) and the CLI manners of issue 16, run as a user runs them:
+"""Bad input to the CLI and its manners, run as a user runs them:
 ``dpbounds ...`` in a subprocess.  Every bad input must give exit status 2 and exactly one line on stderr, quickly
 (the generous timeout only turns a hang into a failure, it asserts no speed); special files are never replaced.
 
