@@ -1,7 +1,7 @@
 """List a peer library's public functions and methods that return a privacy quantity, by introspection in the
 peer's own interpreter (imports only the peer and the standard library).
 
-    /work/peers/opacus/bin/python tools/surface.py opacus > reference/audit/peers/opacus/surface.json
+    $DPBOUNDS_PEERS/opacus/bin/python tools/surface.py opacus > reference/audit/peers/opacus/surface.json
     python tools/coverage_reasons.py      # a reason for every new entry (hand-written reasons are kept)
 
 Walks every importable submodule of the package, keeps public functions and public methods of public classes that
