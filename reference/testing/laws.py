@@ -24,7 +24,9 @@ Laws (``laws=``, any of)::
     nonincreasing:<p>         p1 < p2 (the other inputs equal) gives f(p1) >= f(p2)
     nondecreasing:<p>         p1 < p2 gives f(p1) <= f(p2)
 
-A monotonicity law is searched on pairs of points that differ in ``p`` only (the second value drawn from the
+The monotonicity laws are searched first, each on pairs of points that differ in ``p`` only (every point a pair
+search calls is also judged by the point laws), then the point laws left, on points of their own.  A monotonicity
+law's pairs differ in ``p`` only (the second value drawn from the
 domain, or a float neighbour of the first: relative steps 2**-52 to 1); its witness is the pair.  Differences
 within ``rtol`` (relative to the larger magnitude) plus ``atol`` are not violations: an accountant that states its
 own error (a PRV or PLD discretization) is checked at that error.
@@ -359,6 +361,7 @@ class _Search:
         self.calls = self.skipped = self.unanswered = 0
         self.out_of_time = False
         self.cold = True                      # the next call is a fresh worker's first (imports not yet done)
+        self.hangs: set[tuple[str, str]] = set()  # (input, repr(value)) where a hang was shown
         self.last_ok: dict[str, Any] | None = None
 
     def value(self, x: Mapping[str, Any]) -> tuple[str, Any] | None:
@@ -366,6 +369,9 @@ class _Search:
         key = tuple(sorted((k, repr(v)) for k, v in x.items()))
         if key in self.cache:
             return self.cache[key]
+        if any((k, repr(v)) in self.hangs for k, v in x.items()):
+            self.skipped += 1  # a value already shown to hang: not called again (each would cost a call cap)
+            return None
         left = self.t_end - time.monotonic()
         if left <= 0:
             self.out_of_time = True
@@ -540,7 +546,7 @@ def check_laws(fn: Callable[..., Any] | Any, *, inputs: Mapping[str, Any], laws:
     point_laws = [(law, k, p) for law, k, p in parsed if k in POINT_LAWS or k == "at_most_one_minus"]
     mono_laws = [(law, k, p) for law, k, p in parsed if k in ("nonincreasing", "nondecreasing")]
 
-    def point_check(x: Mapping[str, Any], pending: Sequence[tuple[str, str, str | None]]
+    def point_check(x: Mapping[str, Any], pending: Sequence[tuple[str, str, str | None]], targets: bool = True
                     ) -> tuple[str, str, str | None, float, str, Any] | None:
         r = state.value(x)
         if r is None:
@@ -556,6 +562,7 @@ def check_laws(fn: Callable[..., Any] | Any, *, inputs: Mapping[str, Any], laws:
                         continue
                     judged[law] += 1
                     q, y, t = near
+                    state.hangs.add((q, repr(x[q])))
                     what = (f"no answer within {state.call_seconds:g} s, while {q}={y[q]!r} (the other inputs "
                             f"equal) answers in {t:.2g} s")
                     return (law, kind, p, math.inf, what, f"no answer within {state.call_seconds:g} s")
@@ -585,15 +592,29 @@ def check_laws(fn: Callable[..., Any] | Any, *, inputs: Mapping[str, Any], laws:
                 tgt = {"nonnegative": -v, "at_most_one": v - 1}.get(kind)
                 if kind == "at_most_one_minus":
                     tgt = v - (1.0 - float(x[p]))  # type: ignore[index]
-                if tgt is not None:
+                if tgt is not None and targets:
                     target(max(-1e300, min(1e300, tgt)), label=law)
         return worst
+
+    def piggyback(x: Mapping[str, Any]) -> None:
+        """The point laws not yet violated, judged at a point a pair search called anyway."""
+        pending = [t for t in point_laws if t[0] not in found]
+        if not pending:
+            return
+        hit = point_check(x, pending, targets=False)
+        if hit is not None:
+            law, kind, p, gap, what, v = hit
+            found[law] = Violation(law, dict(x), (v,), gap, f"at {_args(x)}: {what}",
+                                   _reproducer(getattr(fn, "fn", fn), law, kind, p, [x], state.call_seconds))
 
     def mono_check(pair: tuple[dict[str, Any], dict[str, Any]], law: str, kind: str, p: str
                    ) -> tuple[float, str, tuple[Any, Any]] | None:
         a, b = pair
         ra = state.value(a)
         rb = state.value(b) if ra is not None else None
+        for x, r in ((a, ra), (b, rb)):
+            if r is not None:
+                piggyback(x)
         if ra is None or rb is None:
             return None
         if ra[0] != "ok" or rb[0] != "ok" or not isinstance(ra[1], float) or not isinstance(rb[1], float) \
@@ -642,16 +663,6 @@ def check_laws(fn: Callable[..., Any] | Any, *, inputs: Mapping[str, Any], laws:
 
     try:
         k = 0
-        pending = list(point_laws)
-        while pending and not state.out_of_time:
-            hit = run_group(strategy, lambda x: point_check(x, pending), k)
-            k += 1
-            if hit is None:
-                break
-            x, (law, kind, p, gap, what, v) = hit
-            found[law] = Violation(law, dict(x), (v,), gap, f"at {_args(x)}: {what}",
-                                   _reproducer(getattr(fn, "fn", fn), law, kind, p, [x], state.call_seconds))
-            pending = [t for t in pending if t[0] != law]
         for law, kind, p in mono_laws:
             if state.out_of_time:
                 break
@@ -664,6 +675,16 @@ def check_laws(fn: Callable[..., Any] | Any, *, inputs: Mapping[str, Any], laws:
                 found[law] = Violation(law, {"a": dict(a), "b": dict(b)}, vals, rel, what,
                                        _reproducer(getattr(fn, "fn", fn), law, kind, p, [a, b],
                                                    state.call_seconds))
+        pending = [t for t in point_laws if t[0] not in found]
+        while pending and not state.out_of_time:
+            hit = run_group(strategy, lambda x: point_check(x, pending), k)
+            k += 1
+            if hit is None:
+                break
+            x, (law, kind, p, gap, what, v) = hit
+            found[law] = Violation(law, dict(x), (v,), gap, f"at {_args(x)}: {what}",
+                                   _reproducer(getattr(fn, "fn", fn), law, kind, p, [x], state.call_seconds))
+            pending = [t for t in pending if t[0] != law]
     finally:
         if own:
             runner.close()

@@ -4,10 +4,35 @@ The conversion and the filters are fed measurements whose privacy map returns ex
 (``make_user_measurement``), so the audited input is OpenDP's own rho / eps; with ``scale`` the conversion is
 called on ``make_gaussian(scale)`` itself (today's grid rows), whose rho must then be the ``rho`` given."""
 
-import opendp.prelude as dp
+try:
+    import opendp.prelude as dp
+except ImportError:  # an OpenDP release before 0.8 (no prelude): only the conversion below runs (_old_zcdp_eps)
+    dp = None
+else:
+    dp.enable_features("contrib", "honest-but-curious", "floating-point")
+    try:
+        SPACE = (dp.atom_domain(T=float, nan=False), dp.absolute_distance(T=float))
+    except TypeError:  # OpenDP before 0.9: atom_domain takes no nan=
+        SPACE = (dp.atom_domain(T=float), dp.absolute_distance(T=float))
 
-dp.enable_features("contrib", "honest-but-curious")
-SPACE = (dp.atom_domain(T=float, nan=False), dp.absolute_distance(T=float))
+
+def _old_zcdp_eps(rho, delta):
+    """``make_zCDP_to_approxDP(make_base_gaussian(scale)).map(1.0).epsilon(delta)`` in the API of OpenDP 0.6 and
+    0.7, the Gaussian's scale 1/sqrt(2 rho) (its rho-zCDP map: (1/scale)^2 / 2)."""
+    if not rho > 0:  # this path's own limit (a scale from rho), not OpenDP's
+        raise ValueError(f"rho={rho!r}: the OpenDP < 0.8 path needs rho > 0 (scale 1/sqrt(2 rho))")
+    from opendp.combinators import make_zCDP_to_approxDP
+    from opendp.measurements import make_base_gaussian
+    from opendp.mod import enable_features
+    enable_features("contrib", "floating-point")
+    scale = (2.0 * float(rho)) ** -0.5
+    return float(make_zCDP_to_approxDP(make_base_gaussian(scale)).map(1.0).epsilon(float(delta)))
+
+
+def _prelude():
+    """This path's own limit: the functions below need opendp.prelude (OpenDP >= 0.8)."""
+    if dp is None:
+        raise ValueError("this call needs OpenDP >= 0.8 (opendp.prelude)")
 
 
 def _charged(measure, cost):
@@ -18,8 +43,19 @@ def _charged(measure, cost):
 def zcdp_to_approxdp_eps(rho, delta, scale=None):
     """``make_zCDP_to_approxDP(m).map(1.0).epsilon(delta)`` for a rho-zCDP measurement m (the Gaussian mechanism
     of that scale when given, and then OpenDP's rho for it must be ``rho``)."""
+    if dp is None:
+        return _old_zcdp_eps(rho, delta)
     if scale is None:
-        m = _charged(dp.zero_concentrated_divergence(), float(rho))
+        try:
+            m = _charged(dp.zero_concentrated_divergence(), float(rho))
+        except TypeError:  # OpenDP 0.7 / 0.8: measures take T; the Gaussian mechanism of scale 1/sqrt(2 rho)
+            base = getattr(dp.m, "make_gaussian", None) or dp.m.make_base_gaussian
+            if not rho > 0:
+                raise ValueError(f"rho={rho!r}: the OpenDP < 0.9 path needs rho > 0 (scale 1/sqrt(2 rho))")
+            try:
+                m = base(*SPACE, scale=(2.0 * float(rho)) ** -0.5)
+            except TypeError:  # OpenDP 0.7: make_base_gaussian(scale, ...), no domain arguments
+                return _old_zcdp_eps(rho, delta)
     else:
         m = dp.m.make_gaussian(*SPACE, scale=float(scale))
         if m.map(1.0) != rho:
@@ -32,6 +68,7 @@ class _Filter:
     measurement charging that cost and is False iff OpenDP rejects it (HALT)."""
 
     def __init__(self, measure, budget):
+        _prelude()
         self.measure = measure
         od = dp.c.make_fully_adaptive_composition(*SPACE, measure)
         self.q = dp.c.make_privacy_filter(od, d_in=1.0, d_out=float(budget))(0.0)
@@ -68,6 +105,7 @@ def pure_filter(eps_g):
 def gaussian_kfold_eps(q: float, sigma: float, k: int, delta: float) -> float:
     """``make_fix_delta(make_zCDP_to_approxDP(make_composition([make_gaussian(scale=sigma)] * k)), delta)
     .map(1.0)[0]`` (q must be 1)."""
+    _prelude()
     if float(q) != 1.0:
         raise ValueError("OpenDP composes plain Gaussians: q must be 1")
     space = dp.atom_domain(T=float, nan=False), dp.absolute_distance(T=float)
@@ -78,5 +116,6 @@ def gaussian_kfold_eps(q: float, sigma: float, k: int, delta: float) -> float:
 
 def gaussian_rho(sigma: float) -> float:
     """``make_gaussian(scale=sigma).map(1.0)``: the zCDP rho OpenDP charges (1/(2 sigma^2), rounded up)."""
+    _prelude()
     space = dp.atom_domain(T=float, nan=False), dp.absolute_distance(T=float)
     return float(dp.m.make_gaussian(*space, scale=sigma).map(1.0))

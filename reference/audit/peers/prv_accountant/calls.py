@@ -1,8 +1,11 @@
 """prv_accountant's side of its audit: imports only prv_accountant and the standard library.  Each call returns the
 UPPER end of the (lower, estimate, upper) the accountant returns: its privacy claim."""
 
-from prv_accountant import PRVAccountant
-from prv_accountant.privacy_random_variables import GaussianMechanism, PureDPMechanism
+try:
+    from prv_accountant import PRVAccountant
+    from prv_accountant.privacy_random_variables import GaussianMechanism, PureDPMechanism
+except ImportError:  # prv-accountant 0.1 (its Accountant class only: epsilon_upper runs)
+    PRVAccountant = GaussianMechanism = PureDPMechanism = None
 
 EPS_ERROR, DELTA_ERROR = 0.01, 1e-10
 
@@ -36,6 +39,9 @@ def pure_delta(eps, k, eps_g):
 def epsilon_upper(q: float, sigma: float, k: int, delta: float, eps_error: float = 0.01) -> float:
     """The upper end of ``PRVAccountant(PoissonSubsampledGaussianMechanism(sigma, q), k).compute_epsilon(delta,
     [k])`` (eps_error 0.01, delta_error delta/1000: the README's settings)."""
+    if PRVAccountant is None:  # prv-accountant 0.1: Accountant(sigma, q, delta, max_compositions, eps_error)
+        from prv_accountant import Accountant
+        return float(Accountant(sigma, q, delta, int(k), eps_error=eps_error).compute_epsilon(int(k))[2])
     from prv_accountant.privacy_random_variables import PoissonSubsampledGaussianMechanism
     acc = PRVAccountant(prvs=[PoissonSubsampledGaussianMechanism(noise_multiplier=sigma, sampling_probability=q)],
                         max_self_compositions=[int(k)], eps_error=eps_error, delta_error=delta / 1000)
