@@ -6,6 +6,8 @@ from __future__ import annotations
 import importlib
 import pkgutil
 
+import pytest
+
 from dpbounds.audit.laws import laws_for, quantity, widened
 from dpbounds.testing import Declaration
 
@@ -56,3 +58,30 @@ def test_every_peer_conversion_gets_laws():
             if d.kind == "conversion" and not laws_for(d):
                 missing.append(d.function)
     assert not missing, missing
+
+
+@pytest.mark.tier("slow")
+def test_a_search_task_checks_the_laws_and_its_summary_names_the_violation(tmp_path, monkeypatch):
+    """A throwaway peer whose eps(rho, delta) goes negative for delta near 1 (opendp #621's shape): the search task
+    of ``dpbounds audit --search`` returns its laws, and the peer's search summary names the violated law."""
+    import math
+    import sys
+    (tmp_path / "planted_peer.py").write_text(
+        "import math\n"
+        "from dpbounds.testing import Declaration\n"
+        "PEER = 'planted_peer'\n"
+        "def eps(rho, delta):\n"
+        "    return rho + 2 * math.sqrt(rho * math.log(1 / delta)) if delta < 0.9 else math.log(1 - delta)\n"
+        "def declarations():\n"
+        "    return [Declaration(peer=PEER, function='planted_peer.eps', call='planted_peer:eps',\n"
+        "                        reference='conversions.cks20', inputs={'rho': (1e-3, 10.0), 'delta': (1e-12, 0.5)})]\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    from dpbounds.audit.engine import SearchOptions, search_peer
+    from dpbounds.testing.results import PeerResult
+    mod = __import__("planted_peer")
+    res = PeerResult("planted_peer")
+    search_peer(mod, mod.declarations(), SearchOptions(seconds=20), None, res)
+    (s,) = res.search
+    assert s["laws"]["verdict"] == "inconsistent" and "nonnegative" in s["laws"]["violated"], s["laws"]
+    assert "nonincreasing:delta" in s["laws"]["laws"]
+    sys.modules.pop("planted_peer", None)

@@ -29,6 +29,7 @@ from typing import Any, Callable
 
 from dpbounds.audit import common
 from dpbounds.audit.common import probe_version
+from dpbounds.audit.laws import law_rows, law_summary, laws_json
 from dpbounds.testing.results import Comparison, PeerResult, error_comparison
 from dpbounds.testing.verdicts import Judgement, judge_decision
 
@@ -403,6 +404,7 @@ def search_task(module: str, index: int, seed: int, seconds: float, max_examples
                 "margin": None, "witness": {"error": msg}, "peer_value": msg, "enclosure": None, "detail": msg,
                 "reproducer": ""}
     out = r.as_json()
+    out["laws"] = laws_json(decl, python=python, seconds=seconds, seed=seed)
     out["declaration"] = index
     out["key"] = witness_key(decl)
     out["seconds"] = round(time.perf_counter() - t0, 2)
@@ -487,7 +489,10 @@ def search_peer(mod: ModuleType, decls: list[Any], opts: SearchOptions, python: 
                            "seconds": round(sum(r.get("seconds", 0.0) for r in rs), 2),
                            "stopped": sorted({r.get("stopped", "examples") for r in rs}),
                            "worst_margin": min(margins) if margins else None, "witness": worst["witness"],
-                           "reproducer": worst["reproducer"] or None})
+                           "reproducer": worst["reproducer"] or None,
+                           **({"laws": law_summary([r.get("laws") for r in rs])}
+                              if any(r.get("laws") for r in rs) else {})})
+        res.comparisons += [c for r in rs if r.get("laws") for c in law_rows(d, r["laws"])]
         for r in rs:
             w = r["witness"]
             if w is None or r["verdict"] not in ("unsound", "unsound-rounding", "error"):

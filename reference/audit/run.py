@@ -633,8 +633,19 @@ def search_markdown(r: PeerResult) -> list[str]:
                    + (f" in {s['seconds']:g} s" if isinstance(s.get("seconds"), (int, float)) else "")
                    + (" (stopped at its wall-clock cap)" if "time" in (s.get("stopped") or []) else "")
                    + ", worst margin "
-                   + ("n/a" if m is None else f"{m:.3g}"))
+                   + ("n/a" if m is None else f"{m:.3g}")
+                   + _laws_text(s.get("laws")))
     return out + [""]
+
+
+def _laws_text(laws: dict[str, Any] | None) -> str:
+    """A search line's laws: the verdict, the laws violated (dpbounds.audit.laws)."""
+    if not laws:
+        return ""
+    bad = laws.get("violated") or []
+    return (f"; laws ({len(laws.get('laws', []))}, {laws.get('examples', 0)} calls): {laws['verdict']}"
+            + (f", violated: {', '.join(bad)}" if bad else "")
+            + (f" ({laws['detail']})" if laws.get("detail") and laws["verdict"] != "consistent" else ""))
 
 
 def render_html(results: list[PeerResult], fail_on: str = "unsound-rounding") -> str:
