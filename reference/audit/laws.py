@@ -114,8 +114,12 @@ def laws_for(decl: Declaration) -> list[str]:
         out.append("nonnegative")
         down += [n for n in names if n in _DELTA]
         up += [n for n in names if n == "V"]
-    return out + [f"nondecreasing:{n}" for n in up if _varies(decl.inputs[n])] + \
+    mono = [f"nondecreasing:{n}" for n in up if _varies(decl.inputs[n])] + \
         [f"nonincreasing:{n}" for n in down if _varies(decl.inputs[n])]
+    # the law in the quantity's own argument first (eps in delta, delta in eps, RDP in alpha, beta in fpr): the one
+    # every caller relies on, searched before the composition parameters when calls are slow
+    own = {"eps": _DELTA, "delta": _EPS, "rdp": ("alpha",), "beta": ("fpr",), "sigma": _EPS + _DELTA}.get(what, ())
+    return out + sorted(mono, key=lambda law: law.partition(":")[2] not in own)
 
 
 def _varies(domain: Any) -> bool:

@@ -399,6 +399,8 @@ class _Search:
         for name, dom in inputs.items():
             for v in _nudges(x[name], dom):
                 y = {**x, name: v}
+                if self.cold and self.last_ok is not None:  # warm the fresh worker first: time the call alone
+                    self._call(self.last_ok, self.call_seconds + self.warmup, self.t_end - time.monotonic())
                 t0 = time.monotonic()
                 r = self._call(y, cap + (self.warmup if self.cold else 0.0), self.t_end - time.monotonic())
                 if r is not None and r[0] != "timeout":
