@@ -181,7 +181,8 @@ def parse_exact(name: str, value: Any, theorem: str = "") -> Fraction:
     of several values) raises :class:`TypeError`.
     """
     if isinstance(value, bool):
-        raise DomainError(name, value, "a finite real number", theorem, "booleans are not numbers")
+        raise TypeError(f"{name}: expected a real number, got a bool (booleans are not numbers)"
+                        + (f" [{theorem}]" if theorem else ""))
     if isinstance(value, Fraction):
         return _sized(name, value, value, theorem)
     if isinstance(value, int):
@@ -234,7 +235,8 @@ def _parse_numpy(name: str, value: Any, theorem: str) -> Fraction:
                         + (f" [{theorem}]" if theorem else ""))
     kind = arr.dtype.kind
     if kind == "b":
-        raise DomainError(name, arr.item(), "a finite real number", theorem, "booleans are not numbers")
+        raise TypeError(f"{name}: expected a real number, got a numpy bool (booleans are not numbers)"
+                        + (f" [{theorem}]" if theorem else ""))
     if kind in "iu":
         return parse_exact(name, int(arr), theorem)
     if kind == "f":
@@ -664,7 +666,9 @@ def registry() -> dict[str, SpecEntry]:
 def get(entry_id: str) -> SpecEntry:
     """The entry with this id, or a :class:`DomainError` listing the known ids."""
     reg = registry()
-    if not isinstance(entry_id, str) or entry_id not in reg:
+    if not isinstance(entry_id, str):
+        raise TypeError(f"entry_id: expected a spec id (str), got {type(entry_id).__name__}")
+    if entry_id not in reg:
         import difflib
         near = difflib.get_close_matches(entry_id, list(reg), n=3, cutoff=0.6) if isinstance(entry_id, str) else []
         hint = f"did you mean {', '.join(near)}?" if near else "unknown id"
@@ -676,7 +680,14 @@ def get(entry_id: str) -> SpecEntry:
 def select(kind: "Kind | str | None" = None, source: str | None = None) -> list[SpecEntry]:
     """The entries of one kind and/or one source (paper key such as ``"RRUV16"`` or id prefix such as
     ``"rruv16"``), in registration order."""
-    kind_v = Kind(kind) if kind is not None else None
+    if kind is not None and not isinstance(kind, (Kind, str)):
+        raise TypeError(f"kind: expected a Kind or its name, got {type(kind).__name__}")
+    if source is not None and not isinstance(source, str):
+        raise TypeError(f"source: expected a paper key or id prefix (str), got {type(source).__name__}")
+    try:
+        kind_v = Kind(kind) if kind is not None else None
+    except ValueError:
+        raise DomainError("kind", kind, f"one of {', '.join(k.value for k in Kind)}", "spec registry") from None
     out = []
     for e in registry().values():
         if kind_v is not None and e.kind is not kind_v:

@@ -551,6 +551,8 @@ class Filter(_Accountant):
         if entry.kind is not Kind.FILTER or entry.halt is None:
             raise DomainError("id", entry.id, "a spec entry of kind filter", "dpbounds.accounting.accountants")
         super().__init__(entry)
+        if not isinstance(budget, Mapping):
+            raise TypeError(f"budget: expected a mapping {{name: value}}, got {type(budget).__name__}")
         self.budget = entry.check_values(dict(budget))  # refuses an out-of-domain budget (e.g. delta_g >= 1/e)
         self.meta = dict(_meta or {})
         self.halted = False
@@ -985,6 +987,8 @@ class MultiOrderRenyiFilter:
     """
 
     def __init__(self, budgets: Mapping[Exact, Exact]) -> None:
+        if not isinstance(budgets, Mapping):
+            raise TypeError(f"budgets: expected a mapping {{alpha: B, ...}}, got {type(budgets).__name__}")
         if not budgets:
             raise DomainError("budgets", budgets, "at least one (alpha, B) pair", "fz21.thm4_3")
         self.filters = {}
@@ -1002,6 +1006,8 @@ class MultiOrderRenyiFilter:
                f"{show.rounds(self.rounds)}>"
 
     def try_spend(self, rho_by_order: Mapping[Exact, Exact]) -> Decision:
+        if not isinstance(rho_by_order, Mapping):
+            raise TypeError(f"rho_by_order: expected a mapping {{alpha: rho, ...}}, got {type(rho_by_order).__name__}")
         if self.halted:
             return Decision.HALT
         rho = {parse_exact("alpha", a, "fz21.thm4_3"): v for a, v in rho_by_order.items()}
@@ -1039,6 +1045,8 @@ class Odometer(_Accountant):
 
     def __init__(self, entry_id: str, params: Mapping[str, Exact]) -> None:
         entry = spec.get(entry_id)
+        if not isinstance(params, Mapping):
+            raise TypeError(f"params: expected a mapping {{name: value}}, got {type(params).__name__}")
         if entry.kind is not Kind.ODOMETER:
             raise DomainError("id", entry_id, "a spec entry of kind odometer", "dpbounds.accounting.accountants")
         if entry_id in ("fz21.prop5_2", "fz21.cor5_3"):
@@ -1132,6 +1140,8 @@ class RenyiOdometer:
 
 def make_odometer(entry_id: str, **params: Exact) -> "Odometer | RenyiOdometer":
     """An odometer for a spec id of kind ODOMETER (``fz21.prop5_2``: :class:`RenyiOdometer`, parameter Delta)."""
+    if not isinstance(entry_id, str):
+        raise TypeError(f"entry_id: expected a spec id (str), got {type(entry_id).__name__}")
     if entry_id == "fz21.prop5_2":
         extra = set(params) - {"Delta", "alpha"}
         if extra:

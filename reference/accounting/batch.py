@@ -44,6 +44,7 @@ import numpy as np
 import sympy as sp
 from flint import arb
 
+from dpbounds.evaluation.numeric import real_array
 from dpbounds.spec import DomainError
 from dpbounds.spec.core import SpecEntry, sym, Kind
 from dpbounds import spec
@@ -264,7 +265,7 @@ def spend_many(f, eps=None, delta=None, rho=None) -> int:
     arrs = {k: v for k, v in (("eps", eps), ("delta", delta), ("rho", rho)) if v is not None}
     if not arrs:
         raise DomainError("eps", None, "per-round values (eps, delta or rho arrays)", f.entry.theorem)
-    bc = np.broadcast_arrays(*[np.asarray(v, dtype=np.float64) for v in arrs.values()])
+    bc = np.broadcast_arrays(*[real_array(k, v) for k, v in arrs.items()])
     vals = {k: np.ascontiguousarray(v).reshape(-1) for k, v in zip(arrs, bc)}
     n = next(iter(vals.values())).size
     if "delta" not in vals:

@@ -55,7 +55,7 @@ from fractions import Fraction
 import numpy as np
 
 from dpbounds.spec import DomainError, parse_exact
-from dpbounds.evaluation.numeric import float_down, float_up
+from dpbounds.evaluation.numeric import float_down, float_up, real_array
 from dpbounds.evaluation.evaluate import CertificationError
 
 _U2 = 2.0 ** -52          # one correctly rounded operation, relative (twice the unit roundoff)
@@ -566,8 +566,12 @@ def _check(name, x, ok, domain, where):
         raise DomainError(name, float(np.ravel(x)[i]), domain, where, f"first violation at index {i}")
 
 
-def _arrays(*xs):
-    arrs = np.broadcast_arrays(*[np.asarray(x, dtype=np.float64) for x in xs])
+def _arrays(*xs, names=("rho", "second")):
+    try:
+        arrs = np.broadcast_arrays(*[real_array(n, x) for n, x in zip(names, xs)])
+    except ValueError:
+        raise DomainError(", ".join(names), " and ".join(str(np.shape(x)) for x in xs), "shapes that broadcast "
+                          "together", _WHERE) from None
     shape = arrs[0].shape
     return [np.ascontiguousarray(a).reshape(-1) for a in arrs], shape
 
@@ -628,6 +632,8 @@ def _delta_body(conversion, want_lo):
 
 
 def _is_scalar(x) -> bool:
+    if isinstance(x, bool):  # (a bool is an int to Python; not a number here)
+        raise TypeError(f"expected a real number, got a bool ({x!r})")
     return isinstance(x, (float, int, str, Fraction))
 
 
@@ -660,7 +666,7 @@ def _interval(kind: str, conversion: str, rho, y):
         hi = body_of(conversion, False)(_MATH, r_up, y_dn)[0]
         lo = body_of(conversion, True)(_MATH, r_dn, y_up)[0]
         return (refine(r_dn, y_up) if lo != lo else lo), hi
-    (r, yy), shape = _arrays(rho, y)
+    (r, yy), shape = _arrays(rho, y, names=("rho", second))
     _check_inputs(second, ok2, dom2, r, yy)
     lo, hi = _chunked(body_of(conversion, True), [r, yy], shape, 2)
     bad = np.isnan(lo)
@@ -677,7 +683,7 @@ def _upper(kind: str, conversion: str, rho, y):
         r, yy = _scalar_in("rho", rho, "up", _WHERE), _scalar_in(second, y, "down", _WHERE)
         _check_inputs(second, ok2, dom2, r, yy)
         return body_of(conversion, False)(_MATH, r, yy)[0]
-    (r, yy), shape = _arrays(rho, y)
+    (r, yy), shape = _arrays(rho, y, names=("rho", second))
     _check_inputs(second, ok2, dom2, r, yy)
     return _chunked(body_of(conversion, False), [r, yy], shape, 1)[0]
 
@@ -732,7 +738,7 @@ def b_star_lower(eps_g: Any, delta_g: Any, conversion: str = "cks20") -> Any:
     body = (lambda xp, e, d: (_b_star_cks20(xp, e, d),)) if conversion == "cks20" else \
         (lambda xp, e, d: (_b_star_bs16(xp, e, d),))
     where = "dpbounds.accounting.fast_conversions.b_star_lower"
-    if isinstance(eps_g, (float, int, str, Fraction)) and isinstance(delta_g, (float, int, str, Fraction)):
+    if _is_scalar(eps_g) and _is_scalar(delta_g):
         e, d = _scalar_in("eps_g", eps_g, "down", where), _scalar_in("delta_g", delta_g, "down", where)
         if not 0 < e < math.inf:
             raise DomainError("eps_g", eps_g, "eps_g > 0 (finite)", where)
@@ -740,7 +746,7 @@ def b_star_lower(eps_g: Any, delta_g: Any, conversion: str = "cks20") -> Any:
             raise DomainError("delta_g", delta_g, "0 < delta_g < 1", where)
         v = body(_MATH, e, d)[0]
         return v if v == v else 0.0
-    (e, d), shape = _arrays(eps_g, delta_g)
+    (e, d), shape = _arrays(eps_g, delta_g, names=("eps_g", "delta_g"))
     _check("eps_g", e, lambda v: (v > 0) & (v < np.inf), "eps_g > 0 (finite)", where)
     _check("delta_g", d, lambda v: (v > 0) & (v < 1), "0 < delta_g < 1", where)
     out = _chunked(body, [e, d], shape, 1)[0]

@@ -39,6 +39,7 @@ import numpy as np
 from dpbounds import spec
 from dpbounds.spec import DomainError, parse_exact
 from dpbounds.spec.core import Exact
+from dpbounds.evaluation.numeric import real_array
 
 from . import accountants as _acc
 from .accountants import Decision, Filter, make_filter
@@ -144,7 +145,7 @@ def rr_rdp_charge(alpha: Exact, eps: Any) -> np.ndarray:
         raise DomainError("alpha", al, "alpha > 1", "conversions.rr.rdp")
     a = float_up(al)
     am1_up, am1_dn = float_up(Fraction(a) - 1), float_down(Fraction(a) - 1)  # y grows with a - 1; D = .../(a - 1)
-    e = np.asarray(eps, dtype=np.float64)
+    e = real_array("eps", eps)
     with np.errstate(over="ignore", invalid="ignore", under="ignore"):
         ae = a * e
         y = np.expm1(ae) * -np.expm1(-(am1_up * e)) / (1.0 + np.exp(e))
@@ -198,7 +199,7 @@ class RenyiRRFilter(Filter):
         if eps is None or rho is not None:
             return super().try_spend_many(eps=eps, delta=delta, rho=rho)
         th = self.entry.theorem
-        arrs = [np.asarray(eps, dtype=np.float64)] + ([] if delta is None else [np.asarray(delta, dtype=np.float64)])
+        arrs = [real_array("eps", eps)] + ([] if delta is None else [real_array("delta", delta)])
         flat = [np.ascontiguousarray(a).reshape(-1) for a in np.broadcast_arrays(*arrs)]
         e = flat[0]
         bad = np.flatnonzero(~((e >= 0) & (e < np.inf)))
@@ -276,8 +277,8 @@ class ZCDPOptimalFilter(Filter):
         """k: rounds 0..k-1 CONT (recorded), the rest HALT; pure eps rounds decided round by round (exact eps^2/2)."""
         if eps is None or rho is not None:
             return super().try_spend_many(eps=eps, delta=delta, rho=rho)
-        e = np.asarray(eps, dtype=np.float64).reshape(-1)
-        d = np.zeros_like(e) if delta is None else np.broadcast_to(np.asarray(delta, dtype=np.float64), e.shape)
+        e = real_array("eps", eps).reshape(-1)
+        d = np.zeros_like(e) if delta is None else np.broadcast_to(real_array("delta", delta), e.shape)
         k = 0
         for x, y in zip(e.tolist(), d.tolist()):
             if not self.try_spend(x, y):
@@ -468,6 +469,33 @@ class LiftedFilter:
         self.deltas._record(rnd, used, ups)
         self.rounds += 1
         return Decision.CONT
+
+    def try_spend_many(self, eps=None, delta=None, rho=None) -> int:
+        """k: rounds 0..k-1 CONT (recorded), the rest HALT -- try_spend's decisions round by round, every value
+        checked (finite, eps >= 0, 0 <= delta < 1) before any round is recorded."""
+        th = self.entry.theorem
+        if eps is None or rho is not None:
+            raise DomainError("eps" if eps is None else "rho", eps if rho is None else "<array>",
+                              "per-round eps (and delta) arrays", th)
+        arrs = [real_array("eps", eps)] + ([] if delta is None else [real_array("delta", delta)])
+        try:
+            flat = [np.ascontiguousarray(a).reshape(-1) for a in np.broadcast_arrays(*arrs)]
+        except ValueError:
+            raise DomainError("eps, delta", "<arrays>", "shapes that broadcast together", th) from None
+        e = flat[0]
+        d = flat[1] if delta is not None else np.zeros_like(e)
+        for name, v, hi in (("eps", e, np.inf), ("delta", d, 1.0)):
+            bad = ~((v >= 0) & (v < hi))
+            if np.any(bad):
+                i = int(np.flatnonzero(bad)[0])
+                raise DomainError(f"{name}[{self.rounds + i}]", float(v[i]),
+                                  f"{name} >= 0 (finite)" if name == "eps" else "0 <= delta < 1", th)
+        k = 0
+        for x, y in zip(e.tolist(), d.tolist()):
+            if self.try_spend(x, y) is not Decision.CONT:
+                break
+            k += 1
+        return k
 
     def statistic(self, *, candidate: bool = False):
         """Exact enclosure of the delta spend D = sum delta_i (the spec's statistic; with ``candidate=True`` after a

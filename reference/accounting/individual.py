@@ -53,8 +53,12 @@ def _as_costs(rho: npt.ArrayLike, n: int, name: str = "rho") -> np.ndarray:
     """The costs as float64 upper bounds: float64/32/16 arrays as they are (exact), anything else (decimal strings,
     Fractions, Decimals, big ints, long doubles) each rounded UP -- numpy's round-to-nearest would send a positive
     '1e-400' to 0.0 and let the running sums, hence the CONT decisions, fall below the exact ones."""
+    if isinstance(rho, (bytes, bytearray, memoryview, str)):
+        raise TypeError(f"{name}: expected real numbers, one per individual, got {type(rho).__name__}")
     a = np.asarray(rho)
-    if a.dtype in (np.float64, np.float32, np.float16) or (a.dtype.kind in "iub" and a.dtype.itemsize <= 4):
+    if a.dtype.kind in "bcmMS":  # bools, complex, datetimes, bytes: not real numbers (numpy would convert them)
+        raise TypeError(f"{name}: expected real numbers, one per individual, got numpy dtype {a.dtype}")
+    if a.dtype in (np.float64, np.float32, np.float16) or (a.dtype.kind in "iu" and a.dtype.itemsize <= 4):
         r = a.astype(np.float64)
     else:
         if a.dtype.kind not in "iufOSU" or a.size > 10**8:
@@ -77,7 +81,7 @@ class IndividualFilter:
     """FZ21 Algorithm 3: per-individual Renyi filters at order alpha with budget B (vectorized)."""
 
     def __init__(self, n: int, alpha: Exact, B: Exact) -> None:
-        if not isinstance(n, int) or n < 1:
+        if isinstance(n, bool) or not isinstance(n, int) or n < 1:
             raise DomainError("n", n, "a positive integer", "fz21.thm4_5")
         self.alpha = parse_exact("alpha", alpha, "fz21.thm4_5")
         B = parse_exact("B", B, "fz21.thm4_5")
@@ -131,6 +135,8 @@ class IndividualOdometer:
         D = parse_exact("Delta", Delta, "fz21.cor5_3")
         if not D > 0:
             raise DomainError("Delta", D, "Delta > 0", "fz21.cor5_3")
+        if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+            raise DomainError("n", n, "a positive integer", "fz21.cor5_3")
         self.Delta = float_down(D)
         self.Delta_exact = D
         self.n = n

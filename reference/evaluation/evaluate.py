@@ -100,6 +100,10 @@ def prepare(entry: SpecEntry, params: Mapping[str, Any], *, eps: Rounds | None =
             rho: Rounds | None = None,
             aggregates: Mapping[str, Any] | None = None, optimize_var_given: bool = False) -> Inputs:
     """Parse and check parameters and sequences for ``entry``; compute its aggregates."""
+    if params is not None and not isinstance(params, Mapping):
+        raise TypeError(f"params: expected a mapping {{name: value}}, got {type(params).__name__}")
+    if aggregates is not None and not isinstance(aggregates, Mapping):
+        raise TypeError(f"aggregates: expected a mapping {{name: value}}, got {type(aggregates).__name__}")
     params = dict(params or {})
     opt_val = None
     if entry.optimize is not None and entry.optimize.var in params:
@@ -118,7 +122,11 @@ def prepare(entry: SpecEntry, params: Mapping[str, Any], *, eps: Rounds | None =
             raise DomainError("aggregates", sorted(agg_given), "either per-round sequences or aggregate values, "
                               "not both", entry.theorem)
         if have_seq:
-            aggs = sequences.aggregates_for(entry, eps=eps, delta=delta, rho=rho)
+            try:
+                aggs = sequences.aggregates_for(entry, eps=eps, delta=delta, rho=rho)
+            except NotCertified as e:
+                raise CertificationError(f"{entry.id}: the aggregates {', '.join(entry.aggregates)} of these "
+                                         f"per-round values could not be enclosed ({e})") from None
         else:
             for a in entry.aggregates:
                 if a not in agg_given:
@@ -213,7 +221,18 @@ def _evaluate_arb(entry: SpecEntry, what: str, inp: Inputs, bits: int) -> Any:
     """arb value of an expression (or the three-valued truth of a boolean) at ``bits`` of precision."""
     fn = _compiled_fn(entry, what, "arb", _ARB)
     with arb_prec(bits):
-        return fn(_arb_env(inp))
+        return _with_infinite(inp, fn, _arb_env(inp))
+
+
+def _with_infinite(inp: Inputs, fn: Callable[[dict[str, Any]], Any], env: dict[str, Any]) -> Any:
+    """fn(env); with an infinite aggregate, an operation that has no rule for +oo is NotCertified (a refusal with
+    its reason), not an internal TypeError."""
+    try:
+        return fn(env)
+    except TypeError as e:
+        if any(v is POS_INF for v in inp.aggregates.values()):
+            raise NotCertified(f"an infinite aggregate reaches an operation without a rule for +oo ({e})") from None
+        raise
 
 
 def _arb_ends(entry: SpecEntry, what: str, inp: Inputs, bits: int) -> Any:
@@ -224,7 +243,7 @@ def _arb_ends(entry: SpecEntry, what: str, inp: Inputs, bits: int) -> Any:
     """
     fn = _compiled_fn(entry, what, "arb", _ARB)
     with arb_prec(bits):
-        v = fn(_arb_env(inp))
+        v = _with_infinite(inp, fn, _arb_env(inp))
         if v is POS_INF:
             return POS_INF
         ends = arb_end_pairs(v)
@@ -309,6 +328,8 @@ def enclose_inputs(entry: SpecEntry, inp: Inputs, *, what: str = "expr", rel_tol
         except MagnitudeOutOfRange as exc:
             raise CertificationError(f"{entry.id}: {exc}") from exc
         except NotCertified as exc:
+            if any(v is POS_INF for v in inp.aggregates.values()):  # more bits do not help with +oo
+                raise CertificationError(f"{entry.id}: not certified with an infinite aggregate ({exc})") from None
             last_err = exc
         bits *= 2
     raise CertificationError(f"{entry.id}: could not certify to relative width {_show_tol(rel_tol)} with {max_bits} bits"
@@ -357,7 +378,7 @@ def enclose(entry_id: str, params: Mapping[str, Any] | None = None, *, eps: Roun
     entry = get(entry_id)
     _check_value_expr(entry, what)
     _check_rel_tol(rel_tol)
-    inp = prepare(entry, params or {}, eps=eps, delta=delta, rho=rho, aggregates=aggregates)
+    inp = prepare(entry, {} if params is None else params, eps=eps, delta=delta, rho=rho, aggregates=aggregates)
     return _enclose_refining_streams(entry, inp, what, rel_tol, eps, delta, rho)[0]
 
 
@@ -424,7 +445,7 @@ def value_mp(entry_id: str, params: Mapping[str, Any] | None = None, *, digits: 
     """The value at ``digits`` significant digits as a decimal string, computed by mpmath (private context)."""
     entry = get(entry_id)
     _no_opaque(entry, "an mpmath value")
-    inp = prepare(entry, params or {}, eps=eps, delta=delta, rho=rho, aggregates=aggregates)
+    inp = prepare(entry, {} if params is None else params, eps=eps, delta=delta, rho=rho, aggregates=aggregates)
     ctx, v = value_mp_inputs(entry, inp, digits, what)
     return mp_to_str(ctx, v, digits)
 
@@ -479,7 +500,7 @@ def evaluate(entry_id: str, params: Mapping[str, Any] | None = None, *, digits: 
         raise DomainError("digits", digits, f"at most {OPAQUE_MAX_DIGITS} digits for an entry evaluated only by its "
                           "certified bracket (relative width 1e-7 at best)", entry.theorem,
                           "no closed form: pass --digits 3, or use enclose with rel_tol")
-    inp = prepare(entry, params or {}, eps=eps, delta=delta, rho=rho, aggregates=aggregates)
+    inp = prepare(entry, {} if params is None else params, eps=eps, delta=delta, rho=rho, aggregates=aggregates)
     rel_tol = Fraction(1, 10 ** (digits + 3))
     enc, inp = _enclose_refining_streams(entry, inp, what, rel_tol, eps, delta, rho, max_bits)
     shown: dict[str, Any] = {k: fraction_to_decimal_str(v) for k, v in inp.params.items()}
@@ -534,8 +555,10 @@ def true_value(entry: SpecEntry, inp: Inputs, enc: Enclosure, digits: int, what:
 def _np_pair(name: str, v: Any, rounded_inputs: bool) -> tuple[np.ndarray, np.ndarray]:
     """(lo, hi) float64 arrays enclosing the input: exact for float64/float32/integer inputs (integers beyond 2**53
     and long doubles rounded outward); TypeError for complex, datetime, bytes, strings and other non-real kinds."""
-    if isinstance(v, bytes):
-        raise TypeError(f"{name}: expected a real number or a numeric array, got bytes")
+    if isinstance(v, (bytes, bytearray, memoryview)):
+        raise TypeError(f"{name}: expected a real number or a numeric array, got {type(v).__name__}")
+    if isinstance(v, (list, tuple)) and any(isinstance(x, (bytes, bytearray, memoryview, bool, np.bool_)) for x in v):
+        raise TypeError(f"{name}: expected real numbers, got a sequence holding bytes or bools")
     a0 = np.asarray(v, dtype=object) if isinstance(v, str) else np.asarray(v)
     kind = a0.dtype.kind
     if kind == "O":  # Python numbers (ints, Fractions, Decimals): exact values, rounded outward below

@@ -24,6 +24,8 @@ from flint import arb, ctx as _flint_ctx
 from dpbounds.evaluation.numeric import arb_prec, float_down, float_up
 from dpbounds.spec.core import assumed
 
+from dpbounds.evaluation.enclosure import CertificationError
+
 # ------------------------------------------------------------------------------------------------
 # Extended reals for arb: python-flint's +inf ball loses its sign under arithmetic, so +oo is a sentinel.
 # ------------------------------------------------------------------------------------------------
@@ -39,8 +41,10 @@ class _PosInf:
 POS_INF = _PosInf()
 
 
-class NotCertified(ArithmeticError):
-    """The interval arithmetic could not produce a finite enclosure (e.g. 0 * oo, log of a ball touching 0)."""
+class NotCertified(CertificationError):
+    """The interval arithmetic could not produce a finite enclosure (e.g. 0 * oo, log of a ball touching 0).
+
+    A CertificationError: one that escapes to a caller is the documented refusal, never an undocumented type."""
 
 
 # ------------------------------------------------------------------------------------------------
@@ -90,6 +94,8 @@ class ArbBackend:
         return self._chk(acc)
 
     def neg_pow(self, base, n: int):
+        if base is POS_INF:  # 1 / oo^n (n > 0)
+            return arb(0)
         return self._chk(1 / self.int_pow(base, n))
 
     def int_pow(self, base, n: int):

@@ -244,3 +244,34 @@ def arb_endpoints(v: arb) -> tuple[Fraction, Fraction] | None:
             m, e = (1 if m > 0 else -1, -EXP_LIMIT) if (m > 0) == upper else (0, 0)
         out.append(dyadic_fraction(m, e))
     return out[0], out[1]
+
+
+def real_array(name: str, x: object):
+    """``x`` (a real scalar, a sequence or an array of them) as a float64 numpy array, or TypeError.
+
+    numpy's own conversion would read b"0.1" as 0.1, a datetime64 as a count of days and True as 1: each of these
+    (bytes, strings, bools, datetimes and timedeltas, complex numbers, other objects) is refused here, since the
+    README promises a TypeError for a wrong type.  Ints, floats, Fractions and Decimals (and numpy arrays of real
+    kind) are taken as numpy would (round to nearest; callers that need outward rounding take scalars exactly)."""
+    import decimal
+
+    import numpy as np
+    if isinstance(x, (bytes, bytearray, memoryview, str)):
+        raise TypeError(f"{name}: expected real numbers or a numeric array, got {type(x).__name__}")
+    if isinstance(x, (list, tuple)):  # np.asarray([bytearray(b"0.1")]) is a uint8 array of its bytes
+        for v in x:
+            if isinstance(v, (bytes, bytearray, memoryview, str, bool, np.bool_)):
+                raise TypeError(f"{name}: expected real numbers, got an element of type {type(v).__name__}")
+    a = np.asarray(x)
+    kind = a.dtype.kind
+    if kind in "fiu":
+        return a.astype(np.float64, copy=False)
+    if kind == "O":
+        for v in a.ravel().tolist():
+            if isinstance(v, bool) or not isinstance(v, (int, float, Fraction, decimal.Decimal)):
+                raise TypeError(f"{name}: expected real numbers, got an element of type {type(v).__name__}")
+        return a.astype(np.float64)
+    what = {"b": "bools", "S": "bytes", "U": "strings", "M": "datetimes", "m": "timedeltas",
+            "c": "complex numbers (the imaginary part would be dropped)"}.get(kind, f"numpy dtype {a.dtype}")
+    raise TypeError(f"{name}: expected real numbers, got {what}"
+                    + (" (pass floats, or exact decimal strings one scalar at a time)" if kind in "SU" else ""))

@@ -322,7 +322,7 @@ def certify(entry: SpecEntry, params: dict, *, what: str = "expr", rel_tol=Fract
         # window: wide enough that S changes sign across it, narrow enough that g'' w^2 is below the tolerance
         for wexp in (digits // 2 + 3 + 10 * attempt, digits // 2 + 1, digits // 3 + 1, 6, 3):
             w = span / 10**wexp
-            w = Fraction(math.ldexp(float(w), 0)) if 1e-300 < float(w) < 1e300 else w  # a short rational
+            w = Fraction(math.ldexp(float(w), 0)) if Fraction(1, 10**300) < w < 10**300 else w  # a short rational
             with arb_prec(bits):
                 env = {k: fraction_to_arb(v) for k, v in params.items()}
                 r = _lower_bound_at(an, env, c, w)

@@ -79,12 +79,20 @@ def normalize_rounds(entry: SpecEntry, eps=None, delta=None, rho=None) -> dict:
     needed = set()
     for a in entry.aggregates:
         needed |= {s.name for s in AGGREGATES[a].expr.free_symbols}
+    for name, seq in given.items():  # a sequence the entry does not use is refused, never silently ignored
+        if seq is not None and name not in needed and not (name == "delta" and "eps" in needed):
+            raise DomainError(name, "<sequence>", "per-round sequences among "
+                              f"{', '.join(sorted(needed | ({'delta'} if 'eps' in needed else set())))} "
+                              f"(the aggregates {', '.join(entry.aggregates)} use no '{name}')", theorem,
+                              "unknown column")
     rounds: dict[str, Any] = {}
     n = None
     for name, seq in given.items():
         if seq is None:
             continue
-        if isinstance(seq, (str, bytes)) or not hasattr(seq, "__len__") or \
+        if isinstance(seq, (bytes, bytearray, memoryview)):  # (iterating one would read its bytes as numbers)
+            raise TypeError(f"{name}: expected a sequence of real numbers, got {type(seq).__name__}")
+        if isinstance(seq, str) or not hasattr(seq, "__len__") or \
                 (isinstance(seq, np.ndarray) and seq.ndim == 0):
             raise DomainError(name, seq, "a sequence of per-round values", theorem)
         if len(seq) == 0:

@@ -103,5 +103,8 @@ def load_golden(path: str | Path) -> list[dict[str, Any]]:
     The file is read untrustingly (see the module docstring): a symlink, FIFO, device, oversized file, invalid
     UTF-8, an over-long or deeply nested line, a repeated key or a line that is not a JSON object raises
     :class:`GoldenInputError` (a ValueError) naming the file and line.  Generate a tree first with
-    ``dpbounds golden --out vectors/`` and verify it with ``dpbounds golden --check vectors/``."""
+    ``dpbounds golden --out vectors/`` and verify it with ``dpbounds golden --check vectors/``.  A path that is not
+    a str or os.PathLike (an int would be an open file descriptor to the OS) raises TypeError."""
+    from dpbounds.util.io import path_arg
+    path_arg(path, "path")
     return records_of(decode_text(read_regular_bytes(path), str(path)), str(path))

@@ -42,13 +42,25 @@ def _os_error(name: str, path: Any, domain: str, e: OSError) -> DomainError:
     return DomainError(name, str(path), domain, "", e.strerror or str(e) or type(e).__name__)
 
 
+def path_arg(path: Any, name: str = "path") -> str | os.PathLike:
+    """``path`` if it is a file path (a str or an os.PathLike naming one), else TypeError: an int would be taken by
+    ``os.stat``/``os.open`` as an open file descriptor, bytes as a path in another encoding."""
+    if isinstance(path, str):
+        return path
+    if isinstance(path, os.PathLike):
+        p = os.fspath(path)
+        if isinstance(p, str):
+            return path
+    raise TypeError(f"{name}: expected a file path (str or os.PathLike), got {type(path).__name__}")
+
+
 def check_output_path(path: str | os.PathLike, name: str = "path") -> Path:
     """``path`` as a Path if it may be (re)written: absent or a regular file; DomainError otherwise.
 
     Symlinks are refused too (a rename would replace the link, not its target, and following it would let a
     link redirect the write); so are directories, devices, FIFOs and sockets.
     """
-    if isinstance(path, str) and not path.strip():
+    if isinstance(path_arg(path, name), str) and not path.strip():
         raise DomainError(name, path, "a non-empty file path", _OUTPUT)
     p = Path(path)
     try:
@@ -66,7 +78,7 @@ def check_output_path(path: str | os.PathLike, name: str = "path") -> Path:
 def ensure_output_dir(path: str | os.PathLike, name: str = "--out", create: bool = True) -> Path:
     """``path`` as a Path to an existing writable directory (created if absent, unless not ``create``: then an
     absent path is only checked later, when it is created); DomainError otherwise."""
-    if isinstance(path, str) and not path.strip():
+    if isinstance(path_arg(path, name), str) and not path.strip():
         raise DomainError(name, path, "a non-empty directory path", "output directory")
     p = Path(path)
     try:
@@ -215,7 +227,7 @@ def read_bytes_bounded(path: str | os.PathLike, name: str = "path", max_bytes: i
     call never waits for a writer); a file larger than ``max_bytes`` is refused without reading it all; with
     ``follow_symlinks=False`` a symbolic link is refused too (lstat, O_NOFOLLOW).
     """
-    if isinstance(path, str) and not path.strip():
+    if isinstance(path_arg(path, name), str) and not path.strip():
         raise DomainError(name, path, "a non-empty file path", _INPUT)
     try:
         st = os.stat(path, follow_symlinks=follow_symlinks)  # before open(): opening some devices has side effects

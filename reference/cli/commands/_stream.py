@@ -65,6 +65,7 @@ class RowWriter:
         from dpbounds.cli.commands import jsonable
         self._jsonable = jsonable
         self.out, self.fmt, self.text_of, self.n = out, fmt, text_of, 0
+        self._closed = False
         if fmt == "json":
             body = json.dumps(jsonable(head), allow_nan=False, default=str)
             out.write(body[:-1] + (", " if head else "") + '"rounds": [')
@@ -78,7 +79,16 @@ class RowWriter:
             self.out.flush()  # a caller waits for CONT before running the round
         self.n += 1
 
+    def abort(self, error: BaseException) -> None:
+        """End a JSON document begun by __init__ when a later row fails (a bad row, an interrupt): the rounds
+        written so far and ``"error": ...``, so stdout is still one complete JSON document (the command then exits
+        with the error's status and its one line on stderr).  Text rows need no closing."""
+        if self.fmt == "json" and not self._closed:
+            msg = " ".join(str(error).split()) or type(error).__name__
+            self.close({"error": msg[:2000]})
+
     def close(self, tail: dict) -> None:
+        self._closed = True
         if self.fmt == "json":
             rest = json.dumps(self._jsonable(tail), allow_nan=False, default=str)[1:]
             self.out.write(("\n" if self.n else "") + "]" + (", " + rest if tail else "}") + "\n")

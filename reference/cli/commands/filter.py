@@ -69,18 +69,24 @@ def run(args) -> int:
                       lambda r: f"{r['round']}\t{r['decision']}\tstatistic<={r['statistic_upper']!r}")
         halt_round = None
         gdp = hasattr(f, "try_spend_mu")  # the Gaussian-DP filters: a mu column (rho = mu^2/2)
-        for i, rec in enumerate(read_rounds(sys.stdin, ALLOWED + ("mu",) if gdp else ALLOWED), start=f.rounds + 1):
-            if "mu" in rec:
-                if "rho" in rec:
-                    raise DomainError("header", "mu,rho", "one of the columns mu and rho (rho = mu^2/2)", f.entry.id)
-                d = f.try_spend_mu(rec["mu"])
-            else:
-                d = f.try_spend(rec.get("eps"), rec.get("delta", "0"), rec.get("rho"))
-            stat = _upper(f.statistic(candidate=d is Decision.HALT))
-            w.row({"round": i, **rec, "decision": d.value, "statistic_upper": stat})
-            if d is Decision.HALT:
-                halt_round = i
-                break
+        try:
+            for i, rec in enumerate(read_rounds(sys.stdin, ALLOWED + ("mu",) if gdp else ALLOWED),
+                                    start=f.rounds + 1):
+                if "mu" in rec:
+                    if "rho" in rec:
+                        raise DomainError("header", "mu,rho", "one of the columns mu and rho (rho = mu^2/2)",
+                                          f.entry.id)
+                    d = f.try_spend_mu(rec["mu"])
+                else:
+                    d = f.try_spend(rec.get("eps"), rec.get("delta", "0"), rec.get("rho"))
+                stat = _upper(f.statistic(candidate=d is Decision.HALT))
+                w.row({"round": i, **rec, "decision": d.value, "statistic_upper": stat})
+                if d is Decision.HALT:
+                    halt_round = i
+                    break
+        except BaseException as e:  # a bad later row: the JSON document is closed, with the error, not cut
+            w.abort(e)
+            raise
         w.close({"halt_round": halt_round})
     finally:
         f.close()

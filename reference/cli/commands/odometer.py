@@ -41,11 +41,15 @@ def run(args) -> int:
     o = make_odometer(args.id, **params)
     w = RowWriter(sys.stdout, args.format, {"id": args.id, "params": params},
                   lambda r: f"{r['round']}\t{r['bound_upper']!r}")
-    for i, rec in enumerate(read_rounds(sys.stdin), start=1):
-        if isinstance(o, RenyiOdometer):
-            v = float_up(o.step(rec.get("rho"), rec.get("delta", "0"), eps=rec.get("eps")))
-        else:
-            v = o.step(rec.get("eps"), rec.get("delta", "0"), rec.get("rho"))
-        w.row({"round": i, **rec, "bound_upper": v})
+    try:
+        for i, rec in enumerate(read_rounds(sys.stdin), start=1):
+            if isinstance(o, RenyiOdometer):
+                v = float_up(o.step(rec.get("rho"), rec.get("delta", "0"), eps=rec.get("eps")))
+            else:
+                v = o.step(rec.get("eps"), rec.get("delta", "0"), rec.get("rho"))
+            w.row({"round": i, **rec, "bound_upper": v})
+    except BaseException as e:  # a bad later row: the JSON document is closed, with the error, not cut
+        w.abort(e)
+        raise
     w.close({})
     return 0
