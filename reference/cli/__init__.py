@@ -76,6 +76,10 @@ def _main(argv: list[str] | None) -> int:
         return 0
     except SystemExit as e:
         return int(e.code) if isinstance(e.code, int) else 2
+    except MemoryError:  # a resource limit, not a bug: the input needs more memory than this process may use
+        sys.stderr.write("dpbounds: error: out of memory: these inputs need more memory than this process may use "
+                         "(ask fewer --digits, fewer rounds or smaller values)\n")
+        return 2
     except ArithmeticError as e:
         from dpbounds.evaluation.enclosure import CertificationError
         from dpbounds.evaluation.interp import NotCertified

@@ -24,6 +24,10 @@ class CertificationError(ArithmeticError):
     """The certified evaluator could not reach the requested accuracy (the answer is withheld, not guessed)."""
 
 
+#: ends below 2**-TINY_EXP in magnitude are rounded outward (evaluate's own clamp, evaluate._EXP_LIMIT, is the same)
+TINY_EXP = 1 << 20
+
+
 @dataclass(frozen=True)
 class Enclosure:
     """[lo, hi] with exact rational ends containing the exact value, or exactly +oo (``pos_inf``)."""
@@ -32,6 +36,17 @@ class Enclosure:
     hi: Fraction | None   # None only when pos_inf
     bits: int
     pos_inf: bool = False
+
+    def __post_init__(self) -> None:
+        # an end below 2**-TINY_EXP in magnitude is rounded outward to 0 or +-2**-TINY_EXP (about 1e-315653): the
+        # enclosure stays sound, and rendering it costs one power of ten of 315653 digits, not one of 20 million
+        # (an optimum's end near 2**-(2**26) took 37 s to print)
+        for name, upper in (("lo", False), ("hi", True)):
+            x = getattr(self, name)
+            if x is not None and x != 0 and x.denominator.bit_length() - abs(x.numerator).bit_length() > TINY_EXP:
+                tiny = Fraction(1, 1 << TINY_EXP)
+                object.__setattr__(self, name, (tiny if upper else Fraction(0)) if x > 0 else
+                                   (Fraction(0) if upper else -tiny))
 
     def upper(self) -> float:
         """The smallest float64 >= the exact value."""

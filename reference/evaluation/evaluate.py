@@ -34,7 +34,7 @@ from dpbounds.spec.core import (CANONICAL, Exact, SpecEntry, fraction_to_decimal
 from dpbounds.util import show
 from dpbounds.util.show import decimal_str as decimal_str  # re-exported (its home was here)
 
-from dpbounds.evaluation import npfast, optimize as _opt, sequences
+from dpbounds.evaluation import cost as _cost, npfast, optimize as _opt, sequences
 # re-exported: the result types live below optimize (which needs them), so that the imports point one way
 from dpbounds.evaluation.enclosure import (CertificationError as CertificationError, Enclosure as Enclosure,
                                            entry_expr as entry_expr)
@@ -196,6 +196,28 @@ def _clamped(ends: tuple[tuple[int, int], tuple[int, int]]) -> tuple[tuple[int, 
     return _clamp_pair(lm, le, False), _clamp_pair(hm, he, True)
 
 
+def _clamp_enclosure(entry: SpecEntry, enc: Enclosure) -> Enclosure:
+    """``enc`` with ends below 2**-_EXP_LIMIT in magnitude rounded outward (as :func:`_clamped` does for the arb
+    path), so an optimum or an opaque evaluator's end near 2**-(2**26) is not rendered as a 20-million-digit
+    decimal; an end beyond 2**_EXP_LIMIT is a CertificationError (no decimal of it is printed)."""
+    if enc.pos_inf or enc.lo is None or enc.hi is None:
+        return enc
+    tiny = Fraction(1, 1 << _EXP_LIMIT)
+    lo, hi = enc.lo, enc.hi
+    for x in (lo, hi):
+        if x != 0 and abs(x.numerator).bit_length() - x.denominator.bit_length() > _EXP_LIMIT:
+            raise CertificationError(f"{entry.id}: an enclosure end of magnitude about "
+                                     f"2**{abs(x.numerator).bit_length() - x.denominator.bit_length()} is beyond "
+                                     f"2**{_EXP_LIMIT}")
+    if lo != 0 and abs(lo) < tiny:
+        lo = Fraction(0) if lo > 0 else -tiny
+    if hi != 0 and abs(hi) < tiny:
+        hi = tiny if hi > 0 else Fraction(0)
+    if lo is enc.lo and hi is enc.hi:
+        return enc
+    return Enclosure(lo, hi, enc.bits)
+
+
 def _pairs_to_enclosure(ends: tuple[tuple[int, int], tuple[int, int]], bits: int) -> Enclosure:
     """The Enclosure of ends already in range (:func:`_clamped`)."""
     (lm, le), (hm, he) = ends
@@ -297,10 +319,10 @@ def enclose_inputs(entry: SpecEntry, inp: Inputs, *, what: str = "expr", rel_tol
     An entry with an opaque certified evaluator (``SpecEntry.evaluator``) is enclosed by it instead.
     """
     if entry.evaluator:
-        return enclose_opaque(entry, inp, rel_tol)
+        return _clamp_enclosure(entry, enclose_opaque(entry, inp, rel_tol))
     if entry.optimize is not None and entry.optimize.var not in inp.params:
         # certified inf/sup over the free variable
-        enc = _opt.enclose_optimum(entry, inp, what=what, rel_tol=rel_tol)
+        enc = _clamp_enclosure(entry, _opt.enclose_optimum(entry, inp, what=what, rel_tol=rel_tol))
         _check_rel_tol(rel_tol)
         lo, hi = enc.lo, enc.hi
         if lo is not None and hi is not None and enc.rel_width() > float(rel_tol) and hi - lo > Fraction(1, 10**300):
@@ -378,7 +400,10 @@ def enclose(entry_id: str, params: Mapping[str, Any] | None = None, *, eps: Roun
     entry = get(entry_id)
     _check_value_expr(entry, what)
     _check_rel_tol(rel_tol)
+    digits = _cost.digits_of_tol(rel_tol)
+    _cost.check_rounds_cost(entry, digits, eps=eps, delta=delta, rho=rho)
     inp = prepare(entry, {} if params is None else params, eps=eps, delta=delta, rho=rho, aggregates=aggregates)
+    _cost.check_cost(entry, inp.params, digits, what)
     return _enclose_refining_streams(entry, inp, what, rel_tol, eps, delta, rho)[0]
 
 
@@ -500,7 +525,9 @@ def evaluate(entry_id: str, params: Mapping[str, Any] | None = None, *, digits: 
         raise DomainError("digits", digits, f"at most {OPAQUE_MAX_DIGITS} digits for an entry evaluated only by its "
                           "certified bracket (relative width 1e-7 at best)", entry.theorem,
                           "no closed form: pass --digits 3, or use enclose with rel_tol")
+    _cost.check_rounds_cost(entry, digits, eps=eps, delta=delta, rho=rho)
     inp = prepare(entry, {} if params is None else params, eps=eps, delta=delta, rho=rho, aggregates=aggregates)
+    _cost.check_cost(entry, inp.params, digits, what)
     rel_tol = Fraction(1, 10 ** (digits + 3))
     enc, inp = _enclose_refining_streams(entry, inp, what, rel_tol, eps, delta, rho, max_bits)
     shown: dict[str, Any] = {k: fraction_to_decimal_str(v) for k, v in inp.params.items()}

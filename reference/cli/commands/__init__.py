@@ -89,6 +89,26 @@ def read_list_file(path: str, name: str) -> list[str]:
     return vals
 
 
+def capped(entry_id: str, shown: dict[str, Any], call):
+    """``call()`` under the CPU-time cap of :mod:`dpbounds.util.limits`; past it, a DomainError naming the inputs
+    (exit 2, one line) instead of an evaluation that runs for minutes."""
+    from dpbounds.util.limits import CPU_SECONDS, CostLimitExceeded, cpu_cap
+    try:
+        with cpu_cap(CPU_SECONDS):
+            return call()
+    except CostLimitExceeded:
+        from dpbounds import spec
+        try:
+            theorem = spec.get(entry_id).theorem
+        except (DomainError, TypeError):
+            theorem = entry_id
+        value = ", ".join(f"{k}={v}" for k, v in shown.items() if v is not None)
+        raise DomainError("inputs", value if len(value) <= 300 else value[:297] + "...",
+                          f"inputs evaluated within {CPU_SECONDS:g} CPU seconds (the cost grows with the size of "
+                          "the values, the number of rounds and --digits: ask fewer digits or smaller values)",
+                          theorem, "too costly: stopped at the CPU time limit") from None
+
+
 def jsonable(obj: Any) -> Any:
     """Replace non-finite floats by the strings 'inf' / '-inf' / 'nan' (JSON has no infinities)."""
     if isinstance(obj, float):

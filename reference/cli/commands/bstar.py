@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from dpbounds.cli.commands import emit_json
+from dpbounds.cli.commands import capped, emit_json
 from dpbounds.spec import DomainError
 
 MAX_DIGITS = 1000
@@ -49,7 +49,10 @@ def add_parser(sub) -> None:
 
 
 def run(args) -> int:
-    b = certified_b_star(args.eps_g, args.delta_g, args.conversion, args.digits)
+    b = capped({"bs16": "conversions.bs16.b_star", "gauss": "conversions.gauss.delta"}.get(args.conversion,
+                                                                                         "conversions.cks20"),
+               {"eps_g": args.eps_g, "delta_g": args.delta_g, "conversion": args.conversion, "digits": args.digits},
+               lambda: certified_b_star(args.eps_g, args.delta_g, args.conversion, args.digits))
     rec = b.as_dict(args.digits)
     if args.format == "json":
         emit_json(rec)

@@ -9,7 +9,8 @@ import sys
 from dpbounds.spec import DomainError
 
 from dpbounds.evaluation.evaluate import evaluate
-from dpbounds.cli.commands import MAX_LIST_VALUES, emit_json, parse_assignments, parse_list, read_list_file
+from dpbounds.cli.commands import (MAX_LIST_VALUES, capped, emit_json, parse_assignments, parse_list,
+                                   read_list_file)
 
 EPILOG = f"""\
 numbers are exact decimals or ratios (0.1, 1e-6, 1/3; |exponent| <= 1000), never evaluated as code.  An entry
@@ -64,8 +65,13 @@ def run(args) -> int:
         if delta is not None:
             raise DomainError("--delta-file", args.delta_file, "either --delta or --delta-file", "command line")
         delta = read_list_file(args.delta_file, "--delta-file")
-    r = evaluate(args.id, params, digits=args.digits, eps=eps, delta=delta, rho=rho, what=args.what)
-    decision = _decision(args.id, params, eps, delta, rho) if args.what == "expr" else None
+    shown = {**params, **{f"--{k}": _count(v) for k, v in (("eps", eps), ("delta", delta), ("rho", rho))},
+             "--digits": args.digits}
+
+    def work():
+        r = evaluate(args.id, params, digits=args.digits, eps=eps, delta=delta, rho=rho, what=args.what)
+        return r, (_decision(args.id, params, eps, delta, rho) if args.what == "expr" else None)
+    r, decision = capped(args.id, shown, work)
     if args.format == "json":
         emit_json({**r.as_dict(), **({"decision": decision} if decision else {})})
     else:
@@ -76,6 +82,10 @@ def run(args) -> int:
         sys.stdout.write(f"  enclosure [{r.enclosure[0]}, {r.enclosure[1]}]\n  float64 [{r.lower!r}, {r.upper!r}]\n")
         sys.stdout.write(f"  source: {r.source}\n")
     return 0
+
+
+def _count(seq) -> str | None:
+    return None if seq is None else (seq[0] if len(seq) == 1 else f"<{len(seq)} values>")
 
 
 _MEANING = {"CONT": "the rounds so far fit the budget; the last one may run",
