@@ -939,8 +939,10 @@ def golden_files(bounds: list[str] | None = None, grid: str = "default", digits:
     if isinstance(digits, bool) or not isinstance(digits, int) or not 5 <= digits <= 1000:
         raise spec.DomainError("digits", digits, "an integer in [5, 1000]", "dpbounds golden")
     reg = spec.registry()
+    if bounds is not None and (isinstance(bounds, (str, bytes)) or not all(isinstance(b, str) for b in bounds)):
+        raise TypeError("bounds: expected a list of spec ids (str)")
     if bounds:
-        entries = [spec.get(b) for b in bounds]
+        entries = [spec.get(b) for b in dict.fromkeys(bounds)]  # a repeated id once (its file is written once)
     else:
         entries = [e for e in reg.values() if e.kind is not Kind.AGGREGATE and not e.expr.is_Boolean]
     version = registry_hash()
@@ -1009,14 +1011,19 @@ def write_golden(out_dir: str | Path, bounds: list[str] | None = None, grid: str
 
 
 def _owned_by_us(d: Path) -> bool:
-    """True iff ``d`` is an empty directory or a golden tree (its manifest names this generator family)."""
-    if not any(d.iterdir()):
-        return True
+    """True iff ``d`` is an empty directory or a tree this generator wrote: its ``manifest.json`` a regular file
+    (never read through a symlink, FIFO or device) naming this generator family, and the files present exactly the
+    manifest's list plus the manifest -- regular files and directories only.  A folder holding anything the
+    manifest does not list (a user's thesis.tex) is not ours: replacing it would delete that file."""
+    from dpbounds.outputs.golden_check import BadGoldenInput, _manifest, _walk
     try:
-        m = json.loads((d / "manifest.json").read_text(encoding="utf-8"))
-        return isinstance(m, dict) and str(m.get("generator", "")).startswith("dpbounds.")
-    except (OSError, ValueError):
+        if not any(d.iterdir()):
+            return True
+        present, _ = _walk(d)  # BadGoldenInput on a symlink, FIFO, device or socket anywhere, or a huge tree
+        m = _manifest(d)       # a regular manifest.json, bounded, of our format and schema
+    except (OSError, BadGoldenInput):
         return False
+    return str(m.get("generator", "")).startswith("dpbounds.") and present == set(m["files"]) | {"manifest.json"}
 
 
 def _package_dirs() -> list[Path]:

@@ -28,7 +28,10 @@ def add_parser(sub) -> None:
     g.add_argument("--check", metavar="DIR", help="verify DIR without trusting it: manifest hashes, dpbounds' own "
                    "schemas, every record's invariants, HALT flags and a seeded sample recomputed against the "
                    "reference (exit 0 verified, 1 mismatch, 2 not a usable golden tree)")
-    p.add_argument("--bounds", metavar="ID,ID", help="comma-separated spec ids (default: every bound)")
+    p.add_argument("--full", action="store_true", help="with --check: recompute every record against the "
+                   "reference (default: a seeded sample plus every borderline record)")
+    p.add_argument("--bounds", metavar="ID,ID", help="comma-separated spec ids (default: every bound; a repeated "
+                   "id is written once)")
     p.add_argument("--grid", choices=("sample", "default", "dense"), default="default",
                    help="parameter grid: sample (one point per bound), default, or dense")
     p.add_argument("--digits", type=int, default=40, metavar="N",
@@ -43,7 +46,7 @@ def run(args) -> int:
     from dpbounds.outputs.golden_check import BadGoldenInput, check_golden
     if args.check is not None:
         try:
-            problems = check_golden(args.check)
+            problems = check_golden(args.check, full=args.full)
         except BadGoldenInput as e:
             raise DomainError("--check", args.check, "a directory written by dpbounds golden --out", "dpbounds golden",
                               str(e)) from None
@@ -51,6 +54,8 @@ def run(args) -> int:
             sys.stdout.write(p + "\n")
         sys.stdout.write(f"{args.check}: {'verified' if not problems else f'{len(problems)} problems'}\n")
         return 1 if problems else 0
+    if args.full:
+        raise DomainError("--full", True, "--full together with --check", "dpbounds golden")
     bounds = parse_list(args.bounds, "--bounds") if args.bounds is not None else None
     ensure_output_dir(args.out, "--out", create=False)  # write_golden creates it once its arguments are checked
     summary = write_golden(args.out, bounds=bounds, grid=args.grid, digits=args.digits, streams=not args.no_streams,
