@@ -55,6 +55,9 @@ def _as_costs(rho: npt.ArrayLike, n: int, name: str = "rho") -> np.ndarray:
     '1e-400' to 0.0 and let the running sums, hence the CONT decisions, fall below the exact ones."""
     if isinstance(rho, (bytes, bytearray, memoryview, str)):
         raise TypeError(f"{name}: expected real numbers, one per individual, got {type(rho).__name__}")
+    if isinstance(rho, (list, tuple)) and any(isinstance(v, (bytes, bytearray, memoryview, bool, np.bool_))
+                                              for v in rho):
+        raise TypeError(f"{name}: expected real numbers, one per individual, got bytes or bools")
     a = np.asarray(rho)
     if a.dtype.kind in "bcmMS":  # bools, complex, datetimes, bytes: not real numbers (numpy would convert them)
         raise TypeError(f"{name}: expected real numbers, one per individual, got numpy dtype {a.dtype}")
