@@ -21,6 +21,7 @@ import mpmath
 import pytest
 
 from dpbounds.outputs import golden as G
+from dpbounds.spec import DomainError
 from dpbounds.spec.rruv16 import LIFT_CAVEAT
 from dpbounds.outputs.golden_check import check_golden, verify_manifest
 from dpbounds.outputs.golden import KINDS, SCHEMA_DIR, load_golden, schema_text, \
@@ -71,9 +72,13 @@ def test_two_runs_are_byte_identical_and_a_rerun_leaves_no_stale_file(tmp_path):
     assert files_a == sorted(p.relative_to(b) for p in b.rglob("*") if p.is_file())
     for rel in files_a:
         assert (a / rel).read_bytes() == (b / rel).read_bytes(), rel
-    (a / "bounds" / "stale.jsonl").write_text("{}\n")  # a file of an earlier run
+    (a / "bounds" / "stale.jsonl").write_text("{}\n")  # a file the manifest does not list: not provably ours
+    with pytest.raises(DomainError):
+        write_golden(a, bounds=["rruv16.thm3_4.filter"], grid="sample", digits=20, streams=False, conversions=False)
+    assert (a / "bounds" / "stale.jsonl").exists()
+    (a / "bounds" / "stale.jsonl").unlink()
     write_golden(a, bounds=["rruv16.thm3_4.filter"], grid="sample", digits=20, streams=False, conversions=False)
-    assert not (a / "bounds" / "stale.jsonl").exists()
+    assert not (a / "bounds" / "conversions.kov15.exact.jsonl").exists()
     assert verify_manifest(a) == [] and check_golden(a) == []
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a", "b"]  # no temporary tree left beside it
 

@@ -1015,15 +1015,33 @@ def _owned_by_us(d: Path) -> bool:
     (never read through a symlink, FIFO or device) naming this generator family, and the files present exactly the
     manifest's list plus the manifest -- regular files and directories only.  A folder holding anything the
     manifest does not list (a user's thesis.tex) is not ours: replacing it would delete that file."""
-    from dpbounds.outputs.golden_check import BadGoldenInput, _manifest, _walk
+    import stat
+
+    from dpbounds.outputs.golden_load import GoldenInputError, decode_text, parse_json, read_regular_bytes
     try:
         if not any(d.iterdir()):
             return True
-        present, _ = _walk(d)  # BadGoldenInput on a symlink, FIFO, device or socket anywhere, or a huge tree
-        m = _manifest(d)       # a regular manifest.json, bounded, of our format and schema
-    except (OSError, BadGoldenInput):
+        present: set[str] = set()
+        stack = [(d, "")]
+        while stack:  # lstat only: a symlink, FIFO, device or socket anywhere means not ours
+            top, prefix = stack.pop()
+            for ent in os.scandir(top):
+                st = ent.stat(follow_symlinks=False)
+                if stat.S_ISDIR(st.st_mode):
+                    stack.append((Path(ent.path), prefix + ent.name + "/"))
+                elif stat.S_ISREG(st.st_mode):
+                    present.add(prefix + ent.name)
+                else:
+                    return False
+                if len(present) + len(stack) > 100_000:
+                    return False
+        text = decode_text(read_regular_bytes(d / "manifest.json", 16 << 20), "manifest.json")
+        m = parse_json(text, "manifest.json", 16 << 20)
+    except (OSError, GoldenInputError):
         return False
-    return str(m.get("generator", "")).startswith("dpbounds.") and present == set(m["files"]) | {"manifest.json"}
+    return (isinstance(m, dict) and m.get("format") == FORMAT and isinstance(m.get("files"), dict)
+            and str(m.get("generator", "")).startswith("dpbounds.")
+            and present == set(m["files"]) | {"manifest.json"})
 
 
 def _package_dirs() -> list[Path]:
@@ -1046,8 +1064,9 @@ def check_target(out_dir: str | Path) -> None:
         raise spec.DomainError("--out", str(out), "a directory outside the installed dpbounds package",
                                "dpbounds golden")
     if out.exists() and not _owned_by_us(out):
-        raise spec.DomainError("--out", str(out), "a new or empty directory, or an earlier golden tree (this one "
-                               "has other files, which the replacement would delete)", "dpbounds golden")
+        raise spec.DomainError("--out", str(out), "a new or empty directory, or a tree dpbounds golden wrote "
+                               "(its regular manifest.json lists every file present; this one has other files or no "
+                               "such manifest, which the replacement would delete)", "dpbounds golden")
     try:  # the parent must exist or be creatable, before any work (the tree itself is swapped in at the end)
         out.absolute().parent.mkdir(parents=True, exist_ok=True)
     except OSError as e:
