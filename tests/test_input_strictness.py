@@ -142,6 +142,13 @@ def test_eval_refuses_a_column_the_entry_does_not_use(capsys, flag, value):
     assert rc == 2 and "CONT" not in out and err.count("\n") == 1, (out, err)
 
 
+def test_an_aggregate_the_entry_does_not_use_is_refused():
+    with pytest.raises(dpbounds.DomainError, match="unknown aggregate"):
+        dpbounds.evaluate("conversions.bs16", {"rho": 1, "delta": "1e-6"}, aggregates={"V": 1})
+    with pytest.raises(dpbounds.DomainError, match="unknown aggregate"):
+        dpbounds.evaluate("rruv16.thm5_1", {"eps_g": 1, "delta_g": "1e-6"}, aggregates={"V": 1, "A": 1, "Q": 3})
+
+
 def test_kov15_lift_filter_has_try_spend_many_with_try_spends_decisions():
     mk = lambda: dpbounds.make_filter("kov15.lift", eps_g=1, delta_g="1e-6", delta_dprime="1e-7")  # noqa: E731
     a, b = mk(), mk()

@@ -112,6 +112,11 @@ def prepare(entry: SpecEntry, params: Mapping[str, Any], *, eps: Rounds | None =
     for a in list(params):
         if a in entry.aggregates:
             agg_given[a] = params.pop(a)
+    for a in agg_given:  # an aggregate the entry does not use is refused, never silently ignored
+        if a not in entry.aggregates:
+            raise DomainError(a, agg_given[a], f"one of the entry's aggregates {sorted(entry.aggregates)}"
+                              if entry.aggregates else "no aggregate: this entry takes none", entry.theorem,
+                              "unknown aggregate")
     vals = entry.check_values(params)
     if opt_val is not None and entry.optimize is not None:
         vals[entry.optimize.var] = opt_val
