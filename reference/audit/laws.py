@@ -24,7 +24,8 @@ float output obeys them to within its own stated error (``rtol``: the relative t
 :data:`RTOL`).
 
 The domain: each interval input widened to its documented edges -- delta and fpr to [0, 1], eps to 1000 (past
-exp's overflow at 709.78; the target eps of a delta, not a mechanism's eps), alpha down to 1 (and 1 added to a list of orders), q up to 1, R and rho down to 0 --
+exp's overflow at 709.78; the target eps of a delta, not a mechanism's eps), alpha down to the float above 1 (and
+1 + 1e-9, 1.0001 added to a list of orders: orders are documented > 1, Opacus #49), q up to 1, R and rho down to 0 --
 so that the edges where the trackers' bugs live (delta -> 0 and 1, alpha -> 1, q = 1, very large eps) are searched.
 """
 
@@ -144,15 +145,15 @@ def widened(inputs: Mapping[str, Any], what: str | None = None, peer: str = "", 
                 lo, hi = 0.0, 1.0
             elif name == target_eps:
                 lo, hi = min(lo, 0.0), max(hi, 1000.0)
-            elif name == "alpha":
-                lo = min(lo, 1.0)
+            elif name == "alpha":  # orders are documented > 1: searched down to the float above 1, not at 1
+                lo = min(lo, math.nextafter(1.0, 2.0))
             elif name == "q":
                 hi = 1.0
             elif name in ("R", "rho"):
                 lo = 0.0
             out[name] = (lo, hi)
         elif name == "alpha" and isinstance(dom, (list, tuple)):
-            out[name] = sorted({1.0, 1.0001, *dom})
+            out[name] = sorted({1.0 + 1e-9, 1.0001, *dom})
         else:
             out[name] = dom
     out.update(EDGES.get((peer, call), {}))
