@@ -23,6 +23,7 @@ from dpbounds.audit import peers as peers_pkg
 from dpbounds.audit.engine import peer_witnesses
 from dpbounds.audit.peers import _common, _contract, _refs
 from dpbounds.audit.run import discover_peers
+from dpbounds.testing import Peer
 
 PEERS_DIR = pathlib.Path(peers_pkg.__file__).parent
 ADAPTERS = sorted(name for name, module in discover_peers().items()
@@ -50,7 +51,8 @@ def test_every_adapter_exports_the_contract():
     assert len(ADAPTERS) >= 15
     for name in ADAPTERS:
         mod = importlib.import_module(f"dpbounds.audit.peers.{name}")
-        assert mod.PEER == name and isinstance(mod.DIST, str) and isinstance(mod.MODULE, str)
+        assert isinstance(mod.PEER, Peer) and mod.PEER.name == name
+        assert mod.PEER.dist and mod.PEER.module
         ds = mod.declarations()
         assert ds and all(isinstance(d, _contract.Declaration) for d in ds)
 
@@ -91,7 +93,7 @@ def test_declarations_are_well_formed(name):
 @pytest.mark.parametrize("name", ADAPTERS)
 def test_calls_modules_import_only_their_peer_and_the_stdlib(name):
     mod = importlib.import_module(f"dpbounds.audit.peers.{name}")
-    top = mod.MODULE.split(".")[0]
+    top = mod.PEER.module.split(".")[0]
     tree = ast.parse((PEERS_DIR / name / "calls.py").read_text())
     for node in ast.walk(tree):
         names = []
@@ -107,9 +109,9 @@ def test_calls_modules_import_only_their_peer_and_the_stdlib(name):
 
 
 def _interpreter(mod) -> str | None:
-    if importlib.util.find_spec(mod.MODULE.split(".")[0]) is not None and mod.PEER not in ("opake",):
+    if importlib.util.find_spec(mod.PEER.module.split(".")[0]) is not None and mod.PEER.name not in ("opake",):
         return sys.executable
-    py = VENVS / mod.PEER / "bin" / "python"
+    py = VENVS / mod.PEER.name / "bin" / "python"
     return str(py) if py.exists() else None
 
 
@@ -132,7 +134,7 @@ def test_each_conversion_runs_at_its_first_example(name):
     mod = importlib.import_module(f"dpbounds.audit.peers.{name}")
     py = _interpreter(mod)
     if py is None:
-        pytest.skip(f"{mod.DIST} not installed here (docs/peers.md gives its recipe)")
+        pytest.skip(f"{mod.PEER.dist} not installed here (docs/peers.md gives its recipe)")
     ds = [d for d in mod.declarations() if d.kind == "conversion" and d.examples]
     from dpbounds.testing.checks import peer_args   # (grid points as exact decimals: the floats the peer gets)
     res = _run(py, [(d.call, peer_args(dict(d.examples[0]))) for d in ds])

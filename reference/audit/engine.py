@@ -89,7 +89,18 @@ class SearchOptions:
 
 
 def is_declarative(mod: ModuleType) -> bool:
-    return callable(getattr(mod, "declarations", None)) and isinstance(getattr(mod, "PEER", None), str)
+    """A module of declarations (``PEER`` and ``declarations()``) rather than a hand-written ``audit()``."""
+    from dpbounds.testing.declarations import describe
+    try:
+        describe(mod)
+    except TypeError:
+        return False
+    return callable(getattr(mod, "declarations", None))
+
+
+def peer_name(mod: ModuleType) -> str:
+    from dpbounds.testing.declarations import describe
+    return describe(mod).name
 
 
 def _text(v: Any) -> str:
@@ -471,7 +482,7 @@ def search_peer(mod: ModuleType, decls: list[Any], opts: SearchOptions, python: 
         for s in range(opts.seeds):
             tasks.append((mod.__name__, i, opts.seed + s, opts.seconds, opts.examples_for(cost_class(d)), python,
                           [json.loads(w) for w in replay]))
-    with Progress(len(tasks), f"search {mod.PEER}") as bar:
+    with Progress(len(tasks), f"search {peer_name(mod)}") as bar:
         results = run_tasks(tasks, opts, lambda line: bar.update(1, line))
     by_decl: dict[int, list[dict[str, Any]]] = {}
     for r in results:
@@ -549,12 +560,12 @@ def audit_declarations(mod: ModuleType, *, quick: bool = False, python: str | No
     search of every declaration.  ``part`` splits it into units that run apart (``dpbounds audit --jobs``
     schedules them over all peers): ``"rows"`` is everything but the search, an index ``i`` only the search of
     declaration ``i`` of :func:`effective_declarations` (presence is checked by every unit)."""
-    peer, dist, module = mod.PEER, getattr(mod, "DIST", mod.PEER), getattr(mod, "MODULE", mod.PEER)
+    from dpbounds.testing.declarations import describe
+    info = describe(mod)
+    peer, dist, module, install = info.name, info.dist, info.module, info.install
     res = PeerResult(peer)
-    install = getattr(mod, "NOT_INSTALLED", f"not installed; pip install {dist}")
     if python:
-        ok, version = probe_version(python, module, dist) if getattr(mod, "PROBE_IMPORT", True) else \
-            _probe_spec(python, module, dist)
+        ok, version = probe_version(python, module, dist) if info.probe_import else _probe_spec(python, module, dist)
         if not ok:
             return res.skip(f"{version}; {install}")
         res.version = version
@@ -569,8 +580,8 @@ def audit_declarations(mod: ModuleType, *, quick: bool = False, python: str | No
     res.functions = list(dict.fromkeys(d.function for d in decls))
     from dpbounds.audit.coverage import coverage
     res.coverage = coverage(peer, res.functions)
-    if getattr(mod, "NOTE", None):
-        res.notes.append(mod.NOTE)
+    if info.note:
+        res.notes.append(info.note)
     res.notes += notes
     res.comparisons += example_rows(peer, decls, python)
     if callable(getattr(mod, "extra_rows", None)):  # documented checks that are no declaration (module docstring)

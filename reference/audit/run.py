@@ -55,12 +55,19 @@ def load_adapter(spec: str) -> ModuleType:
         raise DomainError("--adapter", spec, f"a peer in {sorted(ADAPTERS)} or an importable module path",
                           "dpbounds audit", str(e)) from None
     from dpbounds.audit.engine import is_declarative
-    if is_declarative(mod):  # PEER, DIST, MODULE and declarations(): runs on the dpbounds.testing engine
+    from dpbounds.testing.declarations import describe
+    if is_declarative(mod):  # PEER and declarations(): runs on the dpbounds.testing engine
         return mod
-    if not callable(getattr(mod, "audit", None)) or not isinstance(getattr(mod, "PEER", None), str):
-        raise DomainError("--adapter", spec, "a module defining PEER: str and audit(quick: bool) -> PeerResult, "
-                          "or PEER, DIST, MODULE and declarations() -> list[dpbounds.testing.Declaration]",
-                          "dpbounds audit (adapter protocol: dpbounds.audit.common, dpbounds.testing)")
+    try:
+        describe(mod)
+    except TypeError:
+        ok = False
+    else:
+        ok = callable(getattr(mod, "audit", None))
+    if not ok:
+        raise DomainError("--adapter", spec, "a peer: PEER = dpbounds.testing.Peer(...) and declarations() -> "
+                          "list[dpbounds.testing.Declaration] (or audit(quick: bool) -> PeerResult)",
+                          "dpbounds audit (the adapter protocol: docs/adapters.md)")
     return mod
 
 
@@ -137,7 +144,7 @@ def audit_peers(peers: list[str] | None = None, quick: bool = False,
     """Run the chosen peers' adapters (default: every adapter of this repository and of the entry points) and
     any extra adapter modules; a peer that is not installed is ``skipped`` with the reason.  ``peers=["none"]``
     (or ``[]`` with ``adapters``) runs only the extra adapters.  ``pythons`` maps a peer to the interpreter of
-    its own environment (for peers whose pins conflict with ours; only adapters with ``SUPPORTS_PYTHON`` run
+    its own environment (for peers whose pins conflict with ours; only peers whose ``Peer.python`` allows it run
     that way: the peer's answers come back as JSON).
 
     Each adapter runs in a subprocess of its own process group; after ``timeout`` seconds (None: in this process,
@@ -149,12 +156,13 @@ def audit_peers(peers: list[str] | None = None, quick: bool = False,
     import os
 
     from dpbounds.spec import DomainError
+    from dpbounds.testing.declarations import describe
     known = {**ADAPTERS, **entry_point_adapters()}
     if peers is not None and list(peers) == ["none"]:
         peers = []
     chosen = list(peers) if peers else ([] if adapters or peers == [] else list(known))
     for m in _loadable(adapters or []):  # (--python PEER=PATH for them too; a broken one is an error row later)
-        known.setdefault(m.PEER, m.__name__)
+        known.setdefault(describe(m).name, m.__name__)
     for p in chosen:
         if p not in known:
             raise DomainError("--peers", p, f"a comma-separated subset of {', '.join(sorted(known))}, or none "
@@ -172,11 +180,9 @@ def audit_peers(peers: list[str] | None = None, quick: bool = False,
     runs = [(p, known[p], False) for p in chosen] + [(a, a, True) for a in adapters or []]
     for p in pythons:
         mod = load_adapter(known[p])
-        from dpbounds.audit.engine import is_declarative
-        if not (getattr(mod, "SUPPORTS_PYTHON", False) or is_declarative(mod)):
-            raise DomainError("--python", p, "a peer whose adapter runs in another interpreter (SUPPORTS_PYTHON): "
-                              + ", ".join(q for q in sorted(ADAPTERS) if getattr(load_adapter(ADAPTERS[q]),
-                                                                                  "SUPPORTS_PYTHON", False)),
+        if not describe(mod).python:
+            raise DomainError("--python", p, "a peer that runs in another interpreter (Peer.python): "
+                              + ", ".join(q for q in sorted(ADAPTERS) if describe(load_adapter(ADAPTERS[q])).python),
                               "dpbounds audit")
         if p not in chosen and peers:
             runs.append((p, known[p], False))
@@ -323,6 +329,7 @@ def run_adapter(module: str, quick: bool, python: str | None = None, *, label: s
                 cwd_first: bool = False, search: Any = None, part: str | int | None = None) -> PeerResult:
     """One adapter's PeerResult in this process, never an exception: a failed import, a raising ``audit()`` or a
     result that is not a PeerResult is an ``error`` row; the comparisons' verdicts are recomputed (rejudge)."""
+    from dpbounds.testing.declarations import describe
     from dpbounds.testing.results import rejudge
     label = label or module
     try:
@@ -333,7 +340,7 @@ def run_adapter(module: str, quick: bool, python: str | None = None, *, label: s
             mod = load_adapter(module)
     except Exception as e:  # noqa: BLE001 - a broken adapter is an 'error' row, never a crash of the audit
         return _error_result(label, f"the adapter {module} could not be loaded: {type(e).__name__}: {str(e)[:200]}")
-    label = mod.PEER
+    label = describe(mod).name
     try:
         with warnings.catch_warnings():  # peers' numerical warnings are not the audit's output
             warnings.simplefilter("ignore")
@@ -345,8 +352,7 @@ def run_adapter(module: str, quick: bool, python: str | None = None, *, label: s
     try:
         r = rejudge(r)
         if not r.version:
-            r.version = version_of(getattr(mod, "DIST", mod.PEER) if isinstance(getattr(mod, "DIST", None), str)
-                                   else mod.PEER)
+            r.version = version_of(describe(mod).dist)
     except Exception as e:  # noqa: BLE001 - garbage inside the PeerResult
         return _error_result(label, f"the adapter's result is malformed: {type(e).__name__}: {str(e)[:200]}")
     return r

@@ -20,8 +20,8 @@ which claim); :func:`run_declaration` runs it.  The pytest plugin (:mod:`dpbound
 from __future__ import annotations
 
 from dpbounds.testing.checks import CheckResult, check_conversion, check_filter, check_odometer
-from dpbounds.testing.declarations import Declaration, assert_sound, run_declaration
+from dpbounds.testing.declarations import Declaration, Peer, assert_sound, run_declaration
 from dpbounds.testing.laws import LawResult, check_laws
 
-__all__ = ["CheckResult", "Declaration", "LawResult", "assert_sound", "check_conversion", "check_filter",
+__all__ = ["CheckResult", "Declaration", "Peer", "LawResult", "assert_sound", "check_conversion", "check_filter",
            "check_laws", "check_odometer", "run_declaration"]

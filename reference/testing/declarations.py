@@ -79,6 +79,59 @@ class Declaration:
         return f"{self.peer}: {self.function} vs {self.reference if isinstance(self.reference, str) else 'callable'}"
 
 
+@dataclass(frozen=True)
+class Peer:
+    """What the audit needs to know about a peer besides its declarations (a peer package's ``PEER``).
+
+    ``name``: as shown in the audit (and in ``--peers`` / ``--python NAME=PATH``); ``dist``: its distribution on PyPI,
+    for the version (default ``name``); ``module``: the import name probed for presence and version (default
+    ``name``); ``install``: how to install it, shown when it is missing (default ``pip install DIST``);
+    ``probe_import``: False when importing ``module`` needs a framework the calls do not (presence is then looked up
+    without importing it); ``note``: shown with the peer's results; ``python``: whether the peer can run in its own
+    interpreter (``--python NAME=PATH``; declarations always can, a hand-written ``audit()`` only when it takes
+    ``python``)."""
+
+    name: str
+    dist: str = ""
+    module: str = ""
+    install: str = ""
+    probe_import: bool = True
+    note: str = ""
+    python: bool = True
+
+    def __post_init__(self) -> None:
+        for f in ("name", "dist", "module", "install", "note"):
+            if not isinstance(getattr(self, f), str):
+                raise DomainError(f, getattr(self, f), "a string", "dpbounds.testing.Peer")
+        if not self.name:
+            raise DomainError("name", self.name, "a non-empty string", "dpbounds.testing.Peer")
+        if not self.dist:
+            object.__setattr__(self, "dist", self.name)
+        if not self.module:
+            object.__setattr__(self, "module", self.name)
+        if not self.install:
+            object.__setattr__(self, "install", f"not installed; pip install {self.dist}")
+
+
+def describe(mod: Any) -> Peer:
+    """The :class:`Peer` of an adapter module: its ``PEER`` when that is a Peer; for a module written to the older
+    protocol (``PEER: str`` with optional ``DIST``, ``MODULE``, ``NOT_INSTALLED``, ``PROBE_IMPORT``, ``NOTE``,
+    ``SUPPORTS_PYTHON``), a Peer built from those.  Raises TypeError when the module has no usable ``PEER``."""
+    p = getattr(mod, "PEER", None)
+    if isinstance(p, Peer):
+        return p
+    if not isinstance(p, str) or not p:
+        raise TypeError(f"{getattr(mod, '__name__', mod)}: PEER must be a dpbounds.testing.Peer (or a name)")
+
+    def text(attr: str) -> str:
+        v = getattr(mod, attr, "")
+        return v if isinstance(v, str) else ""
+    declarative = callable(getattr(mod, "declarations", None))
+    return Peer(p, dist=text("DIST"), module=text("MODULE"), install=text("NOT_INSTALLED"),
+                probe_import=getattr(mod, "PROBE_IMPORT", True) is not False, note=text("NOTE"),
+                python=declarative or getattr(mod, "SUPPORTS_PYTHON", False) is True)
+
+
 def resolve_call(call: str | Callable[..., Any]) -> Callable[..., Any]:
     """The callable named by ``"<module>:<func>"`` (the module by its full name), or ``call`` itself."""
     if callable(call):

@@ -145,3 +145,64 @@ def error_comparison(peer: str, function: str, check: str, inputs: dict[str, str
     """The row for a peer that raised on valid input."""
     return Comparison(peer, function, check, inputs, error=f"{type(exc).__name__}: {str(exc)[:200]}",
                       reproducer=reproducer)
+
+
+# ------------------------------------------------------------------------------------------------ the wire format
+# A result crosses a process boundary as JSON only (dpbounds.testing.proc), losslessly: exact rationals as
+# {"$q": "p/q"}, non-finite floats as {"$float": "inf"}, anything else that is not JSON as {"$repr": ...} (a peer
+# value of a foreign type, shown as text on the other side).
+
+
+def to_wire(x: Any) -> Any:
+    """``x`` (a result, a comparison, a judgement, or what they hold) as JSON-able data; :func:`from_wire` inverts
+    it (dataclasses become dicts of their fields)."""
+    import dataclasses
+    if x is None or isinstance(x, (bool, str)):
+        return x
+    if isinstance(x, int):
+        return int(x)
+    if isinstance(x, float):
+        return float(x) if math.isfinite(x) else {"$float": repr(float(x))}
+    if isinstance(x, Fraction):
+        return {"$q": f"{x.numerator}/{x.denominator}"}
+    if dataclasses.is_dataclass(x) and not isinstance(x, type):
+        return {f.name: to_wire(getattr(x, f.name)) for f in dataclasses.fields(x)}
+    if isinstance(x, dict) and all(isinstance(k, str) for k in x):
+        return {k: to_wire(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [to_wire(v) for v in x]
+    return {"$repr": repr(x)}
+
+
+def _unwire(x: Any) -> Any:
+    if isinstance(x, list):
+        return [_unwire(v) for v in x]
+    if isinstance(x, dict):
+        if len(x) == 1:
+            (k, v), = x.items()
+            if k == "$q" and isinstance(v, str):
+                return Fraction(v)
+            if k == "$float" and isinstance(v, str):
+                return float(v)
+            if k == "$repr" and isinstance(v, str):
+                return v
+        return {k: _unwire(v) for k, v in x.items()}
+    return x
+
+
+def _judgement_from(d: Any) -> Judgement | None:
+    return None if d is None else Judgement(**_unwire(d))
+
+
+def comparison_from_wire(d: dict[str, Any]) -> Comparison:
+    fields = {k: v for k, v in d.items() if k not in ("formula", "truth")}
+    return Comparison(**_unwire(fields), formula=_judgement_from(d.get("formula")),
+                      truth=_judgement_from(d.get("truth")))
+
+
+def result_from_wire(d: dict[str, Any]) -> PeerResult:
+    """The :class:`PeerResult` of ``to_wire(result)``; raises TypeError/ValueError on anything else."""
+    if not isinstance(d, dict):
+        raise TypeError("a PeerResult on the wire is a JSON object")
+    fields = {k: v for k, v in d.items() if k != "comparisons"}
+    return PeerResult(**_unwire(fields), comparisons=[comparison_from_wire(c) for c in d.get("comparisons", [])])

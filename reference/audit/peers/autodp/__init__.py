@@ -11,17 +11,20 @@ from __future__ import annotations
 
 from dpbounds.testing import Declaration
 
+from dpbounds.testing.declarations import Peer
 from .._common import SGM_EPS, decl
 
-PEER = "autodp"
-DIST = "autodp"
-MODULE = "autodp"
-NOT_INSTALLED = "not installed; pip install 'dpbounds[audit]'"
+PEER = Peer(
+    "autodp",
+    dist="autodp",
+    module="autodp",
+    install="not installed; pip install 'dpbounds[audit]'",
+    note="rdp_to_approxdp(alpha -> alpha * rho): BBGHS_conversion=True vs conversions.cks20, False vs "
+        "conversions.bs16; (b) the Gaussian mechanism's exact curve at that rho",
+)
 F_CONV = "autodp.converter.rdp_to_approxdp"
 RHOS = ["0.001", "0.01", "0.1", "1", "5"]
 DELTAS = ["1e-10", "1e-6", "0.001"]
-NOTE = ("rdp_to_approxdp(alpha -> alpha * rho): BBGHS_conversion=True vs conversions.cks20, False vs "
-        "conversions.bs16; (b) the Gaussian mechanism's exact curve at that rho")
 DOMAIN = {"rho": (1e-6, 100.0), "delta": (1e-300, 0.5)}
 
 
@@ -44,7 +47,7 @@ def conversion_declarations() -> list[Declaration]:
             (__name__ + ".calls:eps_classic", "bs16", "Bun, Steinke 2016, arXiv:1605.02065v1, Prop. 1.3",
              "zCDP -> (eps, delta) (BBGHS=False)")):
         for against, ref in (("cited", f"conversions.{conv}"), ("truth", gauss_eps)):
-            out.append(Declaration(peer=PEER, function=F_CONV, call=call, reference=ref, inputs=DOMAIN,
+            out.append(Declaration(peer=PEER.name, function=F_CONV, call=call, reference=ref, inputs=DOMAIN,
                                    kind="conversion", claim="upper", examples=grid, cites=cites, against=against,
                                    check=check))
     return out
@@ -53,13 +56,13 @@ def conversion_declarations() -> list[Declaration]:
 def sgm_declarations() -> list[Declaration]:
     """The Poisson-subsampled Gaussian (DP-SGD) path."""
     return [
-        decl(PEER, "autodp.rdp_acct.anaRDPacct.compose_poisson_subsampled_mechanisms + evalRDP", __name__ + ".calls:rdp",
+        decl(PEER.name, "autodp.rdp_acct.anaRDPacct.compose_poisson_subsampled_mechanisms + evalRDP", __name__ + ".calls:rdp",
              "mechanisms.sgm.rdp", {"q": (1e-6, 1.0), "sigma": (0.3, 100.0),
                                     "alpha": [1.5, 2, 2.5, 3, 4.5, 8, 10.5, 32, 64]},
              examples=({"q": 0.01, "sigma": 1.0, "alpha": 4.5}, {"q": 0.1, "sigma": 0.7, "alpha": 10.5},
                        {"q": 0.01, "sigma": 1.0, "alpha": 32}),
              cites="Zhu, Wang 2019, arXiv:1807.01647v2 (Poisson subsampling RDP, Thm 6)", against="truth"),
-        decl(PEER, "autodp.rdp_acct.anaRDPacct.get_eps", __name__ + ".calls:epsilon", "composition.sgm.eps", SGM_EPS,
+        decl(PEER.name, "autodp.rdp_acct.anaRDPacct.get_eps", __name__ + ".calls:epsilon", "composition.sgm.eps", SGM_EPS,
              examples=({"q": 1.0, "sigma": 1.0, "k": 10, "delta": 1e-5}, {"q": 0.01, "sigma": 1.0, "k": 1,
                                                                            "delta": 1e-5}),
              cites="Zhu, Wang 2019 + Mironov 2017 Prop. 3", against="truth"),

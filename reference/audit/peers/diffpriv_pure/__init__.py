@@ -2,18 +2,23 @@
 Roth 2014 Thm A.1, proved only for eps < 1, applied for every eps > 0), ``PrivacyBudget.advanced_composition``
 (DRV10 without its n eps (e^eps - 1) term and without the slack delta) and ``PrivacyBudget`` as a filter."""
 
+from dpbounds.testing.declarations import Peer
 from .. import _refs
 from .._common import decl
 
-PEER, DIST, MODULE = "diffpriv_pure", "diffpriv-pure", "diffpriv_pure"
-NOT_INSTALLED = ("not installed; its own venv (docs/peers.md): python3.11 -m venv $DPBOUNDS_PEERS/diffpriv_pure && p"
-                 "eers/diffpriv_pure/bin/pip install diffpriv-pure==0.1.0 ; then --python diffpriv_pure=$DPBOUNDS_PEERS/di"
-                 "ffpriv_pure/bin/python")
+PEER = Peer(
+    "diffpriv_pure",
+    dist="diffpriv-pure",
+    module="diffpriv_pure",
+    install="not installed; its own venv (docs/peers.md): python3.11 -m venv $DPBOUNDS_PEERS/diffpriv_pure && p"
+        "eers/diffpriv_pure/bin/pip install diffpriv-pure==0.1.0 ; then --python diffpriv_pure=$DPBOUNDS_PEERS/di"
+        "ffpriv_pure/bin/python",
+)
 
 
 def declarations():
     return [
-        decl(PEER, "diffpriv_pure.gaussian_sigma", __name__ + ".calls:gaussian_sigma", _refs.gauss_sigma_min,
+        decl(PEER.name, "diffpriv_pure.gaussian_sigma", __name__ + ".calls:gaussian_sigma", _refs.gauss_sigma_min,
              {"sensitivity": [1.0], "eps": (1e-3, 50.0), "delta": (1e-12, 0.5)},
              examples=({"sensitivity": 1.0, "eps": 50.0, "delta": 1e-10},
                        {"sensitivity": 1.0, "eps": 20.0, "delta": 1e-5},
@@ -21,13 +26,13 @@ def declarations():
                        {"sensitivity": 1.0, "eps": 0.5, "delta": 1e-5}),
              cites="Balle, Wang 2018 (docstring); the formula is Dwork, Roth 2014 Thm A.1 (eps < 1 only)",
              against="truth"),
-        decl(PEER, "diffpriv_pure.PrivacyBudget.advanced_composition", __name__ + ".calls:advanced_composition_eps",
+        decl(PEER.name, "diffpriv_pure.PrivacyBudget.advanced_composition", __name__ + ".calls:advanced_composition_eps",
              _refs.adv_comp_eps, {"n": (1, 10000), "ei": (1e-3, 2.0), "di": (1e-10, 1e-2)},
              examples=({"n": 100, "ei": 0.1, "di": 1e-5}, {"n": 50, "ei": 0.5, "di": 1e-3},
                        {"n": 10, "ei": 0.1, "di": 1e-6}),
              cites="Dwork, Rothblum, Vadhan 2010 (advanced composition), stated without its n eps (e^eps - 1) term",
              against="truth"),
-        decl(PEER, "diffpriv_pure.PrivacyBudget.spend", __name__ + ".calls:pure_filter", "rruv16.thm3_4.filter",
+        decl(PEER.name, "diffpriv_pure.PrivacyBudget.spend", __name__ + ".calls:pure_filter", "rruv16.thm3_4.filter",
              {"eps_g": (0.01, 10.0)}, kind="filter", claim="lower", budget={"eps_g": 1.0}, costs=("eps",),
              examples=({"eps_g": 1.0, "spends": [{"eps": 0.1}] * 10},),
              cites="basic composition (sum of eps_i <= total_epsilon; RRUV16 Thm 3.4's filter)", against="truth"),

@@ -12,9 +12,9 @@ from __future__ import annotations
 from fractions import Fraction
 
 from dpbounds.audit.common import Comparison, PeerResult, available
+from dpbounds.testing.declarations import Peer
 
-PEER = "diffprivlib"
-DIST = "diffprivlib"
+PEER = Peer("diffprivlib", dist="diffprivlib")
 F_ACC = "diffprivlib.accountant.BudgetAccountant.check + spend"
 
 
@@ -64,16 +64,15 @@ def rounds_allowed_diffprivlib(eps_g: float, delta_g: float, slack: float, eps: 
     return next((i for i, d in enumerate(ds) if not d), len(ds))
 
 
-SUPPORTS_PYTHON = True
 
 
 def audit(quick: bool = False, python: str | None = None) -> PeerResult:
     """The audit in this interpreter, or with the peer in the interpreter ``python`` (``--python
     diffprivlib=PATH``: a venv with diffprivlib; only JSON crosses)."""
-    res = PeerResult(PEER, functions=[F_ACC])
+    res = PeerResult(PEER.name, functions=[F_ACC])
     if python:
         from dpbounds.audit.common import probe_version
-        ok, version = probe_version(python, "diffprivlib", DIST)
+        ok, version = probe_version(python, "diffprivlib", PEER.dist)
         if not ok:
             return res.skip(f"{version}; pip install diffprivlib (in that venv)")
         res.version = version
@@ -121,7 +120,7 @@ def audit(quick: bool = False, python: str | None = None) -> PeerResult:
                  f"    acc.spend({float(eps)!r}, 0); n += 1\n"
                  f"print(n)  # rounds diffprivlib allows; wrrw23.thm2 allows {n_ref}\n")
         res.comparisons.append(Comparison(
-            PEER, F_ACC, "BudgetAccountant as a filter: rounds allowed (homogeneous stream)",
+            PEER.name, F_ACC, "BudgetAccountant as a filter: rounds allowed (homogeneous stream)",
             {"eps_g": eps_g, "delta_g": delta_g, "slack": slack, "eps": eps}, peer_output=f"{n_peer} rounds",
             truth=j, reproducer=repro))
     try:
@@ -131,7 +130,7 @@ def audit(quick: bool = False, python: str | None = None) -> PeerResult:
         return res
     f = DiffprivlibFilter(python)
     try:
-        res.comparisons += attack(PEER, F_ACC + " (adaptive)", f.factory, quick)
+        res.comparisons += attack(PEER.name, F_ACC + " (adaptive)", f.factory, quick)
     finally:
         f.close()
     return res

@@ -5,25 +5,30 @@ RDP -> (eps, delta) conversion (CKS20 Prop. 12: at q = 1 it matches the exact Ga
 (Mironov, Talwar, Zhang 2019): it returns alpha q^2 / (2 sigma^2) per step at every order (0.0016 at q 0.01, sigma 1,
 alpha 32, where the true RDP is 11.2463: mpmath from the binomial expansion, and dp_accounting, agree)."""
 
+from dpbounds.testing.declarations import Peer
 from .._common import Q1_EPS_EXAMPLES, SGM_EPS, K1_EPS_EXAMPLES, decl
 
-PEER, DIST, MODULE = "dp_accelerator", "dp-accelerator", "dp_accelerator"
+PEER = Peer(
+    "dp_accelerator",
+    dist="dp-accelerator",
+    module="dp_accelerator",
+    install="not installed; its own venv (docs/peers.md): python3.11 -m venv $DPBOUNDS_PEERS/dp_accelerator && "
+        "peers/dp_accelerator/bin/pip install dp-accelerator==0.1.0 ; then --python dp_accelerator=peer"
+        "s/dp_accelerator/bin/python",
+)
 #: orders of DPSGDAccountant's curve (np.linspace(1.01, 8, 50), 8..63, linspace(65, 512, 10) as int) searched
 RDP_ORDERS = [1.01, 8.0, 9.0, 16.0, 32.0, 63.0, 65.0, 114.0, 512.0]
-NOT_INSTALLED = ("not installed; its own venv (docs/peers.md): python3.11 -m venv $DPBOUNDS_PEERS/dp_accelerator && "
-                 "peers/dp_accelerator/bin/pip install dp-accelerator==0.1.0 ; then --python dp_accelerator=peer"
-                 "s/dp_accelerator/bin/python")
 
 
 def declarations():
     return [
-        decl(PEER, "dp_accelerator.DPSGDAccountant.get_epsilon", __name__ + ".calls:epsilon",
+        decl(PEER.name, "dp_accelerator.DPSGDAccountant.get_epsilon", __name__ + ".calls:epsilon",
              "composition.sgm.eps", SGM_EPS, examples=({"q": 1.0, "sigma": 1.0, "k": 10, "delta": 1e-5},
                                                         {"q": 0.01, "sigma": 1.0, "k": 1, "delta": 1e-5},
                                                         *Q1_EPS_EXAMPLES, *K1_EPS_EXAMPLES[:2]),
              cites="Mironov, Talwar, Zhang 2019, arXiv:1908.10530v1; CKS20 arXiv:2004.00010v5 Prop. 12",
              against="truth"),
-        decl(PEER, "dp_accelerator.DPSGDAccountant.get_rdp_curve", __name__ + ".calls:rdp_curve",
+        decl(PEER.name, "dp_accelerator.DPSGDAccountant.get_rdp_curve", __name__ + ".calls:rdp_curve",
              "mechanisms.sgm.rdp", {"q": [1e-3, 0.01, 0.05, 0.1, 0.25, 0.5, 1.0], "sigma": (0.5, 50.0),
                                     "alpha": RDP_ORDERS},
              examples=({"q": 0.01, "sigma": 1.0, "alpha": 32.0}, {"q": 1.0, "sigma": 1.0, "alpha": 8.0}),

@@ -12,14 +12,11 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from dpbounds.testing import Declaration
 from dpbounds.audit.peers._common import SGM_EPS, decl
 from dpbounds.spec.papers import paper
+from dpbounds.testing import Declaration
+from dpbounds.testing.declarations import Peer
 
-PEER = "dp_accounting"
-DIST = "dp-accounting"
-MODULE = "dp_accounting"
-NOT_INSTALLED = "not installed; pip install 'dpbounds[audit]'"
 RHOS = ["0.0001", "0.01", "0.1", "1", "10"]
 DELTAS = ["1e-10", "1e-6", "0.001"]
 F_RDP = "dp_accounting.rdp.rdp_privacy_accountant.compute_epsilon"
@@ -27,9 +24,15 @@ F_PLD = "dp_accounting.pld.pld_privacy_accountant.PLDAccountant(REPLACE_ONE).com
 #: the orders the calls pass (calls.ORDERS, restated: this module must not import the peer)
 #: (exactly the floats 1 + x / 10.0 the peer computes at)
 ORDERS = [Fraction(1 + x / 10.0) for x in range(1, 100)] + [Fraction(a) for a in [*range(12, 64), 128, 256, 512]]
-NOTE = (f"compute_epsilon(orders, alpha*rho, delta) with {len(ORDERS)} orders from 1.1 to 512 (the orders of "
+PEER = Peer(
+    "dp_accounting",
+    dist="dp-accounting",
+    module="dp_accounting",
+    install="not installed; pip install 'dpbounds[audit]'",
+    note=f"compute_epsilon(orders, alpha*rho, delta) with {len(ORDERS)} orders from 1.1 to 512 (the orders of "
         "dp_accounting's own RdpAccountant default grid extended): (a) CKS20 minimized over those orders, (b) the "
-        "continuous CKS20 optimum; PLD accountant on k-fold pure DP vs KOV15's exact optimum")
+        "continuous CKS20 optimum; PLD accountant on k-fold pure DP vs KOV15's exact optimum",
+)
 #: (noise_parameter, k, eps_g) of today's PLD grid
 RR = [("0.5", 10, "1"), ("0.5", 10, "2"), ("0.9", 50, "1"), ("0.2", 4, "2"), ("0.95", 100, "1"),
       ("0.1", 3, "4"), ("0.8", 20, "1.5"), ("0.98", 400, "0.5"), ("0.7", 12, "2"), ("0.9", 100, "2")]
@@ -91,7 +94,7 @@ def _grid_declarations() -> list[Declaration]:
     out = []
     grid = tuple({"rho": r, "delta": d} for r in RHOS for d in DELTAS)
     for ref, cites, against in ((cks20_on_orders, CKS20, "cited"), (cks20_optimum, CKS20 + " (its optimum over every alpha > 1)", "truth")):
-        out.append(Declaration(peer=PEER, function=F_RDP, call=__name__ + ".calls:rdp_eps", reference=ref,
+        out.append(Declaration(peer=PEER.name, function=F_RDP, call=__name__ + ".calls:rdp_eps", reference=ref,
                                inputs={"rho": (1e-6, 100.0), "delta": (1e-15, 0.5)}, kind="conversion",
                                claim="upper", examples=grid, cites=cites, against=against,
                                check="zCDP -> (eps, delta): epsilon(delta)"))
@@ -99,7 +102,7 @@ def _grid_declarations() -> list[Declaration]:
     for call, how in ((__name__ + ".calls:rr_delta_count", "compose(event, count=k)"),
                       (__name__ + ".calls:rr_delta_composed", "compose(ComposedDpEvent([event] * k))")):
         for against in ("cited", "truth"):
-            out.append(Declaration(peer=PEER, function=F_PLD, call=call, reference=kov15_rr,
+            out.append(Declaration(peer=PEER.name, function=F_PLD, call=call, reference=kov15_rr,
                                    inputs={"noise_parameter": (0.01, 0.99), "k": (1, 500), "eps_g": (0.0, 10.0)},
                                    kind="conversion", claim="upper", examples=rr, cites=KOV15, against=against,
                                    check=f"k-fold randomized response (pure eps-DP): delta(eps_g), {how}"))
@@ -121,21 +124,21 @@ def declarations() -> list[Declaration]:
 
 def sgm_declarations():  # the DP-SGD / Gaussian-composition paths (issue 28)
     return [
-        decl(PEER, "dp_accounting.rdp.RdpAccountant(PoissonSampledDpEvent(GaussianDpEvent)) RDP",
+        decl(PEER.name, "dp_accounting.rdp.RdpAccountant(PoissonSampledDpEvent(GaussianDpEvent)) RDP",
              __name__ + ".calls:rdp_at_order", "mechanisms.sgm.rdp",
              {"q": (1e-6, 1.0), "sigma": (0.3, 100.0), "alpha": [1.25, 1.5, 2, 2.5, 3, 4.5, 8, 10.5, 32, 256]},
              examples=({"q": 0.01, "sigma": 1.0, "alpha": 4.5}, {"q": 0.001, "sigma": 0.8, "alpha": 1.25},
                        {"q": 0.1, "sigma": 0.7, "alpha": 10.5}),
              cites="Mironov, Talwar, Zhang 2019, arXiv:1908.10530v1, Sec. 3.3-3.4", against="cited"),
-        decl(PEER, "dp_accounting.rdp.RdpAccountant.get_epsilon", __name__ + ".calls:rdp_epsilon",
+        decl(PEER.name, "dp_accounting.rdp.RdpAccountant.get_epsilon", __name__ + ".calls:rdp_epsilon",
              "composition.sgm.eps", SGM_EPS, examples=({"q": 1.0, "sigma": 1.0, "k": 10, "delta": 1e-5},
                                                         {"q": 0.01, "sigma": 1.0, "k": 1, "delta": 1e-5}),
              cites="MTZ19 + CKS20 Prop. 12", against="truth"),
-        decl(PEER, "dp_accounting.pld.PLDAccountant.get_epsilon", __name__ + ".calls:pld_epsilon",
+        decl(PEER.name, "dp_accounting.pld.PLDAccountant.get_epsilon", __name__ + ".calls:pld_epsilon",
              "composition.sgm.eps", SGM_EPS, examples=({"q": 0.01, "sigma": 1.0, "k": 1, "delta": 1e-5},
                                                         {"q": 1.0, "sigma": 0.5, "k": 100, "delta": 1e-8}),
              cites="Doroshenko et al. 2022, arXiv:2207.04380v1 (pessimistic connect-the-dots)", against="truth"),
-        decl(PEER, "dp_accounting.pld.PLDAccountant.get_delta", __name__ + ".calls:pld_delta",
+        decl(PEER.name, "dp_accounting.pld.PLDAccountant.get_delta", __name__ + ".calls:pld_delta",
              "composition.sgm.delta", {"q": (1e-6, 1.0), "sigma": (0.5, 50.0), "k": (1, 10000),
                                        "eps_g": (0.0, 10.0)},
              examples=({"q": 1.0, "sigma": 1.0, "k": 10, "eps_g": 3.0},),

@@ -5,29 +5,34 @@ sqrt(k)/sigma-GDP, the truth these are held to.  At q = 1, sigma = 0.5, k = 100 
 numpy.interp "fp and xp are not of the same length"): its alphas and betas grids differ in length there -- the
 peer's fault on a valid input, kept as two ``error`` rows."""
 
+from dpbounds.testing.declarations import Peer
 from .. import _refs
 from .._common import FPR, SGM_Q1, decl
 
-PEER, DIST, MODULE = "gdpnum", "gdpnum", "gdpnum"
-NOT_INSTALLED = ("not installed; its own venv (docs/peers.md): python3.11 -m venv $DPBOUNDS_PEERS/gdpnum && $DPBOUNDS_PEERS/gd"
-                 "pnum/bin/pip install gdpnum==0.1.2 ; then --python gdpnum=$DPBOUNDS_PEERS/gdpnum/bin/python")
+PEER = Peer(
+    "gdpnum",
+    dist="gdpnum",
+    module="gdpnum",
+    install="not installed; its own venv (docs/peers.md): python3.11 -m venv $DPBOUNDS_PEERS/gdpnum && $DPBOUNDS_PEERS/gd"
+        "pnum/bin/pip install gdpnum==0.1.2 ; then --python gdpnum=$DPBOUNDS_PEERS/gdpnum/bin/python",
+)
 _Q1 = {"q": [1.0], "sigma": (0.5, 20.0), "k": (1, 1000)}
 
 
 def declarations():
     return [
-        decl(PEER, "gdpnum.dpsgd.get_mu_and_regret_for_dpsgd", __name__ + ".calls:mu_for_dpsgd", _refs.sgm_mu, _Q1,
+        decl(PEER.name, "gdpnum.dpsgd.get_mu_and_regret_for_dpsgd", __name__ + ".calls:mu_for_dpsgd", _refs.sgm_mu, _Q1,
              examples=({"q": 1.0, "sigma": 0.5, "k": 10}, {"q": 1.0, "sigma": 1.0, "k": 100},
                        {"q": 1.0, "sigma": 0.5, "k": 100}, {"q": 1.0, "sigma": 2.0, "k": 10},
                        {"q": 1.0, "sigma": 1.0, "k": 10}),
              cites="Gomez, Kulynych et al. 2025, arXiv:2503.10945 (SaTML 2026; version not stated in the package)",
              against="truth"),
-        decl(PEER, "gdpnum.CTDAccountant.get_epsilon", __name__ + ".calls:ctd_epsilon", "composition.sgm.eps", SGM_Q1,
+        decl(PEER.name, "gdpnum.CTDAccountant.get_epsilon", __name__ + ".calls:ctd_epsilon", "composition.sgm.eps", SGM_Q1,
              examples=({"q": 1.0, "sigma": 1.0, "k": 10, "delta": 1e-5}, {"q": 1.0, "sigma": 0.5, "k": 100,
                                                                           "delta": 1e-8},
                        {"q": 1.0, "sigma": 2.0, "k": 10, "delta": 1e-6}),
              cites="Doroshenko et al. 2022, arXiv:2207.04380v1 (connect the dots)", against="truth"),
-        decl(PEER, "gdpnum.CTDAccountant.get_beta", __name__ + ".calls:ctd_beta", _refs.sgm_tradeoff,
+        decl(PEER.name, "gdpnum.CTDAccountant.get_beta", __name__ + ".calls:ctd_beta", _refs.sgm_tradeoff,
              {**_Q1, "fpr": FPR}, claim="lower",
              examples=({"q": 1.0, "sigma": 0.5, "k": 10, "fpr": 0.1}, {"q": 1.0, "sigma": 1.0, "k": 10, "fpr": 1e-4},
                        {"q": 1.0, "sigma": 0.5, "k": 100, "fpr": 0.1},

@@ -1,22 +1,27 @@
 """jax_privacy 2.0.0 accounting: ``DpsgdTrainingAccountant`` with its RDP and PLD configs (dp_accounting inside)
 and ``calibrate_noise_multiplier``."""
 
+from dpbounds.testing.declarations import Peer
 from .._common import Q1_EPS_EXAMPLES, SGM_EPS, decl
 
-PEER, DIST, MODULE = "jax_privacy", "jax-privacy", "jax_privacy"
-NOT_INSTALLED = ("not installed; its own venv (docs/peers.md): python3.11 -m venv $DPBOUNDS_PEERS/jax_privacy && pee"
-                 "rs/jax_privacy/bin/pip install jax-privacy==2.0.0 (jax, optax, chex: CPU) ; then --python jax_privac"
-                 "y=$DPBOUNDS_PEERS/jax_privacy/bin/python")
+PEER = Peer(
+    "jax_privacy",
+    dist="jax-privacy",
+    module="jax_privacy",
+    install="not installed; its own venv (docs/peers.md): python3.11 -m venv $DPBOUNDS_PEERS/jax_privacy && pee"
+        "rs/jax_privacy/bin/pip install jax-privacy==2.0.0 (jax, optax, chex: CPU) ; then --python jax_privac"
+        "y=$DPBOUNDS_PEERS/jax_privacy/bin/python",
+)
 
 
 def declarations():
     return [
-        decl(PEER, "jax_privacy.accounting.DpsgdTrainingAccountant(RdpAccountantConfig).compute_epsilon",
+        decl(PEER.name, "jax_privacy.accounting.DpsgdTrainingAccountant(RdpAccountantConfig).compute_epsilon",
              __name__ + ".calls:rdp_epsilon", "composition.sgm.eps", SGM_EPS,
              examples=({"q": 1.0, "sigma": 1.0, "k": 10, "delta": 1e-5}, {"q": 0.01, "sigma": 1.0, "k": 1,
                                                                            "delta": 1e-5}, *Q1_EPS_EXAMPLES[2:5]),
              cites="Mironov, Talwar, Zhang 2019, arXiv:1908.10530v1 (dp_accounting RdpAccountant)", against="truth"),
-        decl(PEER, "jax_privacy.accounting.DpsgdTrainingAccountant(PldAccountantConfig).compute_epsilon",
+        decl(PEER.name, "jax_privacy.accounting.DpsgdTrainingAccountant(PldAccountantConfig).compute_epsilon",
              __name__ + ".calls:pld_epsilon", "composition.sgm.eps", SGM_EPS,
              examples=({"q": 1.0, "sigma": 1.0, "k": 10, "delta": 1e-5}, {"q": 0.01, "sigma": 1.0, "k": 1,
                                                                            "delta": 1e-5}, *Q1_EPS_EXAMPLES[2:5]),

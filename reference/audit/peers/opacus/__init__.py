@@ -2,41 +2,46 @@
 integer and fractional orders and ``get_privacy_spent``, the RDP, PRV and GDP (CLT) accountants, and
 ``get_noise_multiplier``."""
 
+from dpbounds.testing.declarations import Peer
 from .._common import SGM_EPS, SGM_Q1, decl
 
-PEER, DIST, MODULE = "opacus", "opacus", "opacus"
-NOT_INSTALLED = ("not installed; its own venv (docs/peers.md): python3.11 -m venv $DPBOUNDS_PEERS/opacus && $DPBOUNDS_PEERS/op"
-                 "acus/bin/pip install --no-deps opacus==1.6.0 numpy scipy ; then --python opacus=$DPBOUNDS_PEERS/opacus/b"
-                 "in/python")
-PROBE_IMPORT = False  # its package imports torch, which the audited analysis code does not need
+PEER = Peer(
+    "opacus",
+    dist="opacus",
+    module="opacus",
+    install="not installed; its own venv (docs/peers.md): python3.11 -m venv $DPBOUNDS_PEERS/opacus && $DPBOUNDS_PEERS/op"
+        "acus/bin/pip install --no-deps opacus==1.6.0 numpy scipy ; then --python opacus=$DPBOUNDS_PEERS/opacus/b"
+        "in/python",
+    probe_import=False,
+)
 _ORDERS = [1.25, 1.5, 1.75, 2, 2.5, 3, 4.5, 8, 10.5, 32, 64, 256]
 
 
 def declarations():
     return [
-        decl(PEER, "opacus.accountants.analysis.rdp.compute_rdp", __name__ + ".calls:compute_rdp", "mechanisms.sgm.rdp",
+        decl(PEER.name, "opacus.accountants.analysis.rdp.compute_rdp", __name__ + ".calls:compute_rdp", "mechanisms.sgm.rdp",
              {"q": (1e-6, 1.0), "sigma": (0.3, 100.0), "alpha": _ORDERS},
              examples=({"q": 0.01, "sigma": 1.0, "alpha": 4.5}, {"q": 0.001, "sigma": 0.8, "alpha": 1.25},
                        {"q": 0.001, "sigma": 0.5, "alpha": 1.25}, {"q": 0.5, "sigma": 2.0, "alpha": 32}),
              cites="Mironov, Talwar, Zhang 2019, arXiv:1908.10530v1, Sec. 3.3 (integer) and 3.4 (fractional)",
              against="cited"),
-        decl(PEER, "opacus.accountants.analysis.rdp.get_privacy_spent", __name__ + ".calls:get_privacy_spent",
+        decl(PEER.name, "opacus.accountants.analysis.rdp.get_privacy_spent", __name__ + ".calls:get_privacy_spent",
              "conversions.rdp.cks20", {"alpha": (1.01, 1024.0), "R": (0.0, 100.0), "delta": (1e-15, 0.5)},
              examples=({"alpha": 2.0, "R": 1.0, "delta": 1e-5}, {"alpha": 32.0, "R": 4.0, "delta": 1e-5}),
              cites="Balle et al. 2020, arXiv:1905.09982v2, Thm 21 (= CKS20 Prop. 12)", against="cited"),
-        decl(PEER, "opacus.accountants.RDPAccountant.get_epsilon", __name__ + ".calls:rdp_epsilon",
+        decl(PEER.name, "opacus.accountants.RDPAccountant.get_epsilon", __name__ + ".calls:rdp_epsilon",
              "composition.sgm.eps", SGM_EPS, examples=({"q": 1.0, "sigma": 1.0, "k": 10, "delta": 1e-5},
                                                         {"q": 0.01, "sigma": 1.0, "k": 1, "delta": 1e-5}),
              cites="Mironov et al. 2019 + Balle et al. 2020 Thm 21", against="truth"),
-        decl(PEER, "opacus.accountants.PRVAccountant.get_epsilon", __name__ + ".calls:prv_epsilon",
+        decl(PEER.name, "opacus.accountants.PRVAccountant.get_epsilon", __name__ + ".calls:prv_epsilon",
              "composition.sgm.eps", SGM_EPS, examples=({"q": 1.0, "sigma": 1.0, "k": 100, "delta": 1e-5},
                                                         {"q": 0.01, "sigma": 0.8, "k": 1, "delta": 1e-5}),
              cites="Gopi, Lee, Wutschitz 2021, arXiv:2106.02848v2, Thm 5.5 (eps_upper)", against="truth"),
-        decl(PEER, "opacus.accountants.GaussianAccountant.get_epsilon", __name__ + ".calls:gdp_epsilon",
+        decl(PEER.name, "opacus.accountants.GaussianAccountant.get_epsilon", __name__ + ".calls:gdp_epsilon",
              "composition.sgm.eps", SGM_EPS, examples=({"q": 0.01, "sigma": 1.0, "k": 1, "delta": 1e-5},
                                                         {"q": 0.1, "sigma": 1.0, "k": 1, "delta": 1e-5}),
              cites="Bu, Dong, Long, Su 2020, arXiv:1911.11607v3, Thm 3 (CLT; asymptotic)", against="truth"),
-        decl(PEER, "opacus.accountants.analysis.rdp.compute_rdp (q = 1)", __name__ + ".calls:rdp_epsilon",
+        decl(PEER.name, "opacus.accountants.analysis.rdp.compute_rdp (q = 1)", __name__ + ".calls:rdp_epsilon",
              "composition.sgm.eps", SGM_Q1, examples=({"q": 1.0, "sigma": 2.0, "k": 100, "delta": 1e-8},),
              cites="Mironov 2017, arXiv:1702.07476v3, Prop. 7 (Gaussian RDP)", against="truth"),
     ]

@@ -16,16 +16,19 @@ from fractions import Fraction
 from dpbounds.testing import Declaration
 from dpbounds.audit.peers._common import SGM_Q1, decl
 from dpbounds.spec.papers import paper
+from dpbounds.testing.declarations import Peer
 
-PEER = "opendp"
-DIST = "opendp"
-MODULE = "opendp"
-NOT_INSTALLED = "not installed; pip install 'dpbounds[audit]'"
+PEER = Peer(
+    "opendp",
+    dist="opendp",
+    module="opendp",
+    install="not installed; pip install 'dpbounds[audit]'",
+    note="make_zCDP_to_approxDP on Gaussian mechanisms: (a) conversions.cks20 at OpenDP's own rho, (b) the Gaussian "
+        "mechanism's exact curve (conversions.gauss.delta inverted); privacy filters vs fz21.remark4_4 (zCDP) and "
+        "rruv16.thm3_4.filter (pure DP), the rules OpenDP implements",
+)
 F_CONV = "opendp.combinators.make_zCDP_to_approxDP"
 F_FILTER = "opendp.combinators.make_fully_adaptive_composition + make_privacy_filter"
-NOTE = ("make_zCDP_to_approxDP on Gaussian mechanisms: (a) conversions.cks20 at OpenDP's own rho, (b) the Gaussian "
-        "mechanism's exact curve (conversions.gauss.delta inverted); privacy filters vs fz21.remark4_4 (zCDP) and "
-        "rruv16.thm3_4.filter (pure DP), the rules OpenDP implements")
 #: (scale, OpenDP's rho for make_gaussian(scale)) of today's grid: rho 0.0001, 0.01, 0.1, 1, 10
 GAUSSIANS = [(70.71067811865476, 0.0001), (7.0710678118654755, 0.01), (2.23606797749979, 0.09999999999999999),
              (0.7071067811865475, 1.0000000000000002), (0.22360679774997896, 10.000000000000002)]
@@ -58,7 +61,7 @@ def gauss_eps(rho, delta, scale=None):
 
 def _grid_declarations() -> list[Declaration]:
     grid = tuple({"rho": rho, "delta": d, "scale": s} for s, rho in GAUSSIANS for d in DELTAS)
-    out = [Declaration(peer=PEER, function=F_CONV, call=__name__ + ".calls:zcdp_to_approxdp_eps", reference=ref,
+    out = [Declaration(peer=PEER.name, function=F_CONV, call=__name__ + ".calls:zcdp_to_approxdp_eps", reference=ref,
                        inputs=DOMAIN, kind="conversion", claim="upper", examples=grid, cites=cites, against=against,
                        check="zCDP -> (eps, delta): epsilon(delta)")
            for ref, cites, against in (
@@ -71,7 +74,7 @@ def _grid_declarations() -> list[Declaration]:
              f"Rogers, Roth, Ullman, Vadhan, NIPS 2016, {paper('RRUV16').arxiv_ref()}, Thm 3.4")):
         for budget in dict.fromkeys(b for b, _ in streams):
             ex = tuple(tuple({cost: c} for c in seq) for b, seq in streams if b == budget)
-            out.append(Declaration(peer=PEER, function=F_FILTER, call=call, reference=ref, kind="filter",
+            out.append(Declaration(peer=PEER.name, function=F_FILTER, call=call, reference=ref, kind="filter",
                                    inputs={key: (0.01, 10.0)}, budget={key: budget}, costs=(cost,), examples=ex, cites=cites, against="cited",
                                    check=f"privacy filter ({kind})", max_rounds=FILTER_MAX_ROUNDS))
     return out
@@ -92,7 +95,7 @@ def declarations() -> list[Declaration]:
 
 def sgm_declarations():  # the DP-SGD / Gaussian-composition paths (issue 28)
     return [
-        decl(PEER, "opendp make_composition([make_gaussian] * k) + make_zCDP_to_approxDP + make_fix_delta",
+        decl(PEER.name, "opendp make_composition([make_gaussian] * k) + make_zCDP_to_approxDP + make_fix_delta",
              __name__ + ".calls:gaussian_kfold_eps", "composition.sgm.eps", SGM_Q1,
              examples=({"q": 1.0, "sigma": 1.0, "k": 10, "delta": 1e-5}, {"q": 1.0, "sigma": 5.0, "k": 1000,
                                                                            "delta": 1e-10}),

@@ -16,9 +16,9 @@ from fractions import Fraction
 from typing import Callable
 
 from dpbounds.audit.common import Comparison, PeerResult, error_comparison, judge_upper
+from dpbounds.testing.declarations import Peer
 
-PEER = "peers' own tests"
-DIST = "-"
+PEER = Peer("peers' own tests", dist="-", python=False)
 
 OPENDP = ("opendp/opendp@bc6e18b86fb5f8cbab5a79da1a6cedea6b181f24", "rust/src/combinators/measure_cast/zCDP_to_approxDP")
 PIPELINE = ("OpenMined/PipelineDP@ec6e56edbf2ce8e2b2297df3e4992d91609d1d94", "tests/dp_computations_test.py")
@@ -132,7 +132,7 @@ PINNED: list[Pinned] = [
 
 
 def audit(quick: bool = False) -> PeerResult:
-    res = PeerResult(PEER, version="pinned values", functions=sorted({f"{p.peer}: {p.path.split(':')[0]}"
+    res = PeerResult(PEER.name, version="pinned values", functions=sorted({f"{p.peer}: {p.path.split(':')[0]}"
                                                                        for p in PINNED}))
     res.notes.append("Numbers hard-coded in the peers' test suites (file:line at the cited commit or release), "
                      "judged against the certified reference widened by the tolerance each assertion allows.")
@@ -146,7 +146,7 @@ def audit(quick: bool = False) -> PeerResult:
             t_ref, t_desc, t_lo, t_hi = (p.reference, p.description, lo, hi) if p.truth is None else \
                 (p.truth[0], p.truth[1], *p.truth[2]())
         except Exception as e:  # noqa: BLE001
-            res.comparisons.append(error_comparison(PEER, fn, "pinned value", inputs, e, repro))
+            res.comparisons.append(error_comparison(PEER.name, fn, "pinned value", inputs, e, repro))
             continue
         lo, hi, t_lo, t_hi = (max(x, Fraction(0)) for x in (lo, hi, t_lo, t_hi))
         fa = judge_upper(p.expected, lo, hi, role="formula", reference=p.reference, description=p.description)
@@ -155,6 +155,6 @@ def audit(quick: bool = False) -> PeerResult:
             admits = all(abs(Fraction(p.expected) - x) <= p.tolerance for x in (lo, hi))
             fa.detail += (f"; the assertion's tolerance {float(p.tolerance):g} "
                           + ("admits" if admits else "does NOT admit") + " the certified value")
-        res.comparisons.append(Comparison(PEER, fn, "expected value pinned in the peer's tests", inputs,
+        res.comparisons.append(Comparison(PEER.name, fn, "expected value pinned in the peer's tests", inputs,
                                           peer_value=p.expected, formula=fa, truth=tb, reproducer=repro))
     return res

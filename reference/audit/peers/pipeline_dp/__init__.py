@@ -28,9 +28,17 @@ from __future__ import annotations
 from fractions import Fraction
 
 from dpbounds.audit.common import Comparison, available, judge_upper
+from dpbounds.testing.declarations import Peer
 
-PEER = "pipeline_dp"
-DIST = "pipeline-dp"
+PEER = Peer(
+    "pipeline_dp",
+    dist="pipeline-dp",
+    module="pipeline_dp",
+    install="not installed; pip install pipeline-dp",
+    note="Every reference is the exact Gaussian curve (BW18), so (a) and (b) coincide. gaussian_epsilon bisects to an "
+        "absolute width 1e-10 and returns the midpoint, which can lie below the minimum eps; inside PipelineDP it "
+        "calibrates Gaussian thresholding, where a smaller eps means more noise (a conservative use of a false claim).",
+)
 F_DELTA = "pipeline_dp.dp_computations.gaussian_delta"
 F_EPS = "pipeline_dp.dp_computations.gaussian_epsilon"
 F_SIGMA = "pipeline_dp.dp_computations.compute_sigma"
@@ -46,11 +54,6 @@ PLD = [("1", "1e-6", 10), ("0.5", "1e-5", 3), ("2", "1e-8", 50)]
 _DELTA = "the exact delta(eps) of the Gaussian mechanism (BW18 Thm 8), certified"
 
 
-MODULE = "pipeline_dp"
-NOT_INSTALLED = "not installed; pip install pipeline-dp"
-NOTE = ("Every reference is the exact Gaussian curve (BW18), so (a) and (b) coincide. gaussian_epsilon bisects to an "
-        "absolute width 1e-10 and returns the midpoint, which can lie below the minimum eps; inside PipelineDP it "
-        "calibrates Gaussian thresholding, where a smaller eps means more noise (a conservative use of a false claim).")
 BW18 = "Balle, Wang, ICML 2018, arXiv:1805.06530v2, Thm 8"
 
 
@@ -80,7 +83,7 @@ def _grid_declarations() -> list:
         what = "delta" if given == "eps" else "eps"
         ex = tuple({"sigma": s, given: x} for s, x in cases)
         for against in ("cited", "truth"):
-            out.append(Declaration(peer=PEER, function=f, call=call, reference=ref,
+            out.append(Declaration(peer=PEER.name, function=f, call=call, reference=ref,
                                    inputs={"sigma": (0.3, 100.0), given: dom}, kind="conversion", claim="upper",
                                    examples=ex, cites=BW18, against=against,
                                    check=f"Gaussian mechanism: {what}({given})"))
@@ -142,7 +145,7 @@ def _basic(function: str, what: str, inputs: dict[str, str], eps: float, delta: 
     for name, claimed, parts in (("eps", eps, [b[0] for b in budgets]), ("delta", delta, [b[1] for b in budgets])):
         total = sum((Fraction(x) for x in parts), Fraction(0))
         rows.append(Comparison(
-            PEER, function, f"{what}: claimed total {name} vs the sum of the returned budgets", dict(inputs),
+            PEER.name, function, f"{what}: claimed total {name} vs the sum of the returned budgets", dict(inputs),
             peer_value=claimed,
             formula=judge_upper(claimed, total, total, role="formula", reference="rruv16.thm2_9",
                                 description=f"basic composition (RRUV16 Thm 2.9): the exact sum of the returned "
@@ -160,7 +163,7 @@ def _split(cases, answers) -> list[Comparison]:
                  f"{eps!r}), sum(Fraction(d) for _, d in b) - Fraction({delta!r}))  # > 0: more than the budget\n")
         a = next(answers)
         if "error" in a:
-            out.append(Comparison(PEER, F_SPLIT, "budget split", inputs, error=a["error"], reproducer=repro))
+            out.append(Comparison(PEER.name, F_SPLIT, "budget split", inputs, error=a["error"], reproducer=repro))
             continue
         budgets = [(float(e), float(d)) for e, d in a["ok"]]
         out += _basic(F_SPLIT, f"(eps, delta) split into {n}", inputs, eps, delta, budgets, repro)
@@ -180,7 +183,7 @@ def _naive(cases, answers) -> list[Comparison]:
                  f"sum(Fraction(s.delta) for s in specs) - Fraction({delta!r}))  # > 0: more than the budget\n")
         a = next(answers)
         if "error" in a:
-            out.append(Comparison(PEER, F_NAIVE, "weighted budget split", inputs, error=a["error"], reproducer=repro))
+            out.append(Comparison(PEER.name, F_NAIVE, "weighted budget split", inputs, error=a["error"], reproducer=repro))
             continue
         budgets = [(float(e), float(d)) for e, d in a["ok"]]
         out += _basic(F_NAIVE, f"{len(weights)} Gaussian mechanisms, weights {inputs['weights']}", inputs, eps,
@@ -197,7 +200,7 @@ def _compare(function: str, check: str, inputs: dict[str, str], value: float, en
              reference: str = "conversions.gauss.delta", description: str = _DELTA) -> Comparison:
     lo, hi = max(enc.lo, Fraction(0)), max(enc.hi, Fraction(0))
     j = dict(reference=reference, description=description)
-    return Comparison(PEER, function, check, inputs, peer_value=value,
+    return Comparison(PEER.name, function, check, inputs, peer_value=value,
                       formula=judge_upper(value, lo, hi, role="formula", **j),
                       truth=judge_upper(value, lo, hi, role="truth", **j), reproducer=repro)
 
@@ -214,7 +217,7 @@ def _sigma(cases, answers) -> list[Comparison]:
                  f"print(float(e.lo), float(e.hi), 'claimed', {float(d)!r})\n")
         a = next(answers)
         if "error" in a:
-            out.append(Comparison(PEER, F_SIGMA, "calibrated sigma", inputs, error=a["error"], reproducer=repro))
+            out.append(Comparison(PEER.name, F_SIGMA, "calibrated sigma", inputs, error=a["error"], reproducer=repro))
             continue
         sigma = float(a["ok"])
         inputs["returned sigma"] = repr(sigma)
@@ -238,7 +241,7 @@ def _pld(cases, answers) -> list[Comparison]:
                  f"print(float(e.lo), float(e.hi), 'claimed', {float(d)!r})\n")
         a = next(answers)
         if "error" in a:
-            out.append(Comparison(PEER, F_PLD, "k Gaussian mechanisms", inputs, error=a["error"], reproducer=repro))
+            out.append(Comparison(PEER.name, F_PLD, "k Gaussian mechanisms", inputs, error=a["error"], reproducer=repro))
             continue
         sigmas = set(map(float, a["ok"]))
         rho = sum((_rho(float(sg)) for sg in a["ok"]), Fraction(0))

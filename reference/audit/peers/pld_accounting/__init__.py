@@ -1,17 +1,22 @@
 """pld-accounting 2.0 (``PLD_accounting``): Gaussian random allocation's epsilon upper bound.  At num_steps =
 num_selected = 1 the allocation is the plain Gaussian, k epochs its k-fold composition: the q = 1 closed form."""
 
+from dpbounds.testing.declarations import Peer
 from .._common import Q1_EPS_EXAMPLES, SGM_Q1, decl
 
-PEER, DIST, MODULE = "pld_accounting", "pld-accounting", "PLD_accounting"
-NOT_INSTALLED = ("not installed; its own venv (docs/peers.md): python3.11 -m venv $DPBOUNDS_PEERS/pld_accounting && "
-                 "peers/pld_accounting/bin/pip install pld-accounting==2.0 (import name PLD_accounting) ; then --pytho"
-                 "n pld_accounting=$DPBOUNDS_PEERS/pld_accounting/bin/python")
+PEER = Peer(
+    "pld_accounting",
+    dist="pld-accounting",
+    module="PLD_accounting",
+    install="not installed; its own venv (docs/peers.md): python3.11 -m venv $DPBOUNDS_PEERS/pld_accounting && "
+        "peers/pld_accounting/bin/pip install pld-accounting==2.0 (import name PLD_accounting) ; then --pytho"
+        "n pld_accounting=$DPBOUNDS_PEERS/pld_accounting/bin/python",
+)
 
 
 def declarations():
     return [
-        decl(PEER, "PLD_accounting.gaussian_allocation_epsilon_range (upper)", __name__ + ".calls:epsilon_upper",
+        decl(PEER.name, "PLD_accounting.gaussian_allocation_epsilon_range (upper)", __name__ + ".calls:epsilon_upper",
              "composition.sgm.eps", SGM_Q1,
              examples=({"q": 1.0, "sigma": 1.0, "k": 1, "delta": 1e-5}, {"q": 1.0, "sigma": 2.0, "k": 10,
                                                                           "delta": 1e-6}, *Q1_EPS_EXAMPLES[:1],

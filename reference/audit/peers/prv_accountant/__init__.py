@@ -20,16 +20,19 @@ from fractions import Fraction
 
 from dpbounds.testing import Declaration
 
+from dpbounds.testing.declarations import Peer
 from .._common import SGM_EPS, decl
 
-PEER = "prv_accountant"
-DIST = "prv-accountant"
-MODULE = "prv_accountant"
-NOT_INSTALLED = "not installed; pip install prv-accountant"
-CITES = "Gopi, Lee, Wutschitz 2021, arXiv:2106.02848v3, Thm 5.5 (the error bounds of the upper end)"
-NOTE = ("PRVAccountant(eps_error=0.01, delta_error=1e-10); the audited value is the upper end of the returned "
+PEER = Peer(
+    "prv_accountant",
+    dist="prv-accountant",
+    module="prv_accountant",
+    install="not installed; pip install prv-accountant",
+    note="PRVAccountant(eps_error=0.01, delta_error=1e-10); the audited value is the upper end of the returned "
         "(lower, estimate, upper); references: the exact Gaussian curve (k-fold Gaussian = sqrt(k)/sigma-GDP) and "
-        "KOV15's exact k-fold pure-DP delta")
+        "KOV15's exact k-fold pure-DP delta",
+)
+CITES = "Gopi, Lee, Wutschitz 2021, arXiv:2106.02848v3, Thm 5.5 (the error bounds of the upper end)"
 F_EPS = "prv_accountant.PRVAccountant(GaussianMechanism).compute_epsilon [upper]"
 F_DELTA = "prv_accountant.PRVAccountant(PureDPMechanism).compute_delta [upper]"
 F_GDELTA = "prv_accountant.PRVAccountant(GaussianMechanism).compute_delta [upper]"
@@ -97,7 +100,7 @@ def grid_declarations() -> list[Declaration]:
          {"eps": (0.001, 2.0), "k": (1, 1000), "eps_g": (0.0, 20.0)},
          tuple({"eps": float(e), "k": k, "eps_g": g} for e, k, g in PURE)),
     ]
-    return [Declaration(peer=PEER, function=f, call=call, reference=ref, inputs=dom, kind="conversion",
+    return [Declaration(peer=PEER.name, function=f, call=call, reference=ref, inputs=dom, kind="conversion",
                         claim="upper", examples=ex, cites=CITES, against=against, check=check)
             for f, call, ref, check, dom, ex in spec for against in ("cited", "truth")]
 
@@ -105,12 +108,12 @@ def grid_declarations() -> list[Declaration]:
 def sgm_declarations() -> list[Declaration]:
     """The Poisson-subsampled Gaussian (DP-SGD) path."""
     return [
-        decl(PEER, "prv_accountant.PRVAccountant(PoissonSubsampledGaussianMechanism).compute_epsilon [upper]",
+        decl(PEER.name, "prv_accountant.PRVAccountant(PoissonSubsampledGaussianMechanism).compute_epsilon [upper]",
              __name__ + ".calls:epsilon_upper", "composition.sgm.eps", SGM_EPS,
              examples=({"q": 1.0, "sigma": 1.0, "k": 100, "delta": 1e-5}, {"q": 0.01, "sigma": 0.8, "k": 1,
                                                                             "delta": 1e-5}),
              cites="Gopi, Lee, Wutschitz 2021, arXiv:2106.02848v2, Thm 5.5", against="truth"),
-        decl(PEER, "prv_accountant.PRVAccountant(PoissonSubsampledGaussianMechanism).compute_delta [upper]",
+        decl(PEER.name, "prv_accountant.PRVAccountant(PoissonSubsampledGaussianMechanism).compute_delta [upper]",
              __name__ + ".calls:delta_upper", "composition.sgm.delta",
              {"q": (1e-6, 1.0), "sigma": (0.5, 50.0), "k": (1, 10000), "eps_g": (0.0, 10.0)},
              examples=({"q": 1.0, "sigma": 1.0, "k": 10, "eps_g": 3.0},),

@@ -18,10 +18,9 @@ from fractions import Fraction
 
 from dpbounds.audit.common import (Comparison, PeerResult, error_comparison, judge_upper, run_probe,
                                    start_in_own_venv)
+from dpbounds.testing.declarations import Peer
 
-PEER = "smartnoise_sql"
-DIST = "smartnoise-sql"
-SUPPORTS_PYTHON = True
+PEER = Peer("smartnoise_sql", dist="smartnoise-sql")
 F_HOM = "snsql.sql.odometer.Odometer(Privacy(eps, delta)).spend(k).spent"
 F_HET = "snsql.sql.odometer.OdometerHeterogeneous(Privacy(eps, delta)).spend() x k .spent"
 CASES = [("0.1", "1e-6", 50), ("0.5", "1e-5", 10), ("1", "1e-6", 5), ("0.01", "1e-8", 1000), ("0.2", "1e-6", 100),
@@ -45,8 +44,8 @@ def probe(c):
 
 
 def audit(quick: bool = False, python: str | None = None) -> PeerResult:
-    res = PeerResult(PEER, functions=[F_HOM, F_HET])
-    if not start_in_own_venv(res, python, "snsql", DIST, "it pins an older opendp"):
+    res = PeerResult(PEER.name, functions=[F_HOM, F_HET])
+    if not start_in_own_venv(res, python, "snsql", PEER.dist, "it pins an older opendp"):
         return res
     res.notes.append("k rounds of (eps, delta)-DP, tol = delta/2: (a) KOV15 Thm 3.4/3.5 as cited, (b) the exact "
                      "optimal delta (KOV15 Thm 3.3) at the reported epsilon" + (f"; run in {python}" if python else ""))
@@ -55,7 +54,7 @@ def audit(quick: bool = False, python: str | None = None) -> PeerResult:
     try:
         answers = run_probe(python, PROBE, calls)
     except Exception as e:  # noqa: BLE001
-        return PeerResult(PEER, version=res.version, status="error", reason=f"{type(e).__name__}: {str(e)[:200]}")
+        return PeerResult(PEER.name, version=res.version, status="error", reason=f"{type(e).__name__}: {str(e)[:200]}")
     for (kind, eps_f, delta_f, k), (pe, pd) in zip(calls, answers):
         res.comparisons += _judge(kind, eps_f, delta_f, k, pe, pd)
     return res
@@ -85,13 +84,13 @@ def _judge(kind: str, eps_f: float, delta_f: float, k: int, pe: float, pd: float
         dk = enclose("conversions.kov15.exact", {"eps": eps, "k": k, "eps_g": pe_q}, rel_tol=1e-25)
         t_lo, t_hi = 1 - keep * (1 - max(dk.lo, Fraction(0))), 1 - keep * (1 - max(dk.hi, Fraction(0)))
     except Exception as e:  # noqa: BLE001
-        return [error_comparison(PEER, fn, "k-fold composition", inputs, e, repro)]
+        return [error_comparison(PEER.name, fn, "k-fold composition", inputs, e, repro)]
     a_e = dict(reference="conversions.kov15.heterogeneous", description="KOV15 Thm 3.4/3.5 epsilon with "
                "delta-tilde = tol (the theorem the odometer cites)")
-    out.append(Comparison(PEER, fn, "k-fold (eps, delta)-DP: epsilon spent", dict(inputs), peer_value=pe,
+    out.append(Comparison(PEER.name, fn, "k-fold (eps, delta)-DP: epsilon spent", dict(inputs), peer_value=pe,
                           formula=judge_upper(pe, fe.lo, fe.hi, role="formula", **a_e), reproducer=repro))
     out.append(Comparison(
-        PEER, fn, "k-fold (eps, delta)-DP: delta spent", {**inputs, "at epsilon": repr(pe)}, peer_value=pd,
+        PEER.name, fn, "k-fold (eps, delta)-DP: delta spent", {**inputs, "at epsilon": repr(pe)}, peer_value=pd,
         formula=judge_upper(pd, fd, fd, role="formula", reference="KOV15 Thm 3.4 delta",
                             description="1 - (1 - delta)^k (1 - tol), exact rational"),
         truth=judge_upper(pd, t_lo, t_hi, role="truth", reference="conversions.kov15.exact",

@@ -26,10 +26,9 @@ from fractions import Fraction
 from dpbounds.audit.common import run_probe, start_in_own_venv
 from dpbounds.testing.results import Comparison, PeerResult, error_comparison
 from dpbounds.testing.verdicts import _float_up, judge_decision, judge_lower, judge_upper
+from dpbounds.testing.declarations import Peer
 
-PEER = "tmlt_core"
-DIST = "tmlt.core"
-SUPPORTS_PYTHON = True
+PEER = Peer("tmlt_core", dist="tmlt.core")
 _M = "tmlt.core.measurements."
 F_CONV = _M + "converters.RhoZCDPToApproxDP(AddGaussianNoise).privacy_relation"
 F_PURE = _M + "converters.PureDPToRhoZCDP(AddLaplaceNoise).privacy_function"
@@ -114,8 +113,8 @@ _IMPORTS = ("from fractions import Fraction as F\n"
 
 
 def audit(quick: bool = False, python: str | None = None) -> PeerResult:
-    res = PeerResult(PEER, functions=[F_CONV, F_PURE, F_COMP, F_FILTER])
-    if not start_in_own_venv(res, python, "tmlt.core", DIST, "it pins numpy 1.26 and sympy 1.12"):
+    res = PeerResult(PEER.name, functions=[F_CONV, F_PURE, F_COMP, F_FILTER])
+    if not start_in_own_venv(res, python, "tmlt.core", PEER.dist, "it pins numpy 1.26 and sympy 1.12"):
         return res
     res.notes.append("exact (sympy) accounting; zCDP -> DP: the largest float64 rho RhoZCDPToApproxDP accepts, (a) "
                      "BS16 Prop 1.3 inverted, (b) the Gaussian mechanism's exact B*; pure -> zCDP vs BS16 Prop 1.4; "
@@ -128,13 +127,13 @@ def audit(quick: bool = False, python: str | None = None) -> PeerResult:
     try:
         answers = run_probe(python, PROBE, calls)
     except Exception as e:  # noqa: BLE001
-        return PeerResult(PEER, version=res.version, status="error", reason=f"{type(e).__name__}: {str(e)[:200]}")
+        return PeerResult(PEER.name, version=res.version, status="error", reason=f"{type(e).__name__}: {str(e)[:200]}")
     for call, judge, answer in zip(calls, judges, answers):
         try:
             res.comparisons += judge(answer)
         except Exception as e:  # noqa: BLE001 - a reference that fails is an error row, not a crash
             fn = {"zcdp_to_approx": F_CONV, "pure_to_zcdp": F_PURE, "compose": F_COMP}.get(call[0], F_FILTER)
-            res.comparisons.append(error_comparison(PEER, fn, call[0], {"call": str(call)}, e))
+            res.comparisons.append(error_comparison(PEER.name, fn, call[0], {"call": str(call)}, e))
     return res
 
 
@@ -174,7 +173,7 @@ def judge_conversion(eps: str, delta: str, accepted: float, refused: float) -> l
              f"print(dpbounds.b_star('{eps}', '{delta}', 'bs16'))  # BS16 Prop 1.3 inverted\n"
              f"print(dpbounds.b_star('{eps}', '{delta}', 'gauss'))  # the Gaussian mechanism's exact B*\n")
     return [Comparison(
-        PEER, F_CONV, "zCDP -> (eps, delta)-DP: the largest rho accepted (larger admits more)", inputs,
+        PEER.name, F_CONV, "zCDP -> (eps, delta)-DP: the largest rho accepted (larger admits more)", inputs,
         peer_value=accepted,
         formula=judge_lower(accepted, *a.bracket, role="formula", reference="conversions.bs16.b_star",
                             description="BS16 Prop 1.3 inverted: the root of rho + 2 sqrt(rho log(1/delta)) = eps "
@@ -203,7 +202,7 @@ def judge_pure_to_zcdp(eps: str, answer: str) -> list[Comparison]:
              f"m = AddLaplaceNoise(NumpyFloatDomain(), scale=1 / F('{eps}'))  # {eps}-DP\n"
              f"print(PureDPToRhoZCDP(m).privacy_function(1), 'vs eps^2/2 =', F('{eps}') ** 2 / 2)\n")
     return [Comparison(
-        PEER, F_PURE, "eps-DP -> rho-zCDP: rho", {"eps": eps}, peer_value=_float_up(q), peer_output=answer,
+        PEER.name, F_PURE, "eps-DP -> rho-zCDP: rho", {"eps": eps}, peer_value=_float_up(q), peer_output=answer,
         formula=_exact_upper(q, ref, ref, role="formula", reference="conversions.bs16.pure_to_zcdp",
                              description="BS16 Prop 1.4: eps-DP => (eps^2/2)-zCDP, exact rational"),
         reproducer=repro)]
@@ -232,7 +231,7 @@ def judge_composition(kind: str, costs: list[str], answer: str) -> list[Comparis
         truth = _exact_upper(q, total, total, role="truth", reference="Gaussian composition",
                              description="the composed Gaussian mechanisms' privacy loss is Gaussian with mu^2 = "
                              "sum mu_i^2: exactly (sum rho_i)-zCDP")
-    return [Comparison(PEER, F_COMP, f"composition of {k} rounds: total {'eps' if kind == 'pure' else 'rho'}",
+    return [Comparison(PEER.name, F_COMP, f"composition of {k} rounds: total {'eps' if kind == 'pure' else 'rho'}",
                        inputs, peer_value=_float_up(q), peer_output=answer,
                        formula=_exact_upper(q, total, total, role="formula", **a), truth=truth, reproducer=repro)]
 
@@ -259,7 +258,7 @@ def judge_filter(kind: str, budget: str, costs: list[str], answer: list) -> list
                  f"for p in {costs[:i + 1]!r}:  # raises InsufficientBudgetError iff tmlt.core halts\n"
                  f"    q(MeasurementQuery(MakeInteractive({mk})))\n")
         out.append(Comparison(
-            PEER, F_FILTER, f"sequential budget ({kind}) round {i + 1}", {"budget": budget, "history": ",".join(hist)},
+            PEER.name, F_FILTER, f"sequential budget ({kind}) round {i + 1}", {"budget": budget, "history": ",".join(hist)},
             peer_output=decision,
             formula=judge_decision(decision == "CONT", ref_cont, same_theorem=True, role="formula",
                                    reference=ref_id, description=f"{ref_id}, certified decision on tmlt.core's own "
