@@ -35,17 +35,78 @@ The package is layered, each layer using only those before it:
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 __version__ = "0.2.0"
 
-from dpbounds.spec import DomainError, Kind, RefutedConstantWarning, SpecEntry, get, registry, select
-from dpbounds.evaluation.enclosure import CertificationError, Enclosure
-from dpbounds.evaluation.evaluate import Evaluation, enclose, evaluate, fast_interval, fast_lower, fast_upper
-from dpbounds.accounting.conversions import BStar, b_star, delta_of, eps_of
-from dpbounds.accounting.fast_conversions import b_star_lower, delta_upper, eps_upper
-from dpbounds.accounting.accountants import (Decision, Filter, MultiOrderRenyiFilter, Odometer, RenyiOdometer,
-                                             make_filter, make_odometer)
-from dpbounds.accounting.individual import IndividualFilter, IndividualGDPFilter, IndividualOdometer
-from dpbounds.outputs.golden_load import load_golden
+#: every public name -> the module that defines it, imported on first use (``import dpbounds`` and the pytest plugin
+#: cost milliseconds; :func:`__getattr__`)
+_WHERE = {
+    "DomainError": "dpbounds.spec",
+    "Kind": "dpbounds.spec",
+    "RefutedConstantWarning": "dpbounds.spec",
+    "SpecEntry": "dpbounds.spec",
+    "get": "dpbounds.spec",
+    "registry": "dpbounds.spec",
+    "select": "dpbounds.spec",
+    "CertificationError": "dpbounds.evaluation.enclosure",
+    "Enclosure": "dpbounds.evaluation.enclosure",
+    "Evaluation": "dpbounds.evaluation.evaluate",
+    "enclose": "dpbounds.evaluation.evaluate",
+    "evaluate": "dpbounds.evaluation.evaluate",
+    "fast_interval": "dpbounds.evaluation.evaluate",
+    "fast_lower": "dpbounds.evaluation.evaluate",
+    "fast_upper": "dpbounds.evaluation.evaluate",
+    "BStar": "dpbounds.accounting.conversions",
+    "b_star": "dpbounds.accounting.conversions",
+    "delta_of": "dpbounds.accounting.conversions",
+    "eps_of": "dpbounds.accounting.conversions",
+    "b_star_lower": "dpbounds.accounting.fast_conversions",
+    "delta_upper": "dpbounds.accounting.fast_conversions",
+    "eps_upper": "dpbounds.accounting.fast_conversions",
+    "Decision": "dpbounds.accounting.accountants",
+    "Filter": "dpbounds.accounting.accountants",
+    "MultiOrderRenyiFilter": "dpbounds.accounting.accountants",
+    "Odometer": "dpbounds.accounting.accountants",
+    "RenyiOdometer": "dpbounds.accounting.accountants",
+    "make_filter": "dpbounds.accounting.accountants",
+    "make_odometer": "dpbounds.accounting.accountants",
+    "IndividualFilter": "dpbounds.accounting.individual",
+    "IndividualGDPFilter": "dpbounds.accounting.individual",
+    "IndividualOdometer": "dpbounds.accounting.individual",
+    "load_golden": "dpbounds.outputs.golden_load",
+}
+#: the layers, reachable as attributes (``dpbounds.spec``) as after an eager import
+_SUBPACKAGES = ("spec", "util", "evaluation", "accounting", "exact", "testing", "audit", "proofs_check", "outputs", "cli")
+
+if TYPE_CHECKING:  # the same names, eagerly, for type checkers
+    from dpbounds.spec import DomainError, Kind, RefutedConstantWarning, SpecEntry, get, registry, select
+    from dpbounds.evaluation.enclosure import CertificationError, Enclosure
+    from dpbounds.evaluation.evaluate import Evaluation, enclose, evaluate, fast_interval, fast_lower, fast_upper
+    from dpbounds.accounting.conversions import BStar, b_star, delta_of, eps_of
+    from dpbounds.accounting.fast_conversions import b_star_lower, delta_upper, eps_upper
+    from dpbounds.accounting.accountants import (Decision, Filter, MultiOrderRenyiFilter, Odometer, RenyiOdometer,
+        make_filter, make_odometer)
+    from dpbounds.accounting.individual import IndividualFilter, IndividualGDPFilter, IndividualOdometer
+    from dpbounds.outputs.golden_load import load_golden
+
+
+def __getattr__(name: str) -> Any:
+    """A public name (or a layer) on first use: import the module that defines it (PEP 562)."""
+    import importlib
+    if name in _SUBPACKAGES:
+        return importlib.import_module(f"dpbounds.{name}")
+    mod = _WHERE.get(name)
+    if mod is None:
+        raise AttributeError(f"module 'dpbounds' has no attribute {name!r}")
+    value = getattr(importlib.import_module(mod), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_WHERE) | set(_SUBPACKAGES))
+
 
 __all__ = [
     "__version__",

@@ -19,9 +19,41 @@ which claim); :func:`run_declaration` runs it.  The pytest plugin (:mod:`dpbound
 
 from __future__ import annotations
 
-from dpbounds.testing.checks import CheckResult, check_conversion, check_filter, check_odometer
-from dpbounds.testing.declarations import Declaration, Peer, assert_sound, run_declaration
-from dpbounds.testing.laws import LawResult, check_laws
+from typing import TYPE_CHECKING, Any
+
+#: public name -> the module that defines it, imported on first use (PEP 562): the pytest plugin imports this package
+#: at every pytest start and must cost milliseconds
+_WHERE = {
+    "CheckResult": "dpbounds.testing.checks",
+    "check_conversion": "dpbounds.testing.checks",
+    "check_filter": "dpbounds.testing.checks",
+    "check_odometer": "dpbounds.testing.checks",
+    "Declaration": "dpbounds.testing.declarations",
+    "Peer": "dpbounds.testing.declarations",
+    "assert_sound": "dpbounds.testing.declarations",
+    "run_declaration": "dpbounds.testing.declarations",
+    "LawResult": "dpbounds.testing.laws",
+    "check_laws": "dpbounds.testing.laws",
+}
+
+if TYPE_CHECKING:
+    from dpbounds.testing.checks import CheckResult, check_conversion, check_filter, check_odometer
+    from dpbounds.testing.declarations import Declaration, Peer, assert_sound, run_declaration
+    from dpbounds.testing.laws import LawResult, check_laws
 
 __all__ = ["CheckResult", "Declaration", "Peer", "LawResult", "assert_sound", "check_conversion", "check_filter",
            "check_laws", "check_odometer", "run_declaration"]
+
+
+def __getattr__(name: str) -> Any:
+    mod = _WHERE.get(name)
+    if mod is None:
+        raise AttributeError(f"module 'dpbounds.testing' has no attribute {name!r}")
+    import importlib
+    value = getattr(importlib.import_module(mod), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_WHERE))
