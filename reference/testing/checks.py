@@ -104,6 +104,13 @@ def _name(obj: Any) -> str:
     return f"{mod}.{getattr(obj, '__qualname__', None) or type(obj).__qualname__}"
 
 
+
+def _stepped(peer: Any, r: dict[str, Any]) -> Any:
+    """An odometer's value after one ``step`` (its return value, else ``value()``)."""
+    v = peer.step(**r)
+    return peer.value() if v is None else v
+
+
 def _import_line(obj: Any, alias: str) -> str:
     """``from mod import name as alias`` when importable by name, else a comment saying what to bind."""
     mod, qn = getattr(obj, "__module__", None), getattr(obj, "__qualname__", "")
@@ -205,7 +212,7 @@ def check_conversion(fn: Callable[..., float], reference: str | Callable[..., En
     def evaluate(x: Mapping[str, Any]) -> Outcome | None:
         point = dict(x)  # an example may give exact decimals: the reference reads them exactly, fn gets floats
         try:
-            v = _as_float(fn(**peer_args(point)))
+            v = _as_float(engine.guarded(lambda: fn(**peer_args(point))))
         except Unjudged:
             raise  # counted by the engine (SearchState.unanswered)
         except Exception as e:  # noqa: BLE001 - the peer's failure is a finding, if the point is valid
@@ -339,7 +346,9 @@ def check_filter(make: Callable[[], Any], reference: str | Callable[..., Any], *
         # the implementation first (cheap): h = its first HALT (n: none); then the reference on rounds[:h + 1] only
         # (a certified reference is slow on long runs at an exact tie that the implementation never reaches)
         try:
-            peer = make()
+            peer = engine.guarded(make)
+        except Unjudged:
+            raise
         except Exception as e:  # noqa: BLE001
             return Outcome("error", math.nan, detail=f"make() raised {_exc(e)}", peer_value=_exc(e),
                            witness={"stream": [], "round": 0})
@@ -355,7 +364,7 @@ def check_filter(make: Callable[[], Any], reference: str | Callable[..., Any], *
         else:
             for i in range(n):
                 try:
-                    if not peer.try_spend(**{c: float(arrays[c][i]) for c in costs}):
+                    if not engine.guarded(lambda: peer.try_spend(**{c: float(arrays[c][i]) for c in costs})):
                         h = i
                         break
                 except Unjudged:
@@ -538,15 +547,16 @@ def check_odometer(make: Callable[[], Any], reference: str | Callable[..., Any],
         except DomainError:
             return None
         try:
-            peer = make()
+            peer = engine.guarded(make)
+        except Unjudged:
+            raise
         except Exception as e:  # noqa: BLE001
             return Outcome("error", math.nan, detail=f"make() raised {_exc(e)}", peer_value=_exc(e),
                            witness={"stream": [], "round": 0})
         worst: Outcome | None = None
         for i, (r, (iv, enc)) in enumerate(zip(rounds, refs)):
             try:
-                v = peer.step(**r)
-                v = _as_float(peer.value() if v is None else v)
+                v = _as_float(engine.guarded(lambda: _stepped(peer, r)))
             except Unjudged:
                 raise
             except Exception as e:  # noqa: BLE001

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextvars
 import math
+import threading
 import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
@@ -80,6 +81,70 @@ class Unjudged(Exception):
     pass."""
 
 
+#: the monotonic time by which the running search must end (set by :func:`search`); a call of the implementation
+#: under test (:func:`guarded`) is abandoned past it (+ :data:`CALL_GRACE`), so a check returns even when the
+#: implementation hangs
+DEADLINE: contextvars.ContextVar[float | None] = contextvars.ContextVar("dpbounds_testing_deadline", default=None)
+#: seconds a call may run past the search's end before it is abandoned (at least this long for every call)
+CALL_GRACE = 5.0
+
+
+class CallFailed(RuntimeError):
+    """The implementation under test raised something that is not an Exception (SystemExit, GeneratorExit): judged
+    as the implementation raising, never allowed to end the check."""
+
+
+class _Worker:
+    """A daemon thread running the calls of one caller thread; abandoned (left to finish or hang on its own) when a
+    call outlives its cap."""
+
+    def __init__(self) -> None:
+        import queue
+        self.q: Any = queue.SimpleQueue()
+        threading.Thread(target=self._run, daemon=True, name="dpbounds-testing-call").start()
+
+    def _run(self) -> None:
+        while True:
+            f, box, done = self.q.get()
+            try:
+                box.append((True, f()))
+            except BaseException as e:  # noqa: BLE001 - handed to the caller
+                box.append((False, e))
+            done.set()
+
+
+_workers = threading.local()
+
+
+def guarded(f: Callable[[], Any]) -> Any:
+    """``f()`` -- a call of the implementation under test -- in a worker thread the check can abandon: it gets until
+    the running search's :data:`DEADLINE` (at least :data:`CALL_GRACE` seconds); past it the call is left behind and
+    :class:`Unjudged` raised (the point is not judged, the search ends on its clock).  Outside a search the call runs
+    here, unguarded.  A SystemExit (or another non-Exception) from ``f`` becomes :class:`CallFailed`."""
+    deadline = DEADLINE.get()
+    if deadline is None:
+        return f()
+    cap = max(CALL_GRACE, deadline + CALL_GRACE - time.monotonic())
+    worker = getattr(_workers, "w", None)
+    if worker is None:
+        worker = _workers.w = _Worker()
+    box: list[tuple[bool, Any]] = []
+    done = threading.Event()
+    ctx = contextvars.copy_context()
+    worker.q.put((lambda: ctx.run(f), box, done))
+    if not done.wait(cap):
+        _workers.w = None  # this worker is stuck in the call: the next call gets a fresh one
+        raise Unjudged(f"the implementation did not return within {cap:.3g} s (abandoned, not judged)")
+    ok, v = box[0]
+    if ok:
+        return v
+    if isinstance(v, Exception):
+        raise v
+    if isinstance(v, KeyboardInterrupt):
+        raise v
+    raise CallFailed(f"raised {type(v).__name__}({', '.join(map(repr, getattr(v, 'args', ())))})")
+
+
 #: set while the explicit examples run: a peer call then has no time limit (a replayed witness is judged whatever the
 #: machine's load, so that a seed and a witness file give the same findings anywhere)
 UNLIMITED = contextvars.ContextVar("dpbounds_testing_unlimited_calls", default=False)
@@ -113,14 +178,26 @@ def search(strategy: Any, evaluate: Callable[[Any], Outcome | None], *, seconds:
     """Run ``examples`` first, then hypothesis on ``strategy`` (module docstring); ``evaluate`` returns None for a
     point outside the reference's domain (skipped)."""
     try:
-        from hypothesis import HealthCheck, Phase, given, settings, target
-        from hypothesis import seed as hseed
+        import hypothesis  # noqa: F401
     except ImportError as e:
         raise ImportError(f"dpbounds.testing searches with hypothesis: pip install 'dpbounds[testing]' ({e})") from e
 
     state = SearchState()
     t0 = time.monotonic()
     t_end = t0 + max(0.0, float(seconds))
+    deadline_token = DEADLINE.set(t_end + max(2.0, SHRINK_GRACE * seconds))
+    try:
+        return _search(strategy, evaluate, state, t_end, seconds=seconds, seed=seed, max_examples=max_examples,
+                       examples=examples, progress=progress)
+    finally:
+        DEADLINE.reset(deadline_token)
+
+
+def _search(strategy: Any, evaluate: Callable[[Any], Outcome | None], state: SearchState, t_end: float, *,
+            seconds: float, seed: int, max_examples: int | None, examples: Sequence[Any],
+            progress: Callable[[SearchState], None] | None) -> SearchState:
+    from hypothesis import HealthCheck, Phase, given, settings, target
+    from hypothesis import seed as hseed
     evaluate = _answered(evaluate, state)
     token = UNLIMITED.set(True)
     try:
