@@ -8,6 +8,8 @@ this module.
 from __future__ import annotations
 
 import importlib.util
+from typing import Any
+from typing import Any
 
 from dpbounds.testing.results import Comparison, PeerResult, error_comparison, rejudge
 from dpbounds.testing.verdicts import (ROUNDING_ULPS, UNSOUND, VERDICTS, Judgement, judge_bound, judge_decision,
@@ -41,59 +43,41 @@ PROBE_TIMEOUT_S = 300
 def run_probe(python: str | None, source: str, calls: list[Any]) -> list[Any]:
     """The peer's answers to ``calls``, computed by ``source`` (Python defining ``probe(call) -> JSON value``) in
     the interpreter ``python`` (a peer installed in its own environment, for pins that conflict with ours; None:
-    this interpreter), always in a subprocess.  Only JSON crosses the boundary: the peer's environment never
-    imports dpbounds.  Raises RuntimeError with the peer's stderr tail when the interpreter fails."""
-    import json
-    import subprocess
+    this interpreter), always in a child on the leash (:mod:`dpbounds.testing.proc`: at most
+    :data:`PROBE_TIMEOUT_S` seconds, bounded output, killed with its children).  Only JSON crosses the boundary: the
+    peer's environment never imports dpbounds.  Raises RuntimeError with the peer's stderr tail when the interpreter
+    fails."""
     import sys
+
+    from dpbounds.testing.proc import WATCHDOG, NoAnswer, run_json
     python = python or sys.executable
-    driver = source + "\nimport json, sys\nprint(json.dumps([probe(c) for c in json.load(sys.stdin)]))\n"
-    try:  # its own session, so that a timeout (here, or the audit's --timeout) kills its children too
-        proc = subprocess.Popen([python, "-c", driver], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE, text=True, start_new_session=True)
-    except OSError as e:
-        raise RuntimeError(f"{python}: {type(e).__name__}: {e}") from None
-    _PROBE_GROUPS.add(proc.pid)
+    driver = WATCHDOG + _PROBE_PRELUDE + source + _PROBE_MAIN
     try:
-        stdout, stderr = proc.communicate(json.dumps(calls), timeout=PROBE_TIMEOUT_S)
-    except subprocess.TimeoutExpired:
+        answer = run_json([python, "-c", driver], calls, timeout=PROBE_TIMEOUT_S)
+    except NoAnswer:
         raise RuntimeError(f"{python}: no answer within {PROBE_TIMEOUT_S} s (killed with its children)") from None
-    finally:
-        _kill_probe_group(proc.pid)
-        proc.wait()
-    if proc.returncode != 0:
-        raise RuntimeError(f"{python} exited {proc.returncode}: {stderr.strip()[-300:]}")
-    try:
-        return json.loads(stdout.strip().splitlines()[-1])
-    except (IndexError, ValueError) as e:
-        raise RuntimeError(f"{python} answered no JSON: {stdout.strip()[-200:]!r}") from e
+    if not isinstance(answer, dict) or not isinstance(answer.get("ok"), list):
+        why = answer.get("error") if isinstance(answer, dict) else answer
+        raise RuntimeError(f"{python}: {str(why)[-300:]}")
+    return answer["ok"]
 
 
-#: process groups of the peer interpreters running now (killed on SIGTERM: see install_group_cleanup)
-_PROBE_GROUPS: set[int] = set()
-
-
-def _kill_probe_group(pgid: int) -> None:
-    import os
-    import signal
-    _PROBE_GROUPS.discard(pgid)
-    try:
-        os.killpg(pgid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
-
-
-def install_group_cleanup() -> None:
-    """On SIGTERM (the audit's --timeout), kill the process groups of the peer interpreters started by
-    :func:`run_probe` (each in a session of its own), then exit."""
-    import os
-    import signal
-
-    def on_term(signum, frame):  # noqa: ARG001
-        for g in list(_PROBE_GROUPS):
-            _kill_probe_group(g)
-        os._exit(143)
-    signal.signal(signal.SIGTERM, on_term)
+#: a probe's stdout carries only its answer: what the peer prints goes to stderr
+_PROBE_PRELUDE = """
+import json as _json, os as _os, sys as _sys
+_answer = _os.fdopen(_os.dup(1), "w")
+_os.dup2(2, 1)
+_sys.stdout = _sys.stderr
+"""
+_PROBE_MAIN = """
+try:
+    _res = {"ok": [probe(c) for c in _json.loads(_sys.stdin.readline())]}
+except BaseException as _e:
+    import traceback as _tb
+    _res = {"error": "".join(_tb.format_exception_only(type(_e), _e)).strip()[-300:]}
+_answer.write(_json.dumps(_res) + "\n")
+_answer.flush()
+"""
 
 
 def probe_version(python: str, module: str, dist: str) -> tuple[bool, str]:

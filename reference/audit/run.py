@@ -161,16 +161,31 @@ def audit_peers(peers: list[str] | None = None, quick: bool = False,
     if peers is not None and list(peers) == ["none"]:
         peers = []
     chosen = list(peers) if peers else ([] if adapters or peers == [] else list(known))
-    for m in _loadable(adapters or []):  # (--python PEER=PATH for them too; a broken one is an error row later)
-        known.setdefault(describe(m).name, m.__name__)
+    if timeout is not None and not (isinstance(timeout, (int, float)) and 0 < timeout < math.inf):
+        raise DomainError("--timeout", timeout, "a positive number of seconds", "dpbounds audit")
+    infos: dict[tuple[str, bool], dict[str, Any]] = {}
+
+    def info(module: str, own: bool) -> dict[str, Any]:
+        """What the adapter says of itself (name, --python support, its search units), asked in a child on the
+        leash: an adapter is never imported in this process when there is a --timeout."""
+        if (module, own) not in infos:
+            infos[(module, own)] = _describe(module, own) if timeout is None else _describe_isolated(module, own,
+                                                                                                   timeout)
+        return infos[(module, own)]
+    adapter_names: dict[str, str] = {}  # --adapter module -> its peer's name (for --python NAME=PATH)
+    for a in adapters or []:
+        if timeout is None:
+            _check_adapter_name(a)
+        i = info(a, True)
+        if "missing" in i:
+            raise DomainError("--adapter", a, i["missing"], "dpbounds audit", i.get("reason", ""))
+        if "name" in i:  # (a broken one is an error row of its run)
+            adapter_names[a] = i["name"]
+            known.setdefault(i["name"], a)
     for p in chosen:
         if p not in known:
             raise DomainError("--peers", p, f"a comma-separated subset of {', '.join(sorted(known))}, or none "
                               "(only the --adapter modules)", "dpbounds audit")
-    if timeout is not None and not (isinstance(timeout, (int, float)) and 0 < timeout < math.inf):
-        raise DomainError("--timeout", timeout, "a positive number of seconds", "dpbounds audit")
-    for a in adapters or []:
-        _check_adapter_name(a)
     pythons = dict(pythons or {})
     for p, path in pythons.items():
         if p not in known:
@@ -179,16 +194,17 @@ def audit_peers(peers: list[str] | None = None, quick: bool = False,
             raise DomainError("--python", path, "an executable Python interpreter", "dpbounds audit")
     runs = [(p, known[p], False) for p in chosen] + [(a, a, True) for a in adapters or []]
     for p in pythons:
-        mod = load_adapter(known[p])
-        if not describe(mod).python:
-            raise DomainError("--python", p, "a peer that runs in another interpreter (Peer.python): "
-                              + ", ".join(q for q in sorted(ADAPTERS) if describe(load_adapter(ADAPTERS[q])).python),
+        own = known[p] in adapter_names
+        i = info(known[p], own)
+        if i.get("python") is False:
+            raise DomainError("--python", p, "a peer that runs in another interpreter (its Peer says python=False)",
                               "dpbounds audit")
-        if p not in chosen and peers:
+        if p not in chosen and peers and not own:
             runs.append((p, known[p], False))
+
     def one(run: tuple[str, str, bool], part: str | int | None = None) -> PeerResult:
         label, module, own = run
-        python = pythons.get(label)
+        python = pythons.get(adapter_names.get(module, label) if own else label)
         if timeout is None:
             return run_adapter(module, quick, python, label=label, cwd_first=own, search=search, part=part)
         return _run_isolated(module, quick, python, label=label, cwd_first=own, timeout=timeout, search=search,
@@ -200,27 +216,54 @@ def audit_peers(peers: list[str] | None = None, quick: bool = False,
             import dataclasses
             search = dataclasses.replace(search, jobs=1)
         if search is not None and search.seconds > 0 and not search.scheduler:
-            return _scheduled(runs, one, jobs)
+            return _scheduled(runs, one, jobs, [info(r[1], r[2]) for r in runs])
         from concurrent.futures import ThreadPoolExecutor
         with ThreadPoolExecutor(max_workers=jobs) as ex:
             return list(ex.map(one, runs))
     return [one(r) for r in runs]
 
 
-def _declarative(run: tuple[str, str, bool]) -> ModuleType | None:
-    from dpbounds.audit.engine import is_declarative
+def _describe(module: str, own: bool) -> dict[str, Any]:
+    """What the adapter ``module`` says of itself, never an exception: {"name", "python", "declarative", "units" (its
+    search units), "decls" (what a failed search unit's row needs)}; {"missing": why} when there is no such module,
+    {"broken": why} when it fails to load (its run reports it as an ``error`` row)."""
+    import contextlib
+
+    from dpbounds.audit.engine import _ref_id, effective_declarations, is_declarative, search_units
+    from dpbounds.spec import DomainError
+    from dpbounds.testing.declarations import describe
+    if own:
+        try:
+            _check_adapter_name(module)
+        except DomainError as e:
+            return {"missing": e.domain, "reason": e.reason}
     try:
-        if run[2]:
-            with _cwd_on_path():
-                mod = load_adapter(run[1])
-        else:
-            mod = load_adapter(run[1])
-    except Exception:  # noqa: BLE001 - its whole run reports why
-        return None
-    return mod if is_declarative(mod) else None
+        with _cwd_on_path() if own else contextlib.nullcontext():
+            mod = load_adapter(module)
+        p = describe(mod)
+        out: dict[str, Any] = {"name": p.name, "python": p.python, "declarative": is_declarative(mod)}
+        if out["declarative"]:
+            aligned, _ = effective_declarations(mod)
+            out["units"] = [list(u) for u in search_units(mod)]
+            out["decls"] = [None if d is None else {
+                "function": d.function, "check": d.check, "kind": d.kind, "call": str(d.call),
+                "reference": _ref_id(d.reference) or str(d.reference), "against": d.against} for d in aligned]
+        return out
+    except KeyboardInterrupt:
+        raise
+    except BaseException as e:  # noqa: BLE001 - SystemExit at import too: reported by the adapter's run
+        return {"broken": f"{type(e).__name__}: {e}"[:300]}
 
 
-def _scheduled(runs: list[tuple[str, str, bool]], one: Any, jobs: int) -> list[PeerResult]:
+def _describe_isolated(module: str, own: bool, timeout: float) -> dict[str, Any]:
+    """:func:`_describe` in a child on the leash (at most ``timeout`` seconds)."""
+    answer = _child({"op": "describe", "module": module, "cwd_first": own}, timeout)
+    d = answer.get("describe")
+    return d if isinstance(d, dict) else {"broken": str(answer.get("error", "no answer"))[:300]}
+
+
+def _scheduled(runs: list[tuple[str, str, bool]], one: Any, jobs: int, infos: list[dict[str, Any]]
+               ) -> list[PeerResult]:
     """``--jobs N --search``: one pool of N workers over units rather than peers, so that no peer is the critical
     path.  A declarative peer is its rows (every check but the search) and then one unit per declaration, queued
     once its rows say the peer ran; other adapters are one unit.  Adapters and rows go first, then the searches
@@ -229,9 +272,11 @@ def _scheduled(runs: list[tuple[str, str, bool]], one: Any, jobs: int) -> list[P
     import heapq
     import threading
 
-    from dpbounds.audit.engine import COST_ORDER, effective_declarations, search_units
+    import types
+
+    from dpbounds.audit.engine import COST_ORDER
     from dpbounds.util.progress import Progress
-    mods = [_declarative(r) for r in runs]
+    declarative = [bool(i.get("declarative")) for i in infos]
     bar = Progress(len(runs), "audit units", heartbeat=60)
     base: list[PeerResult | None] = [None] * len(runs)
     parts: dict[tuple[int, int], PeerResult] = {}
@@ -252,7 +297,7 @@ def _scheduled(runs: list[tuple[str, str, bool]], one: Any, jobs: int) -> list[P
                 busy[0] += 1
             try:
                 if i is None:
-                    r = one(runs[k], "rows" if mods[k] is not None else None)
+                    r = one(runs[k], "rows" if declarative[k] else None)
                 else:
                     r = one(runs[k], i)
             except Exception as e:  # noqa: BLE001 - one() returns error rows; this is a bug of the scheduler
@@ -260,8 +305,8 @@ def _scheduled(runs: list[tuple[str, str, bool]], one: Any, jobs: int) -> list[P
             with cond:
                 if i is None:
                     base[k] = r
-                    if mods[k] is not None and r.status == "ran":
-                        for j, cost in search_units(mods[k]):
+                    if declarative[k] and r.status == "ran":
+                        for j, cost in infos[k].get("units", []):
                             heapq.heappush(heap, (1 + COST_ORDER.index(cost), seq[0], k, j))
                             seq[0] += 1
                             bar.total += 1
@@ -284,7 +329,7 @@ def _scheduled(runs: list[tuple[str, str, bool]], one: Any, jobs: int) -> list[P
     out = [b if b is not None else _error_result(runs[k][0], "the audit did not run this adapter")
            for k, b in enumerate(base)]
     for (k, i), u in sorted(parts.items()):
-        _fold(out[k], u, effective_declarations(mods[k])[0][i])
+        _fold(out[k], u, types.SimpleNamespace(**infos[k]["decls"][i]))
     return out
 
 
@@ -349,6 +394,9 @@ def run_adapter(module: str, quick: bool, python: str | None = None, *, label: s
         return _error_result(label, f"the adapter raised {type(e).__name__}: {str(e)[:200]}")
     if not isinstance(r, PeerResult):
         return _error_result(label, f"the adapter's audit() returned {type(r).__name__}, not a PeerResult")
+    if isinstance(r.comparisons, list) and len(r.comparisons) > MAX_COMPARISONS:
+        return _error_result(label, f"the adapter returned {len(r.comparisons)} comparisons, more than the "
+                             f"{MAX_COMPARISONS} an adapter run may return")
     try:
         r = rejudge(r)
         if not r.version:
@@ -358,90 +406,84 @@ def run_adapter(module: str, quick: bool, python: str | None = None, *, label: s
     return r
 
 
+#: the most comparisons one adapter run may return (a larger result is an ``error`` row, not sent back)
+MAX_COMPARISONS = 50_000
+
 _CHILD = """
-import json, os, pickle, sys
-spec = json.loads(sys.stdin.read())
+import json, os, sys
+_out = os.fdopen(os.dup(1), "w")          # the answer's channel; the adapter's own prints go to stderr
+os.dup2(2, 1)
+sys.stdout = sys.stderr
+spec = json.loads(sys.stdin.readline())
 sys.path[:] = spec["path"]
+from dpbounds.testing.proc import leash_self
+leash_self()
 try:
-    from dpbounds.audit.run import _error_result, run_adapter
-    import dpbounds.audit.common as _c
-    _c.install_group_cleanup()
+    from dpbounds.audit.run import _child_main
+    answer = _child_main(spec)
+except BaseException as e:
+    answer = {"error": type(e).__name__ + ": " + str(e)[:200]}
+_out.write(json.dumps(answer, allow_nan=False) + "\\n")
+_out.flush()
+os._exit(0)
+"""
+
+
+def _child_main(spec: dict[str, Any]) -> dict[str, Any]:
+    """The adapter child's work (:data:`_CHILD`): ``spec["op"]`` "run" (:func:`run_adapter`, the result on the wire)
+    or "describe" (:func:`_describe`)."""
+    from dpbounds.testing.results import to_wire
+    if spec.get("op") == "describe":
+        return {"describe": _describe(spec["module"], spec["cwd_first"])}
     search = None
     if spec["search"] is not None:
         from dpbounds.audit.engine import SearchOptions
         search = SearchOptions(**spec["search"])
     r = run_adapter(spec["module"], spec["quick"], spec["python"], label=spec["label"], cwd_first=spec["cwd_first"],
                     search=search, part=spec["part"])
+    return {"result": to_wire(r)}
+
+
+def _child(spec: dict[str, Any], timeout: float) -> dict[str, Any]:
+    """:data:`_CHILD` on ``spec`` in a fresh interpreter on the leash (:mod:`dpbounds.testing.proc`): its answer, or
+    {"error": why} when it gave none within ``timeout`` seconds (killed with everything it started), died, or answered
+    garbage."""
+    import os
+    import sys
+
+    import signal
+
+    from dpbounds.testing.proc import NoAnswer, run_json
+    spec = {**spec, "path": [p if p else os.getcwd() for p in sys.path]}
     try:
-        data = pickle.dumps(r)
-    except Exception as e:
-        data = pickle.dumps(_error_result(spec["label"], "the adapter's result cannot be sent back: "
-                                          + type(e).__name__ + ": " + str(e)[:200]))
-except BaseException as e:
-    data = pickle.dumps(("error", type(e).__name__ + ": " + str(e)[:200]))
-with open(spec["out"], "wb") as f:
-    f.write(data)
-"""
+        answer = run_json([sys.executable, "-c", _CHILD], spec, timeout=timeout, death_signal=signal.SIGTERM,
+                          term_grace=2.0)
+    except NoAnswer:
+        return {"error": f"timed out after {timeout:g} s (--timeout); the adapter and every process it started were "
+                "killed", "timeout": True}
+    except RuntimeError as e:
+        return {"error": f"the adapter's process ended without a result: {str(e)[-300:]}"}
+    return answer if isinstance(answer, dict) else {"error": "the adapter's process answered no JSON object"}
 
 
 def _run_isolated(module: str, quick: bool, python: str | None, *, label: str, cwd_first: bool,
                   timeout: float, search: Any = None, part: str | int | None = None) -> PeerResult:
-    """:func:`run_adapter` in a subprocess in its own session (process group); after ``timeout`` seconds the
-    group is killed and the peer is an ``error`` row."""
+    """:func:`run_adapter` in a child interpreter in its own session (process group); after ``timeout`` seconds the
+    group is killed and the peer is an ``error`` row.  The result comes back as JSON (its wire form)."""
     import dataclasses
-    import os
-    import pickle
-    import subprocess
-    import sys
-    import tempfile
-    with tempfile.TemporaryDirectory(prefix="dpbounds-audit-") as tmp:
-        out = os.path.join(tmp, "result.pickle")
-        spec = {"module": module, "quick": quick, "python": python, "label": label, "cwd_first": cwd_first,
-                "out": out, "path": [p if p else os.getcwd() for p in sys.path], "part": part,
-                "search": None if search is None else dataclasses.asdict(search)}
-        proc = subprocess.Popen([sys.executable, "-c", _CHILD], stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
-                                stderr=subprocess.PIPE, start_new_session=True)
-        try:
-            _, err = proc.communicate(json.dumps(spec).encode(), timeout=timeout)
-        except subprocess.TimeoutExpired:
-            _kill_group(proc)
-            return _error_result(label, f"timed out after {timeout:g} s (--timeout); the adapter and every process "
-                                 "it started were killed")
-        finally:
-            _kill_group(proc)  # whatever the adapter left running in its group
-        try:
-            with open(out, "rb") as f:
-                r = pickle.load(f)
-        except Exception:  # noqa: BLE001 - the child died before it wrote (a crash of the interpreter, a signal)
-            tail = err.decode(errors="replace").strip()[-300:] if err else ""
-            return _error_result(label, f"the adapter's process exited {proc.returncode} without a result"
-                                 + (f": {tail}" if tail else ""))
-    if isinstance(r, tuple):
-        return _error_result(label, f"the adapter could not run: {r[1]}")
-    return r if isinstance(r, PeerResult) else _error_result(label, "the adapter's process sent back no PeerResult")
 
-
-def _kill_group(proc) -> None:
-    """SIGTERM to the process group of ``proc`` (its handler kills the peer interpreters' own groups), then SIGKILL."""
-    import os
-    import signal
-    import time
+    from dpbounds.testing.results import result_from_wire
+    answer = _child({"op": "run", "module": module, "quick": quick, "python": python, "label": label,
+                     "cwd_first": cwd_first, "part": part,
+                     "search": None if search is None else dataclasses.asdict(search)}, timeout)
+    if "result" not in answer:
+        why = str(answer.get("error", "no result"))
+        return _error_result(label, why if answer.get("timeout") or why.startswith("the adapter")
+                             else f"the adapter could not run: {why}")
     try:
-        pgid = os.getpgid(proc.pid)
-    except ProcessLookupError:
-        pgid = proc.pid
-    for sig, wait in ((signal.SIGTERM, 2.0), (signal.SIGKILL, 0.0)):
-        try:
-            os.killpg(pgid, sig)
-        except (ProcessLookupError, PermissionError):
-            break
-        end = time.monotonic() + wait
-        while time.monotonic() < end and proc.poll() is None:
-            time.sleep(0.05)
-    try:
-        proc.wait(timeout=5)
-    except Exception:  # noqa: BLE001
-        pass
+        return result_from_wire(answer["result"])
+    except Exception as e:  # noqa: BLE001 - a malformed answer
+        return _error_result(label, f"the adapter's process sent back no PeerResult ({type(e).__name__}: {e})")
 
 
 def summary_counts(results: list[PeerResult]) -> dict[str, int]:

@@ -22,8 +22,6 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
-import json
-import subprocess
 import threading
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -164,6 +162,9 @@ def call_module_file(call: str) -> Path:
 
 _DRIVER = r'''
 import importlib.util, json, math, os, sys
+_answers = os.fdopen(os.dup(1), "w")      # the answers' channel; what the peer prints goes to stderr
+os.dup2(2, 1)
+sys.stdout = sys.stderr
 # the calls module's own directory never on sys.path (a module there named like the peer would shadow the real
 # package); the module is loaded by its file path instead
 _here = os.path.dirname(os.path.abspath(sys.argv[1]))
@@ -191,7 +192,8 @@ def one(req):
     except Exception as e:
         return {"error": type(e).__name__ + ": " + str(e)[:200]}
 for line in sys.stdin:
-    print(json.dumps([one(r) for r in json.loads(line)]), flush=True)
+    _answers.write(json.dumps([one(r) for r in json.loads(line)]) + "\n")
+    _answers.flush()
 '''
 
 
@@ -207,60 +209,41 @@ def _from_json(v: Any) -> Any:
 
 
 class Remote:
-    """The ``call`` function running in another interpreter (a peer in its own environment): one process, one JSON
-    line per batch of requests.  Only JSON crosses: the peer's side never imports dpbounds.  ``timeout``: the most
-    seconds one batch may take (None: no limit; none either for a search's explicit examples and replayed witnesses,
-    :data:`~dpbounds.testing.engine.UNLIMITED`); a batch that takes longer kills the process (the next batch starts a
-    fresh one) and raises :class:`~dpbounds.testing.engine.Unjudged` -- the search skips that point."""
+    """The ``call`` function running in another interpreter (a peer in its own environment): one child process on
+    the leash (:class:`dpbounds.testing.proc.Child`), one JSON line per batch of requests.  Only JSON crosses: the
+    peer's side never imports dpbounds.  ``timeout``: the most seconds one batch may take (None: no limit; none either
+    for a search's explicit examples and replayed witnesses, :data:`~dpbounds.testing.engine.UNLIMITED`); a batch
+    that takes longer kills the process (the next batch starts a fresh one) and raises
+    :class:`~dpbounds.testing.engine.Unjudged` -- the search skips that point."""
 
     def __init__(self, python: str, call: str, timeout: float | None = None) -> None:
         self.path = call_module_file(call)
         self.python, self.call, self.timeout = python, call, timeout
-        self.proc = self._start()
+        self.child = self._start()
         self.lock = threading.Lock()
 
-    def _start(self) -> subprocess.Popen[str]:
-        return subprocess.Popen([self.python, "-c", _DRIVER, str(self.path), str(self.call).partition(":")[2]],
-                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                text=True, bufsize=1)
-
-    def _readline(self) -> str:
-        assert self.proc.stdout is not None
-        from dpbounds.testing.engine import UNLIMITED
-        if self.timeout is None or UNLIMITED.get():
-            return self.proc.stdout.readline()
-        import select
-        ready, _, _ = select.select([self.proc.stdout], [], [], self.timeout)
-        if ready:
-            return self.proc.stdout.readline()
-        self.proc.kill()
-        self.proc.wait()
-        self.proc = self._start()
-        from dpbounds.testing.engine import Unjudged
-        raise Unjudged(f"{self.call} gave no answer within {self.timeout:g} s (not judged)")
+    def _start(self) -> Any:
+        from dpbounds.testing.proc import Child
+        return Child.python(self.python, _DRIVER, [str(self.path), str(self.call).partition(":")[2]])
 
     def batch(self, reqs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        from dpbounds.testing.engine import UNLIMITED, Unjudged
+        from dpbounds.testing.proc import NoAnswer
+        limit = None if self.timeout is None or UNLIMITED.get() else self.timeout
         with self.lock:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"{self.python} exited {self.proc.returncode}: "
-                                   f"{(self.proc.stderr.read() if self.proc.stderr else '')[-300:]}")
-            assert self.proc.stdin is not None and self.proc.stdout is not None
-            self.proc.stdin.write(json.dumps(reqs) + "\n")
-            self.proc.stdin.flush()
-            line = self._readline()
-        if not line:
-            err = self.proc.stderr.read() if self.proc.stderr else ""
-            raise RuntimeError(f"{self.python} ended without an answer: {err.strip()[-300:]}")
-        return list(json.loads(line))
+            if not self.child.alive():
+                raise RuntimeError(f"{self.python} exited {self.child.proc.returncode}: {self.child.stderr_tail()}")
+            try:
+                answer = self.child.ask(reqs, timeout=limit)
+            except NoAnswer:
+                self.child = self._start()
+                raise Unjudged(f"{self.call} gave no answer within {limit:g} s (not judged)") from None
+        if not isinstance(answer, list):
+            raise RuntimeError(f"{self.python} answered {type(answer).__name__}, not a list")
+        return answer
 
     def close(self) -> None:
-        if self.proc.poll() is None:
-            try:
-                if self.proc.stdin:
-                    self.proc.stdin.close()
-                self.proc.wait(timeout=10)
-            except (OSError, subprocess.TimeoutExpired):
-                self.proc.kill()
+        self.child.close()
 
     # the three shapes the engine calls
     def function(self) -> Callable[..., float]:

@@ -10,9 +10,11 @@ Every out-of-process call of dpbounds -- a peer's calls module in the peer's own
   (:class:`NoAnswer`);
 * **bytes**: an answer line longer than :data:`MAX_LINE` bytes is refused (the child is killed), and of stderr only the
   last :data:`STDERR_TAIL` bytes are kept -- a child flooding either costs bounded memory;
-* **lifetime**: a child never outlives its parent, however the parent dies: on Linux the kernel kills it when the
-  parent exits (``prctl(PR_SET_PDEATHSIG, SIGKILL)``), and every child dpbounds starts also runs a watchdog that exits
-  when its parent process is gone (:data:`WATCHDOG`, prepended to the child's source).
+* **lifetime**: a child never outlives its parent, however the parent dies: on Linux the kernel signals it when the
+  parent exits (``prctl(PR_SET_PDEATHSIG)``), and every child dpbounds starts also runs a watchdog that kills its own
+  process group when its parent process is gone (:data:`WATCHDOG`, prepended to the child's source).  A child that
+  runs dpbounds itself (an adapter run apart) calls :func:`leash_self`: on SIGTERM, or when its parent is gone, it
+  kills the process groups of every child it started, then exits.
 """
 
 from __future__ import annotations
@@ -38,38 +40,60 @@ def _dpbounds_watchdog(ppid=_os.getppid()):
     while True:
         _time.sleep(0.5)
         if _os.getppid() != ppid:
-            _os._exit(137)
+            try:
+                _os.killpg(_os.getpgrp(), 9)
+            finally:
+                _os._exit(137)
 _th.Thread(target=_dpbounds_watchdog, daemon=True).start()
 del _os, _th, _time
 '''
+
+#: the process groups of the children started here that may still run (each child leads a group of its own)
+_GROUPS: set[int] = set()
 
 
 class NoAnswer(RuntimeError):
     """The child gave no answer within its time limit (it was killed with its process group)."""
 
 
-def _die_with_parent() -> None:  # pragma: no cover - runs in the child between fork and exec
-    """``prctl(PR_SET_PDEATHSIG, SIGKILL)``: the kernel kills this process when its parent exits (Linux only)."""
-    try:
-        import ctypes
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG = 1
-    except Exception:  # noqa: BLE001 - not Linux: the watchdog still applies
-        pass
+def _death_signal(sig: int) -> Any:
+    def set_it() -> None:  # pragma: no cover - runs in the child between fork and exec
+        """``prctl(PR_SET_PDEATHSIG, sig)``: the kernel signals this process when its parent exits (Linux only)."""
+        try:
+            import ctypes
+            ctypes.CDLL(None, use_errno=True).prctl(1, sig, 0, 0, 0)  # PR_SET_PDEATHSIG = 1
+        except Exception:  # noqa: BLE001 - not Linux: the watchdog still applies
+            pass
+    return set_it
 
 
-def popen(argv: Sequence[str], *, new_session: bool = True, **kw: Any) -> subprocess.Popen[bytes]:
-    """``subprocess.Popen`` of a child that dies with its parent (PR_SET_PDEATHSIG on Linux), by default in a process
-    group of its own (so that :func:`kill_group` reaches what it starts).  Binary pipes on stdin/stdout/stderr unless
-    given."""
+def popen(argv: Sequence[str], *, new_session: bool = True, death_signal: int = signal.SIGKILL,
+          **kw: Any) -> subprocess.Popen[bytes]:
+    """``subprocess.Popen`` of a child that is sent ``death_signal`` when its parent dies (PR_SET_PDEATHSIG on
+    Linux), by default in a process group of its own (so that :func:`kill_group` reaches what it starts).  Binary
+    pipes on stdin/stdout/stderr unless given."""
     for k in ("stdin", "stdout", "stderr"):
         kw.setdefault(k, subprocess.PIPE)
-    preexec = _die_with_parent if sys.platform.startswith("linux") else None
-    return subprocess.Popen(list(argv), start_new_session=new_session, preexec_fn=preexec, **kw)
+    preexec = _death_signal(death_signal) if sys.platform.startswith("linux") else None
+    proc = subprocess.Popen(list(argv), start_new_session=new_session, preexec_fn=preexec, **kw)
+    if new_session:
+        _GROUPS.add(proc.pid)
+    return proc
 
 
-def kill_group(proc: subprocess.Popen[Any]) -> None:
-    """SIGKILL to the process group of ``proc`` (its own session: everything it started there), then reap it."""
+def kill_group(proc: subprocess.Popen[Any], term_grace: float = 0.0) -> None:
+    """End the process group of ``proc`` (its own session: everything it started there): SIGTERM first when
+    ``term_grace`` > 0 (a dpbounds child then kills the groups of its own children, :func:`leash_self`) and up to that
+    many seconds to exit, then SIGKILL; reap it."""
+    import time
+    if term_grace > 0:
+        try:
+            os.killpg(proc.pid, signal.SIGTERM)
+            end = time.monotonic() + term_grace
+            while time.monotonic() < end and proc.poll() is None:
+                time.sleep(0.05)
+        except (ProcessLookupError, PermissionError):
+            pass
     try:
         os.killpg(proc.pid, signal.SIGKILL)
     except (ProcessLookupError, PermissionError):
@@ -77,10 +101,39 @@ def kill_group(proc: subprocess.Popen[Any]) -> None:
             proc.kill()
         except OSError:
             pass
+    _GROUPS.discard(proc.pid)
     try:
         proc.wait(timeout=10)
     except subprocess.TimeoutExpired:  # pragma: no cover - a process in uninterruptible sleep
         pass
+
+
+def _kill_children_and_exit(code: int) -> None:
+    for g in list(_GROUPS):
+        try:
+            os.killpg(g, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+    try:
+        os.killpg(os.getpgrp(), signal.SIGKILL)
+    finally:
+        os._exit(code)
+
+
+def leash_self() -> None:
+    """In a dpbounds child (started with ``death_signal=SIGTERM``): on SIGTERM -- its parent's timeout, or its
+    parent's death -- and when a watchdog sees its parent gone, kill the process groups of every child started here
+    (:data:`_GROUPS`) and its own group, then exit."""
+    ppid = os.getppid()
+    signal.signal(signal.SIGTERM, lambda signum, frame: _kill_children_and_exit(143))
+
+    def watch() -> None:
+        import time
+        while True:
+            time.sleep(0.5)
+            if os.getppid() != ppid:
+                _kill_children_and_exit(137)
+    threading.Thread(target=watch, daemon=True, name="dpbounds-leash").start()
 
 
 class _Tail:
@@ -154,10 +207,11 @@ class Child:
     take (None: no limit); past it the child's group is killed and :class:`NoAnswer` raised.  Any other failure
     (the child exited, an over-long line, not JSON) raises RuntimeError with the tail of its stderr."""
 
-    def __init__(self, argv: Sequence[str], *, timeout: float | None = None, new_session: bool = True) -> None:
-        self.argv, self.timeout = list(argv), timeout
+    def __init__(self, argv: Sequence[str], *, timeout: float | None = None, new_session: bool = True,
+                 death_signal: int = signal.SIGKILL, term_grace: float = 0.0) -> None:
+        self.argv, self.timeout, self.term_grace = list(argv), timeout, term_grace
         try:
-            self.proc = popen(self.argv, new_session=new_session)
+            self.proc = popen(self.argv, new_session=new_session, death_signal=death_signal)
         except OSError as e:
             raise RuntimeError(f"{self.argv[0]}: {type(e).__name__}: {e}") from None
         assert self.proc.stdout is not None and self.proc.stderr is not None
@@ -209,7 +263,7 @@ class Child:
             return self.receive(timeout)
 
     def kill(self) -> None:
-        kill_group(self.proc)
+        kill_group(self.proc, self.term_grace)
 
     def close(self, grace: float = 10.0) -> None:
         """End the child: close its stdin, give it ``grace`` seconds to exit, then kill its group."""
@@ -220,13 +274,14 @@ class Child:
                 self.proc.wait(timeout=grace)
             except (OSError, subprocess.TimeoutExpired):
                 pass
-        kill_group(self.proc)
+        kill_group(self.proc, self.term_grace)
 
 
-def run_json(argv: Sequence[str], payload: Any, *, timeout: float | None) -> Any:
+def run_json(argv: Sequence[str], payload: Any, *, timeout: float | None, **kw: Any) -> Any:
     """One request, one answer: ``payload`` as a JSON line to a fresh child, its first JSON line back; the child and
-    its group are killed afterwards whatever happened (:class:`NoAnswer` after ``timeout`` seconds)."""
-    child = Child(argv, timeout=timeout)
+    its group are killed afterwards whatever happened (:class:`NoAnswer` after ``timeout`` seconds).  ``kw``: see
+    :class:`Child`."""
+    child = Child(argv, timeout=timeout, **kw)
     try:
         return child.ask(payload)
     finally:
