@@ -164,13 +164,15 @@ def audit_peers(peers: list[str] | None = None, quick: bool = False,
     if timeout is not None and not (isinstance(timeout, (int, float)) and 0 < timeout < math.inf):
         raise DomainError("--timeout", timeout, "a positive number of seconds", "dpbounds audit")
     infos: dict[tuple[str, bool], dict[str, Any]] = {}
+    peers_package = "dpbounds.audit.peers"
 
     def info(module: str, own: bool) -> dict[str, Any]:
-        """What the adapter says of itself (name, --python support, its search units), asked in a child on the
-        leash: an adapter is never imported in this process when there is a --timeout."""
+        """What the adapter says of itself (name, --python support, its search units): a foreign adapter (an
+        --adapter module, an entry point) is asked in a child on the leash, never imported in this process when
+        there is a --timeout; a peer of this repository is part of dpbounds and asked here."""
         if (module, own) not in infos:
-            infos[(module, own)] = _describe(module, own) if timeout is None else _describe_isolated(module, own,
-                                                                                                   timeout)
+            here = timeout is None or (not own and module.startswith(f"{peers_package}."))
+            infos[(module, own)] = _describe(module, own) if here else _describe_isolated(module, own, timeout)
         return infos[(module, own)]
     adapter_names: dict[str, str] = {}  # --adapter module -> its peer's name (for --python NAME=PATH)
     for a in adapters or []:
