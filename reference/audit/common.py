@@ -75,7 +75,7 @@ try:
 except BaseException as _e:
     import traceback as _tb
     _res = {"error": "".join(_tb.format_exception_only(type(_e), _e)).strip()[-300:]}
-_answer.write(_json.dumps(_res) + "\n")
+_answer.write(_json.dumps(_res) + "\\n")
 _answer.flush()
 """
 
