@@ -92,7 +92,7 @@ def test_json_numbers_are_numbers_and_exact_ends_decimal_strings():
 
 def test_an_adapter_that_breaks_the_protocol_is_a_clear_error():
     (res,) = audit_peers(adapters=["json"], timeout=None)  # importable, but no PEER / audit(): an error row
-    assert res.status == "error" and "PEER: str and audit" in res.reason
+    assert res.status == "error" and "PEER = dpbounds.testing.Peer(...) and declarations()" in res.reason
     assert main(["audit", "--adapter", "no.such.module"]) == 2  # no such module: bad input
 
 

@@ -156,7 +156,6 @@ def audit_peers(peers: list[str] | None = None, quick: bool = False,
     import os
 
     from dpbounds.spec import DomainError
-    from dpbounds.testing.declarations import describe
     known = {**ADAPTERS, **entry_point_adapters()}
     if peers is not None and list(peers) == ["none"]:
         peers = []
