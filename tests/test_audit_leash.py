@@ -172,3 +172,17 @@ def test_a_check_returns_within_its_cap_when_the_implementation_hangs(tmp_path, 
         pytest.fail(f"check_* did not return within 150 s when the implementation hangs in {where}")
     assert r.returncode == 0, r.stderr[-800:]
     assert time.monotonic() - t0 < 150
+
+
+def test_a_result_with_huge_exact_rationals_crosses_the_process_boundary_losslessly():
+    # an enclosure end of 5,000 digits (smartnoise-sql's exact composition) must not hit Python's limit on decimal
+    # conversions of integers (4,300 digits) on its way from the adapter's child
+    from fractions import Fraction
+
+    from dpbounds.testing.results import Comparison, PeerResult, result_from_wire, to_wire
+    from dpbounds.testing.verdicts import judge_upper
+    lo = Fraction(10 ** 5000 + 1, 3 * 10 ** 5000)
+    j = judge_upper(0.5, lo, lo + Fraction(1, 10 ** 6000), role="truth", reference="x", description="x")
+    r = PeerResult("p", comparisons=[Comparison("p", "f", "c", {}, peer_value=0.5, truth=j)])
+    back = result_from_wire(json.loads(json.dumps(to_wire(r), allow_nan=False)))
+    assert back == r and back.comparisons[0].truth.lo == lo

@@ -149,8 +149,9 @@ def error_comparison(peer: str, function: str, check: str, inputs: dict[str, str
 
 # ------------------------------------------------------------------------------------------------ the wire format
 # A result crosses a process boundary as JSON only (dpbounds.testing.proc), losslessly: exact rationals as
-# {"$q": "p/q"}, non-finite floats as {"$float": "inf"}, anything else that is not JSON as {"$repr": ...} (a peer
-# value of a foreign type, shown as text on the other side).
+# {"$q": ["<p in hex>", "<q in hex>"]} and integers beyond 2^53 as {"$int": "<hex>"} (hexadecimal: no limit on the
+# digits of a decimal conversion applies), non-finite floats as {"$float": "inf"}, anything else that is not JSON as
+# {"$repr": ...} (a peer value of a foreign type, shown as text on the other side).
 
 
 def to_wire(x: Any) -> Any:
@@ -160,11 +161,11 @@ def to_wire(x: Any) -> Any:
     if x is None or isinstance(x, (bool, str)):
         return x
     if isinstance(x, int):
-        return int(x)
+        return int(x) if abs(x) < 2 ** 53 else {"$int": hex(x)}
     if isinstance(x, float):
         return float(x) if math.isfinite(x) else {"$float": repr(float(x))}
     if isinstance(x, Fraction):
-        return {"$q": f"{x.numerator}/{x.denominator}"}
+        return {"$q": [hex(x.numerator), hex(x.denominator)]}
     if dataclasses.is_dataclass(x) and not isinstance(x, type):
         return {f.name: to_wire(getattr(x, f.name)) for f in dataclasses.fields(x)}
     if isinstance(x, dict) and all(isinstance(k, str) for k in x):
@@ -180,8 +181,10 @@ def _unwire(x: Any) -> Any:
     if isinstance(x, dict):
         if len(x) == 1:
             (k, v), = x.items()
-            if k == "$q" and isinstance(v, str):
-                return Fraction(v)
+            if k == "$q" and isinstance(v, list) and len(v) == 2:
+                return Fraction(int(v[0], 16), int(v[1], 16))
+            if k == "$int" and isinstance(v, str):
+                return int(v, 16)
             if k == "$float" and isinstance(v, str):
                 return float(v)
             if k == "$repr" and isinstance(v, str):
