@@ -58,7 +58,7 @@ def run_probe(python: str | None, source: str, calls: list[Any]) -> list[Any]:
         raise RuntimeError(f"{python}: no answer within {PROBE_TIMEOUT_S} s (killed with its children)") from None
     if not isinstance(answer, dict) or not isinstance(answer.get("ok"), list):
         why = answer.get("error") if isinstance(answer, dict) else answer
-        raise RuntimeError(f"{python}: {str(why)[-300:]}")
+        raise RuntimeError(f"{python} exited 1: {str(why)[-300:]}")  # (the probe exits 1 after its error)
     return answer["ok"]
 
 
@@ -77,6 +77,7 @@ except BaseException as _e:
     _res = {"error": "".join(_tb.format_exception_only(type(_e), _e)).strip()[-300:]}
 _answer.write(_json.dumps(_res) + "\\n")
 _answer.flush()
+_sys.exit(1 if "error" in _res else 0)
 """
 
 
