@@ -74,6 +74,9 @@ _WHERE = {
     "IndividualFilter": "dpbounds.accounting.individual",
     "IndividualGDPFilter": "dpbounds.accounting.individual",
     "IndividualOdometer": "dpbounds.accounting.individual",
+    "calibrate_sgm": "dpbounds.evaluation.sgm_calibrate",
+    "calibrate_sgm_schedule": "dpbounds.evaluation.sgm_calibrate",
+    "calibrate_sgm_steps": "dpbounds.evaluation.sgm_calibrate",
     "load_golden": "dpbounds.outputs.golden_load",
 }
 #: the layers, reachable as attributes (``dpbounds.spec``) as after an eager import
@@ -88,6 +91,7 @@ if TYPE_CHECKING:  # the same names, eagerly, for type checkers
     from dpbounds.accounting.accountants import (Decision, Filter, MultiOrderRenyiFilter, Odometer, RenyiOdometer,
         make_filter, make_odometer)
     from dpbounds.accounting.individual import IndividualFilter, IndividualGDPFilter, IndividualOdometer
+    from dpbounds.evaluation.sgm_calibrate import calibrate_sgm, calibrate_sgm_schedule, calibrate_sgm_steps
     from dpbounds.outputs.golden_load import load_golden
 
 
@@ -119,6 +123,8 @@ __all__ = [
     # accountants
     "make_filter", "make_odometer", "Decision", "Filter", "Odometer", "MultiOrderRenyiFilter", "RenyiOdometer",
     "IndividualFilter", "IndividualOdometer", "IndividualGDPFilter",
+    # DP-SGD calibration
+    "calibrate_sgm", "calibrate_sgm_schedule", "calibrate_sgm_steps",
     # golden vectors
     "load_golden",
     # errors

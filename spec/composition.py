@@ -12,6 +12,8 @@ discretization of the privacy-loss distribution, every step proved in proofs_che
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import sympy as sp
 
 from .core import Kind, Source, SpecEntry, register, sym
@@ -69,6 +71,29 @@ _WHY = ("Dominating pairs: for Poisson subsampling with rate q of a mechanism wh
         "enclose() raises CertificationError below relative width 1e-7 or when the grid would exceed 200,000 "
         "points.  No float fast path and no mpmath value: enclose() is the evaluator.")
 
+#: the neighbouring relation and the sampler (words; the first is the default): see _RELATIONS below
+_OPTIONS = {"relation": ("add_remove", "substitution"), "sampling": ("poisson", "fixed_size")}
+
+_RELATIONS = (
+    "Options relation and sampling (the default add_remove / poisson is the curve above).  relation=substitution: "
+    "one example replaced by another, both clipped to norm 1.  sampling=poisson: each example in a batch "
+    "independently with probability q; sampling=fixed_size: batches of b examples drawn without replacement from n, "
+    "q = b/n.  (add_remove, fixed_size) is refused: a batch of b of n examples needs n fixed, which adding or "
+    "removing an example changes (sampling without replacement is analysed under substitution, BBG18).  "
+    "(substitution, poisson): the pair P = (1 - q) N(0, s^2) + q N(1, s^2), Q = (1 - q) N(0, s^2) + q N(-1, s^2) "
+    "(symmetric: H(P^k || Q^k) = H(Q^k || P^k)), dominating for every order of the divergence by the Gaussian-shift "
+    "trade-off bound (Neyman-Pearson: a set's N(v)-mass is at most Phi(Phi^-1(N(0)-mass) + |v|/s), attained by "
+    "half-spaces) -- proofs_check composition.sgm.substitution_poisson; it is not the add/remove pair with "
+    "sensitivity 2.  (substitution, fixed_size): with R = ((1 - q) N(0, (s/2)^2) + q N(1, (s/2)^2), N(0, (s/2)^2)) "
+    "(the remove pair at sensitivity 2) every one-step divergence of order >= 1 is at most R's (advanced joint "
+    "convexity, BBG18, and convexity in the second argument), so the symmetric pair P* = R above the loss 0, "
+    "mirrored below it, with the rest of the mass at loss 0, dominates one step at every order and its k-fold "
+    "product k steps (ZDW22's composition of dominating pairs) -- proofs_check "
+    "composition.sgm.substitution_fixed_size.  Under composition this is larger than the add/remove curve at "
+    "sensitivity 2 (max of the two directions after composing), which is not an upper bound: the adversary may "
+    "alternate between remove-like and add-like steps (LRKS24).")
+
+
 register(SpecEntry(
     id="composition.sgm.delta",
     title="delta(eps) of k-fold Poisson-subsampled Gaussian composition (DP-SGD, add/remove, sensitivity 1): "
@@ -83,9 +108,10 @@ register(SpecEntry(
                   "composition.sgm.grid_value_monotone", "composition.sgm.convolution_error",
                   "composition.sgm.one_step_closed_form"),
     example={"q": "0.01", "sigma": "1", "k": "10", "eps_g": "1"},
-    evaluator="dpbounds.evaluation.sgm_pld:enclose_delta",
+    evaluator="dpbounds.evaluation.sgm_schedule:enclose_sgm_delta", options=_OPTIONS,
     notes="Returns delta(eps_g), the smallest delta for which k steps of DP-SGD (Poisson sampling rate q, noise "
-          "multiplier sigma, clipping norm 1) are (eps_g, delta)-DP under add/remove neighbours.  " + _WHY))
+          "multiplier sigma, clipping norm 1) are (eps_g, delta)-DP under add/remove neighbours.  " + _WHY + "  "
+          + _RELATIONS))
 
 _e = sp.Symbol("e", real=True)
 register(SpecEntry(
@@ -102,8 +128,126 @@ register(SpecEntry(
                   "composition.sgm.grid_value_monotone", "composition.sgm.convolution_error",
                   "composition.sgm.inverse_bracket"),
     example={"q": "0.01", "sigma": "1", "k": "10", "delta": "0.00001"},
-    evaluator="dpbounds.evaluation.sgm_pld:enclose_eps",
+    evaluator="dpbounds.evaluation.sgm_schedule:enclose_sgm_eps", options=_OPTIONS,
     notes="Returns eps(delta) = inf{eps >= 0 : composition.sgm.delta(q, sigma, k, eps) <= delta} (0 when delta(0) "
           "<= delta).  delta(.) is nonincreasing, so an eps_u whose certified upper delta is <= delta is >= the "
           "exact value and an eps_l whose certified lower delta is > delta is <= it; both are found by bisection "
-          "on the same composed grids (proofs_check composition.sgm.inverse_bracket).  " + _WHY))
+          "on the same composed grids (proofs_check composition.sgm.inverse_bracket).  " + _WHY + "  " + _RELATIONS))
+
+
+# ------------------------------------------------------------------------------------------------ schedules
+#: the largest number of phases and of total steps of a schedule (the evaluator's box, as k <= 10^6 above)
+MAX_PHASES = 1000
+MAX_TOTAL_STEPS = 10**6
+_PHASES_DOMAIN = ("comma-separated q:sigma:k triples, e.g. '0.01:1.0:500,0.02:1.2:300' (0 < q <= 1, sigma >= 1/5, "
+                  f"integer k >= 1; at most {MAX_PHASES} phases, total k <= {MAX_TOTAL_STEPS})")
+
+
+def phases_of(text: str) -> list[tuple[Fraction, Fraction, int]]:
+    """The phases (q, sigma, k) of a schedule string, parsed strictly (decimal literals or p/q; never eval), or
+    DomainError naming the parameter, the value and the domain."""
+    from .core import DomainError, parse_exact
+    theorem = "composition.sgm.schedule.*: heterogeneous composition of dominating pairs (ZDW22)"
+    if not isinstance(text, str) or not text.strip():
+        raise DomainError("phases", text, _PHASES_DOMAIN, theorem)
+    parts = text.split(",")
+    if len(parts) > MAX_PHASES:
+        raise DomainError("phases", text, _PHASES_DOMAIN, theorem, f"{len(parts)} phases")
+    out = []
+    total = 0
+    for i, part in enumerate(parts):
+        f = part.strip().split(":")
+        if len(f) != 3 or not all(x.strip() for x in f):
+            raise DomainError("phases", text, _PHASES_DOMAIN, theorem, f"phase {i + 1} {part.strip()!r} is not q:sigma:k")
+        try:
+            qi = parse_exact("phases", f[0].strip(), theorem)
+            si = parse_exact("phases", f[1].strip(), theorem)
+        except DomainError:
+            raise DomainError("phases", text, _PHASES_DOMAIN, theorem, f"phase {i + 1}: malformed number") from None
+        ks = f[2].strip()
+        if not (ks.isascii() and ks.isdigit()) or len(ks) > 7:
+            raise DomainError("phases", text, _PHASES_DOMAIN, theorem, f"phase {i + 1}: k={ks!r} is not an integer "
+                              f"between 1 and {MAX_TOTAL_STEPS}")
+        ki = int(ks)
+        if not 0 < qi <= 1:
+            raise DomainError("phases", text, _PHASES_DOMAIN, theorem, f"phase {i + 1}: q={f[0].strip()} not in (0, 1]")
+        if si < Fraction(1, 5):
+            raise DomainError("phases", text, _PHASES_DOMAIN, theorem, f"phase {i + 1}: sigma={f[1].strip()} < 1/5")
+        if ki < 1:
+            raise DomainError("phases", text, _PHASES_DOMAIN, theorem, f"phase {i + 1}: k={ki} < 1")
+        total += ki
+        if total > MAX_TOTAL_STEPS:
+            raise DomainError("phases", text, _PHASES_DOMAIN, theorem, f"total k > {MAX_TOTAL_STEPS}")
+        out.append((qi, si, ki))
+    return out
+
+
+def _fmt(x: Fraction) -> str:
+    from .core import fraction_to_decimal_str, _is_terminating
+    return fraction_to_decimal_str(x) if _is_terminating(x) else f"{x.numerator}/{x.denominator}"
+
+
+def check_phases(text: str) -> str:
+    """The canonical form of a schedule string (exact decimals, no spaces), or DomainError."""
+    return ",".join(f"{_fmt(q_)}:{_fmt(s_)}:{k_}" for q_, s_, k_ in phases_of(text))
+
+
+class sgm_schedule_hockey_stick(sp.Function):  # noqa: N801
+    """S(gamma) = max over the directions of H_gamma(prod_i P_i^{k_i} || prod_i Q_i^{k_i}) for the schedule's phases
+    (q_i, sigma_i, k_i), (P_i, Q_i) the one-step dominating pair of phase i under the relation and sampler (see
+    composition.sgm.*).  Opaque: the schedule is a text parameter; evaluated only by the entry's certified
+    evaluator."""
+
+    nargs = 1
+
+    def _eval_is_real(self) -> bool:
+        return True
+
+
+_SCHED_DELTA = sgm_schedule_hockey_stick(sp.exp(eps_g))
+_SCHED_WHY = ("A schedule is a list of phases q:sigma:k (k_i steps at sampling rate q_i and noise multiplier sigma_i, "
+              "in any order: composition is commutative).  Each step is dominated by its phase's pair (the same "
+              "pairs as composition.sgm.*, for the relation and sampler given), and dominating pairs compose "
+              "(ZDW22): the schedule's curve is the hockey-stick divergence of the product of all phases' pairs "
+              "(add/remove: the larger of the remove and add directions, each composed over every phase).  "
+              "Evaluation (dpbounds.evaluation.sgm_schedule): every phase discretized on one loss grid (the same "
+              "dominating and dominated grid pairs as composition.sgm.*), self-composed k_i times and the phases "
+              "convolved, every error added outward; all q_i = 1: the product of Gaussian pairs is mu-GDP with "
+              "mu^2 = sum k_i / sigma_i^2 (times 4 under substitution: sensitivity 2), certified in closed form "
+              "(conversions.gauss.delta).  One phase: exactly composition.sgm.*.  " + _RELATIONS)
+
+register(SpecEntry(
+    id="composition.sgm.schedule.delta",
+    title="delta(eps) of a DP-SGD schedule (phases of k_i Poisson-subsampled Gaussian steps at (q_i, sigma_i)): "
+          "the hockey-stick divergence of the product of the phases' dominating pairs",
+    kind=Kind.COMPOSITION,
+    source=Source("ZDW22", "the Poisson-subsampling dominating-pair theorem and the composition of dominating pairs",
+                  theorem="the Poisson-subsampling dominating-pair theorem"),
+    params=("eps_g",), expr=_SCHED_DELTA, domain=(eps_g >= 0,),
+    monotone={"eps_g": -1},
+    proof_claims=("composition.sgm.split_dominates", "composition.sgm.garbling_is_dominated",
+                  "composition.sgm.grid_value_monotone", "composition.sgm.convolution_error",
+                  "composition.sgm.schedule_product", "composition.sgm.schedule_q1_closed_form"),
+    example={"phases": "0.01:1:5,0.02:1.2:3", "eps_g": "1"},
+    evaluator="dpbounds.evaluation.sgm_schedule:enclose_schedule_delta", options=_OPTIONS,
+    text_params={"phases": check_phases},
+    notes="Returns delta(eps_g) of the whole schedule.  " + _SCHED_WHY))
+
+register(SpecEntry(
+    id="composition.sgm.schedule.eps",
+    title="eps(delta) of a DP-SGD schedule: inf{eps >= 0 : delta_schedule(eps) <= delta}",
+    kind=Kind.COMPOSITION,
+    source=Source("ZDW22", "the Poisson-subsampling dominating-pair theorem and the composition of dominating pairs, "
+                  "inverted in eps", theorem="the Poisson-subsampling dominating-pair theorem"),
+    params=("delta",), expr=curve_inverse(sp.Lambda(_e, _SCHED_DELTA.xreplace({eps_g: _e})), delta),
+    domain=(delta > 0, delta < 1),
+    monotone={"delta": -1},
+    proof_claims=("composition.sgm.split_dominates", "composition.sgm.garbling_is_dominated",
+                  "composition.sgm.grid_value_monotone", "composition.sgm.convolution_error",
+                  "composition.sgm.inverse_bracket", "composition.sgm.schedule_product",
+                  "composition.sgm.schedule_q1_closed_form"),
+    example={"phases": "0.01:1:5,0.02:1.2:3", "delta": "0.00001"},
+    evaluator="dpbounds.evaluation.sgm_schedule:enclose_schedule_eps", options=_OPTIONS,
+    text_params={"phases": check_phases},
+    notes="Returns eps(delta) of the whole schedule (bisection on the same composed grids as the delta entry).  "
+          + _SCHED_WHY))

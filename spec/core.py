@@ -516,6 +516,12 @@ class SpecEntry:
     # Enclosure, for an entry whose expression no arb program evaluates (a k-fold hockey-stick divergence); it is
     # the only evaluator of such an entry (no float fast path, no mpmath value) -- see dpbounds.evaluation.evaluate
     evaluator: str = ""
+    # word-valued parameters, passed to the evaluator as the word: name -> the allowed words, the first the default
+    # when the parameter is not given (composition.sgm.*'s relation and sampling)
+    options: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    # required free-text parameters: name -> a checker (str -> its canonical form, DomainError on bad input; never
+    # eval/sympify), passed to the evaluator as the canonical string (composition.sgm.schedule.*'s phases)
+    text_params: Mapping[str, Any] = field(default_factory=dict)
 
     def __repr__(self) -> str:
         aggs = f"; aggregates {', '.join(self.aggregates)}" if self.aggregates else ""
@@ -562,6 +568,8 @@ class SpecEntry:
         names = set(self.params) | set(self.aggregates)
         if self.optimize is not None:
             names.discard(self.optimize.var)
+        words = _text_values(self, values)
+        values = {k: v for k, v in values.items() if k not in words}
         for key in values:
             if key not in names and not allow_extra:
                 raise DomainError(key, values[key], f"one of the parameters {sorted(names)}", self.theorem,
@@ -577,7 +585,34 @@ class SpecEntry:
                 out[key] = parse_exact(key, v, self.theorem)
         check_domain(self.domain, out, self.theorem)
         check_sum_sizes(self, out)
+        out.update(words)  # type: ignore[arg-type]  # word and text parameters stay strings
         return out
+
+
+#: the longest free-text parameter accepted (a schedule of a few thousand phases)
+MAX_TEXT_CHARS = 100_000
+
+
+def _text_values(entry: "SpecEntry", values: Mapping[str, Any]) -> dict[str, str]:
+    """The entry's word and text parameters that are given, checked (an option not given is left out: the evaluator
+    takes its default, the first word; a missing text parameter is an error)."""
+    out: dict[str, str] = {}
+    for name, words in entry.options.items():
+        if name not in values:
+            continue            # the evaluator takes the default (the first word)
+        v = values[name]
+        if not isinstance(v, str) or v.strip() not in words:
+            raise DomainError(name, v, "one of " + ", ".join(repr(w) for w in words), entry.theorem)
+        out[name] = v.strip()
+    for name, checker in entry.text_params.items():
+        if name not in values:
+            raise DomainError(name, _MISSING, "a value is required", entry.theorem, "missing parameter")
+        v = values[name]
+        if not isinstance(v, str) or len(v) > MAX_TEXT_CHARS:
+            raise DomainError(name, v if isinstance(v, str) else type(v).__name__,
+                              f"a string of at most {MAX_TEXT_CHARS} characters", entry.theorem)
+        out[name] = checker(v)
+    return out
 
 
 #: The exact evaluators expand a finite sum term by term (KOV15's sum over l = 0..k): at most this many terms, so

@@ -248,6 +248,15 @@ PAPERS: dict[str, Paper] = {p.key: p for p in (
           "(graph.json) gives source version 2 as the current revision (submitted 2018-07-04).  The "
           "Laplace mechanism's profile is not quoted from it: mechanisms.laplace.delta is derived and proved in "
           "proofs_check."),
+    Paper("LRKS24", ("Christian Janos Lebeda", "Matthew Regehr", "Gautam Kamath", "Thomas Steinke"),
+          "Avoiding Pitfalls for Privacy Accounting of Subsampled Mechanisms under Composition",
+          "arXiv preprint", 2024, "2405.20769", "the arXiv revision rendered by ar5iv, number not verified", False,
+          "arXiv id, title, authors and abstract from the search tool (the ar5iv rendering of 2405.20769 and the "
+          "sciencestack record): Poisson subsampling and sampling without replacement give different guarantees "
+          "(eps about 1 against above 10 at DP-SGD-like settings), and the worst-case datasets of one step need not "
+          "give the composition.  Only the abstract and the summary were read: no statement is taken from it; the "
+          "dominating pairs dpbounds uses under substitution are proved in proofs_check "
+          "(composition.sgm.substitution_*)."),
     Paper("KTH23", ("Antti Koskela", "Marlon Tobaben", "Antti Honkela"),
           "Individual Privacy Accounting with Gaussian Differential Privacy",
           "The Eleventh International Conference on Learning Representations (ICLR 2023), OpenReview JmC_Tld3v-f",

@@ -38,20 +38,22 @@ def test_free_symbols_are_declared(entry):
 @pytest.mark.parametrize("entry", ENTRIES, ids=IDS)
 def test_domain_is_satisfiable_at_sample_point(entry):
     pt = entry.sample_point()
-    params = {k: v for k, v in pt.items() if k in entry.params}
+    params = {k: v for k, v in pt.items() if k in entry.params or k in entry.text_params}
     vals = entry.check_values(params)  # raises DomainError if the sample point is outside the domain
-    assert set(vals) == set(entry.params) - ({entry.optimize.var} if entry.optimize else set())
+    assert set(vals) == (set(entry.params) | set(entry.text_params)) - ({entry.optimize.var} if entry.optimize
+                                                                         else set())
 
 
 @pytest.mark.parametrize("entry", ENTRIES, ids=IDS)
 def test_expression_evaluates_to_real_or_infinity(entry):
     pt = entry.sample_point()
-    subs = {sym(k): sp.Rational(spec.parse_exact(k, v)) for k, v in pt.items()}
+    subs = {sym(k): sp.Rational(spec.parse_exact(k, v)) for k, v in pt.items() if k not in entry.text_params}
     if entry.kind is Kind.AGGREGATE:
         subs = {sym(k): sp.Rational(spec.parse_exact(k, v)) for k, v in {"eps": "0.1", "delta": "0", "rho": "0.1"}.items()}
     if entry.evaluator:  # no closed form: its certified evaluator, coarsely
         from dpbounds.evaluation.evaluate import enclose
-        enc = enclose(entry.id, {k: v for k, v in pt.items() if k in entry.params}, rel_tol=0.05)
+        enc = enclose(entry.id, {k: v for k, v in pt.items() if k in entry.params or k in entry.text_params},
+                      rel_tol=0.05)
         assert enc.lo is not None and enc.hi is not None and 0 <= enc.lo <= enc.hi < math.inf, entry.id
         return
     val = entry.expr.xreplace(subs).doit().evalf(30)

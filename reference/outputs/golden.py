@@ -135,7 +135,9 @@ OPAQUE_POINTS: dict[str, dict[str, list[dict[str, str]]]] = {
         "sample": _opaque_grid(_SGM_D, ["1"], ["1"], ["10"], ["1"]) + _opaque_grid(_SGM_D, ["1"], ["10"], ["1000"],
                                                                                   ["0.1"])
         + [{"q": "0.01", "sigma": "1", "k": "1", "eps_g": "1"}, {"q": "0.1", "sigma": "1", "k": "10", "eps_g": "1"},
-           {"q": "0.5", "sigma": "2", "k": "10", "eps_g": "0.1"}],
+           {"q": "0.5", "sigma": "2", "k": "10", "eps_g": "0.1"},
+           {"q": "0.1", "sigma": "1", "k": "1", "eps_g": "0.7", "relation": "substitution"},
+           {"q": "0.1", "sigma": "1", "k": "1", "eps_g": "0.9", "relation": "substitution", "sampling": "fixed_size"}],
         "full": _opaque_grid(_SGM_D, ["1"], ["0.5", "1", "10"], ["1", "100", "1000"], ["0", "0.1", "1", "3"])
         + [{"q": "0.01", "sigma": "1", "k": "10", "eps_g": "1"}, {"q": "0.01", "sigma": "1", "k": "100", "eps_g": "1"},
            {"q": "0.1", "sigma": "1", "k": "10", "eps_g": "0.1"},
@@ -152,6 +154,15 @@ OPAQUE_POINTS: dict[str, dict[str, list[dict[str, str]]]] = {
            {"q": "0.1", "sigma": "1", "k": "10", "delta": "1e-10"},
            {"q": "0.1", "sigma": "2", "k": "5", "delta": "0.00001"},
            {"q": "0.5", "sigma": "2", "k": "10", "delta": "0.00001"}]},
+    # the schedules: q = 1 (mu-GDP in closed form) and two one-step phases at different q (a grid); the substitution
+    # relation and fixed-size batches at one step (distinct eps_g: records are told apart by params)
+    "composition.sgm.schedule.delta": {
+        "sample": [{"phases": "1:2:3,1:3:5", "eps_g": "1"},
+                   {"phases": "1:3:2,1:5:4", "eps_g": "2", "relation": "substitution"}],
+        "full": [{"phases": "0.1:1:1,0.3:1:1", "eps_g": "0.5"}, {"phases": "0.01:1:5,0.02:1.2:3", "eps_g": "0.9"}]},
+    "composition.sgm.schedule.eps": {
+        "sample": [{"phases": "1:2:3,1:3:5", "delta": "0.00001"}],
+        "full": [{"phases": "0.01:1:5,0.02:1.2:3", "delta": "0.00001"}]},
     "tradeoff.zcdp": {
         "sample": [{"rho": "0.5", "fpr": "0.05"}, {"rho": "0.01", "fpr": "0.5"}, {"rho": "0.5", "fpr": "0"},
                    {"rho": "0.5", "fpr": "1"}],
@@ -248,7 +259,11 @@ SCHEMAS: dict[str, dict] = {
         **_VALUE,
         "halt": {"type": ["boolean", "null"], "description": "filters: the certified HALT decision at this point "
                  "(the value exceeds the budget); null for an entry that is not a filter"}},
-        {"rel_tol": dict(_DEC, description="present exactly in the records of an entry with no closed form, "
+        {"options": {"type": "object", "additionalProperties": {"type": "string", "maxLength": 100000},
+                     "description": "the entry's word and text parameters given at this point (composition.sgm.*: "
+                     "relation, sampling; composition.sgm.schedule.*: phases as q:sigma:k,...; an option not shown "
+                     "takes its default): pass them with `params` to recompute the record"},
+         "rel_tol": dict(_DEC, description="present exactly in the records of an entry with no closed form, "
                          "evaluated only by its certified evaluator (composition.sgm.delta, composition.sgm.eps, "
                          "tradeoff.zcdp): [lo, hi] is certified to relative width rel_tol, (hi - lo) <= rel_tol * "
                          "max(|lo|, |hi|), and `value` shows only the digits [lo, hi] backs (a float is judged as against any "
@@ -476,8 +491,9 @@ def _bound_record(entry: spec.SpecEntry, pt: dict[str, str], digits: int, versio
     only an opaque evaluator is certified to relative width ``rel_tol`` (see :func:`opaque_block`)."""
     params = {k: v for k, v in pt.items() if k in entry.params}
     aggs = {k: v for k, v in pt.items() if k in entry.aggregates}
+    opts = {k: v for k, v in pt.items() if k in entry.options or k in entry.text_params}
     try:
-        inp = prepare(entry, params, aggregates=aggs)
+        inp = prepare(entry, {**params, **opts}, aggregates=aggs)
         # a bounded precision budget: a point whose value cannot be certified within it is left out, not guessed
         block = opaque_block(entry, inp, digits, rel_tol) if entry.evaluator else \
             _certified_block(entry, inp, digits, max(512, 8 * digits + 256))
@@ -485,9 +501,11 @@ def _bound_record(entry: spec.SpecEntry, pt: dict[str, str], digits: int, versio
         return None
     if block is None or any(v is POS_INF for v in inp.aggregates.values()):
         return None
-    shown = {k: fraction_to_decimal_str(v) for k, v in inp.params.items()}
+    shown = {k: fraction_to_decimal_str(v) for k, v in inp.params.items() if k not in opts}
     shown.update({k: fraction_to_decimal_str(v[0]) for k, v in inp.aggregates.items()})
     rec = {**_common(entry, "bound", version), "params": dict(sorted(shown.items())), **block, "halt": None}
+    if opts:
+        rec["options"] = {k: inp.params[k] for k in sorted(opts)}
     if entry.kind is Kind.FILTER and entry.halt is not None:
         rec["halt"] = decide(entry, inp)
     return rec
@@ -961,8 +979,8 @@ def golden_files(bounds: list[str] | None = None, grid: str = "default", digits:
                         continue
                     pt = {**pt, **b}
                 r = _bound_record(e, pt, digits, version)
-                if r is not None and _dumps(r["params"]) not in seen:
-                    seen.add(_dumps(r["params"]))
+                if r is not None and _dumps([r["params"], r.get("options")]) not in seen:
+                    seen.add(_dumps([r["params"], r.get("options")]))
                     recs.append(r)
             n += _add(files, kinds, f"bounds/{e.id}", "bound", recs)
             if streams and e.aggregates and e.kind is Kind.FILTER and e.halt is not None:

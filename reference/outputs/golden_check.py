@@ -396,7 +396,10 @@ def _opaque_recompute(rec: dict, entry, digits: int) -> list[str]:
         return [f"rel_tol {rec['rel_tol'][:30]} is outside [1e-9, 1)"]
     if set(rec["params"]) != set(entry.params):
         return [f"params {sorted(rec['params'])}, the entry's are {sorted(entry.params)}"]
-    enc = enclose_inputs(entry, prepare(entry, rec["params"]), rel_tol=Fraction(tol))  # once: it may cost seconds
+    opts = rec.get("options") or {}
+    if not isinstance(opts, dict) or not set(opts) <= set(entry.options) | set(entry.text_params):
+        return [f"options {sorted(opts) if isinstance(opts, dict) else opts!r} are not the entry's word parameters"]
+    enc = enclose_inputs(entry, prepare(entry, {**rec["params"], **opts}), rel_tol=Fraction(tol))  # may cost seconds
     again = G.value_block(enc, digits)
     if again is None:
         return ["the reference certifies no value at this point now"]

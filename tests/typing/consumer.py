@@ -59,6 +59,12 @@ igdp = dpbounds.IndividualGDPFilter(5, "1", "1e-6")
 taking_part: np.ndarray = igdp.step(np.full(5, 0.01))
 budget_B: Fraction = igdp.B
 
+# DP-SGD calibration (certified enclosures of the smallest sigma / multiplier and of the largest k)
+sig: dpbounds.Enclosure = dpbounds.calibrate_sgm("1", "1e-5", "0.01", 1000, relation="add_remove", sampling="poisson",
+                                                 rel_tol=1e-3)
+mult: dpbounds.Enclosure = dpbounds.calibrate_sgm_schedule("2", "1e-5", "0.01:1:500,0.02:1:300")
+ks: dpbounds.Enclosure = dpbounds.calibrate_sgm_steps("1", "1e-5", "0.01", "1.1", relation="substitution")
+
 # golden vectors
 records: list[dict[str, Any]] = dpbounds.load_golden("vectors/bounds/rruv16.thm5_1.jsonl")
 

@@ -12,7 +12,7 @@ from typing import Any
 
 from dpbounds.spec import DomainError
 
-COMMANDS = ("spec", "eval", "filter", "odometer", "bstar", "check_proofs", "golden", "audit", "report", "bench")
+COMMANDS = ("spec", "eval", "filter", "odometer", "bstar", "calibrate", "check_proofs", "golden", "audit", "report", "bench")
 #: modules whose subcommand name differs from the module name: check_proofs -> check-proofs
 
 

@@ -110,7 +110,27 @@ def _grid_declarations() -> list[Declaration]:
 
 
 def declarations() -> list[Declaration]:
-    return _grid_declarations() + sgm_declarations()
+    return _grid_declarations() + sgm_declarations() + calibration_declarations()
+
+
+def calibration_declarations() -> list[Declaration]:
+    """calibrate_dp_mechanism (PLD and RDP accountants) against the certified sigma_min (a sigma below it is
+    unsound); PLDAccountant(REPLACE_ONE) on Poisson-sampled Gaussians against composition.sgm.eps under
+    substitution; RdpAccountant(REPLACE_ONE) on SampledWithoutReplacementDpEvent against fixed-size batches."""
+    from dpbounds.audit.peers import _sgm_calibration as C
+    out = []
+    for acc, call in (("PLDAccountant", "calibrate_pld"), ("RdpAccountant", "calibrate_rdp")):
+        out += C.calibration_declarations(PEER, f"dp_accounting.calibrate_dp_mechanism({acc}, PoissonSampled "
+                                          "Gaussian x k)", __name__ + f".calls:{call}")
+    out.append(decl(PEER, "dp_accounting.pld.PLDAccountant(REPLACE_ONE).get_epsilon (PoissonSampled Gaussian)",
+                    __name__ + ".calls:pld_epsilon_replace_one", C.substitution_eps, C.SUB_DOMAIN,
+                    examples=C.SUB_EXAMPLES, cites=C.CITES_SUB, against="truth",
+                    check="eps(delta) of k steps, one example replaced, Poisson sampling"))
+    out.append(decl(PEER, "dp_accounting.rdp.RdpAccountant(REPLACE_ONE).get_epsilon (SampledWithoutReplacement "
+                    "Gaussian)", __name__ + ".calls:rdp_epsilon_without_replacement", C.fixed_size_eps,
+                    C.WOR_DOMAIN, examples=C.WOR_EXAMPLES, cites=C.CITES_SUB, against="truth",
+                    check="eps(delta) of k steps, batches of b of n without replacement, one example replaced"))
+    return out
 
 
 # ---------------------------------------------------------------------------------------------------- DP-SGD paths (issue 28)

@@ -76,3 +76,41 @@ def pld_delta(q: float, sigma: float, k: int, eps_g: float) -> float:
 def compute_epsilon(alpha: float, R: float, delta: float) -> float:
     """``rdp_privacy_accountant.compute_epsilon([alpha], [R], delta)[0]`` (CKS20 Prop. 12)."""
     return float(rdp.compute_epsilon([float(alpha)], [R], delta)[0])
+
+
+def _sgm_steps(q: float, k: int):
+    def make(sigma: float):
+        return dp_accounting.SelfComposedDpEvent(_event(q, sigma), int(k))
+    return make
+
+
+def calibrate_pld(eps_g: float, delta: float, q: float, k: int) -> float:
+    """``dp_accounting.calibrate_dp_mechanism(PLDAccountant, sigma -> SelfComposed(PoissonSampled(q,
+    Gaussian(sigma)), k), eps_g, delta)``: the noise multiplier it returns for (eps_g, delta)."""
+    return float(dp_accounting.calibrate_dp_mechanism(dp_accounting.pld.PLDAccountant, _sgm_steps(q, k),
+                                                      float(eps_g), float(delta)))
+
+
+def calibrate_rdp(eps_g: float, delta: float, q: float, k: int) -> float:
+    """The same with ``RdpAccountant``."""
+    return float(dp_accounting.calibrate_dp_mechanism(dp_accounting.rdp.RdpAccountant, _sgm_steps(q, k),
+                                                      float(eps_g), float(delta)))
+
+
+def pld_epsilon_replace_one(q: float, sigma: float, k: int, delta: float) -> float:
+    """``PLDAccountant(NeighboringRelation.REPLACE_ONE).compose(PoissonSampledDpEvent(q, GaussianDpEvent(sigma)),
+    k).get_epsilon(delta)``."""
+    acc = dp_accounting.pld.PLDAccountant(dp_accounting.NeighboringRelation.REPLACE_ONE)
+    acc.compose(_event(q, sigma), int(k))
+    return float(acc.get_epsilon(delta))
+
+
+def rdp_epsilon_without_replacement(b: int, n: int, sigma: float, k: int, delta: float) -> float:
+    """``RdpAccountant(neighboring_relation=REPLACE_ONE).compose(SampledWithoutReplacementDpEvent(n, b,
+    GaussianDpEvent(sigma / 2)), k).get_epsilon(delta)``: sigma is the noise standard deviation over the clip norm;
+    dp_accounting's noise multiplier is over the l2-sensitivity (its docstring), which under REPLACE_ONE is twice
+    the clip norm -- hence sigma / 2 (exact in binary)."""
+    acc = dp_accounting.rdp.RdpAccountant(neighboring_relation=dp_accounting.NeighboringRelation.REPLACE_ONE)
+    acc.compose(dp_accounting.SampledWithoutReplacementDpEvent(int(n), int(b),
+                                                               dp_accounting.GaussianDpEvent(sigma / 2)), int(k))
+    return float(acc.get_epsilon(delta))

@@ -3,6 +3,7 @@ and ``calibrate_noise_multiplier``."""
 
 from dpbounds.testing.declarations import Peer
 from .._common import Q1_EPS_EXAMPLES, SGM_EPS, decl
+from .. import _sgm_calibration as _C
 
 PEER = Peer(
     "jax_privacy",
@@ -26,4 +27,6 @@ def declarations():
              examples=({"q": 1.0, "sigma": 1.0, "k": 10, "delta": 1e-5}, {"q": 0.01, "sigma": 1.0, "k": 1,
                                                                            "delta": 1e-5}, *Q1_EPS_EXAMPLES[2:5]),
              cites="Doroshenko et al. 2022, arXiv:2207.04380v1 (dp_accounting PLDAccountant)", against="truth"),
-    ]
+    ] + [d for cfg, call in (("RdpAccountantConfig", "calibrate_sigma"), ("PldAccountantConfig", "calibrate_sigma_pld"))
+         for d in _C.calibration_declarations(PEER, f"jax_privacy.accounting.calibrate_noise_multiplier({cfg})",
+                                              __name__ + f".calls:{call}")]

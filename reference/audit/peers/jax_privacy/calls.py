@@ -44,3 +44,16 @@ def calibrate_noise(q: float, k: int, eps: float, delta: float) -> float:
     return float(A.calibrate_noise_multiplier(
         target_epsilon=eps, accountant=A.DpsgdTrainingAccountant(A.RdpAccountantConfig()), batch_sizes=b,
         num_updates=int(k), num_samples=n, target_delta=delta))
+
+
+def calibrate_sigma(eps_g: float, delta: float, q: float, k: int, pld: bool = False) -> float:
+    """``calibrate_noise_multiplier`` with the RDP (or PLD) training accountant, in calibrate_sgm's argument order."""
+    n, b = _ratio(q)
+    cfg = A.PldAccountantConfig() if pld else A.RdpAccountantConfig()
+    return float(A.calibrate_noise_multiplier(
+        target_epsilon=eps_g, accountant=A.DpsgdTrainingAccountant(cfg), batch_sizes=b, num_updates=int(k),
+        num_samples=n, target_delta=delta))
+
+
+def calibrate_sigma_pld(eps_g: float, delta: float, q: float, k: int) -> float:
+    return calibrate_sigma(eps_g, delta, q, k, pld=True)

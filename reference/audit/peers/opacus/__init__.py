@@ -44,4 +44,15 @@ def declarations():
         decl(PEER.name, "opacus.accountants.analysis.rdp.compute_rdp (q = 1)", __name__ + ".calls:rdp_epsilon",
              "composition.sgm.eps", SGM_Q1, examples=({"q": 1.0, "sigma": 2.0, "k": 100, "delta": 1e-8},),
              cites="Mironov 2017, arXiv:1702.07476v3, Prop. 7 (Gaussian RDP)", against="truth"),
-    ]
+    ] + _calibration()
+
+
+def _calibration():
+    """get_noise_multiplier (RDP and PRV accountants) against the certified sigma_min: a sigma below it is
+    certified insufficient for (eps, delta) after k steps (unsound)."""
+    from dpbounds.audit.peers import _sgm_calibration as C
+    out = []
+    for acc, call in (("rdp", "get_noise_multiplier"), ("prv", "get_noise_multiplier_prv")):
+        out += C.calibration_declarations(PEER, f"opacus.accountants.utils.get_noise_multiplier(accountant='{acc}')",
+                                          __name__ + f".calls:{call}")
+    return out

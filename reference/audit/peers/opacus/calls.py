@@ -77,3 +77,16 @@ def noise_for_epsilon(q: float, k: int, eps: float, delta: float) -> float:
     u = importlib.import_module("opacus.accountants.utils")
     return float(u.get_noise_multiplier(target_epsilon=eps, target_delta=delta, sample_rate=q, steps=int(k),
                                         accountant="rdp"))
+
+
+def get_noise_multiplier(eps_g: float, delta: float, q: float, k: int, accountant: str = "rdp") -> float:
+    """``opacus.accountants.utils.get_noise_multiplier(target_epsilon=eps_g, target_delta=delta, sample_rate=q,
+    steps=k, accountant=accountant)`` (its default epsilon_tolerance 0.01)."""
+    _opacus()
+    u = importlib.import_module("opacus.accountants.utils")
+    return float(u.get_noise_multiplier(target_epsilon=eps_g, target_delta=delta, sample_rate=q, steps=int(k),
+                                        accountant=accountant))
+
+
+def get_noise_multiplier_prv(eps_g: float, delta: float, q: float, k: int) -> float:
+    return get_noise_multiplier(eps_g, delta, q, k, "prv")

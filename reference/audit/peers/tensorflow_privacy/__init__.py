@@ -18,6 +18,9 @@ PEER = Peer(
 _TF = {"q": (1e-4, 1.0), "sigma": (0.5, 50.0), "k": (1, 10000), "delta": (1e-12, 0.1)}
 
 
+from .. import _sgm_calibration as _C  # noqa: E402
+
+
 def declarations():
     return [
         decl(PEER.name, "compute_dp_sgd_privacy_lib.compute_dp_sgd_privacy", __name__ + ".calls:dp_sgd_epsilon",
@@ -37,4 +40,4 @@ def declarations():
                        {"q": 1.0, "sigma": 2.0, "alpha": 8}, {"q": 1.0, "sigma": 5.0, "alpha": 32}),
              cites="Kairouz et al. 2021, arXiv:2103.00039v2, App. D (one leaf: the Gaussian mechanism)",
              against="cited"),
-    ]
+    ] + _C.calibration_declarations(PEER, "compute_noise_from_budget_lib.compute_noise", __name__ + ".calls:compute_noise_sigma")

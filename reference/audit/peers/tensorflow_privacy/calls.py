@@ -94,3 +94,13 @@ def noise_for_epsilon(n: int, batch_size: int, eps: float, epochs: float, delta:
     """``compute_noise_from_budget_lib.compute_noise(n, batch_size, target_epsilon, epochs, delta, noise_lbd)``."""
     return float(_analysis("compute_noise_from_budget_lib").compute_noise(
         int(n), int(batch_size), eps, epochs, delta, 1e-6))
+
+
+def compute_noise_sigma(eps_g: float, delta: float, q: float, k: int) -> float:
+    """``compute_noise_from_budget_lib.compute_noise(n, batch_size, eps_g, epochs, delta, noise_lbd=0.1)`` at
+    q = batch_size/n and k steps: the noise multiplier it calibrates (its progress lines are swallowed)."""
+    import contextlib
+    import io
+    n, b, e = _nb(q, k)
+    with contextlib.redirect_stdout(io.StringIO()):
+        return float(_analysis("compute_noise_from_budget_lib").compute_noise(n, b, eps_g, e, delta, 0.1))

@@ -1,0 +1,73 @@
+"""References and domains shared by the peers' DP-SGD calibration, substitution and sampling-without-replacement
+declarations: certified callables (**inputs) -> Enclosure on dpbounds.calibrate_sgm and composition.sgm.eps with its
+relation and sampling options.
+
+A calibration function returns a noise multiplier it claims is enough for (eps, delta) after k steps: it is judged
+as an upper bound on sigma_min, the smallest sigma whose certified epsilon is at most eps -- a sigma below the
+certified lower end is certified insufficient (unsound), one above the upper end is sufficient."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+#: calibration: q = 1 (sigma_min in closed form: the Gaussian curve) is searched; q < 1 points are examples
+SIGMA_MIN_DOMAIN = {"eps_g": (0.2, 10.0), "delta": (1e-10, 1e-3), "q": [1.0], "k": (1, 1000)}
+SIGMA_MIN_EXAMPLES = (
+    {"eps_g": 1.0, "delta": 1e-5, "q": 1.0, "k": 10}, {"eps_g": 2.0, "delta": 1e-6, "q": 1.0, "k": 100},
+    {"eps_g": 0.5, "delta": 1e-5, "q": 1.0, "k": 1}, {"eps_g": 8.0, "delta": 1e-5, "q": 1.0, "k": 1000},
+)
+#: subsampled: a small box (a calibration at q < 1 is some ten certified PLD brackets)
+SIGMA_MIN_SUB_DOMAIN = {"eps_g": (0.5, 4.0), "delta": (1e-6, 1e-4), "q": [0.05, 0.1], "k": (1, 5)}
+SIGMA_MIN_SUB_EXAMPLES = ({"eps_g": 1.0, "delta": 1e-5, "q": 0.1, "k": 1}, {"eps_g": 2.0, "delta": 1e-5, "q": 0.05, "k": 5})
+CITES_SIGMA = "dpbounds.calibrate_sgm (certified sigma_min: hi certified sufficient, lo certified insufficient)"
+CHECK_SIGMA = "noise multiplier for (eps, delta) after k steps: at least sigma_min"
+
+
+def calibration_declarations(peer: str, function: str, call: str) -> list:
+    """Two declarations of one calibration function: q = 1 (searched; sigma_min in closed form) and q < 1 in a
+    small box."""
+    from dpbounds.audit.peers._common import decl
+    return [decl(peer, function, call, sigma_min, SIGMA_MIN_DOMAIN, examples=SIGMA_MIN_EXAMPLES, cites=CITES_SIGMA,
+                 against="truth", check=CHECK_SIGMA + " (q = 1)"),
+            decl(peer, function + " [q < 1]", call, sigma_min, SIGMA_MIN_SUB_DOMAIN, examples=SIGMA_MIN_SUB_EXAMPLES,
+                 cites=CITES_SIGMA, against="truth", check=CHECK_SIGMA + " (q in {0.05, 0.1}, k <= 5)")]
+#: substitution under Poisson sampling, and fixed-size batches (b of n without replacement) under substitution
+SUB_DOMAIN = {"q": (0.01, 1.0), "sigma": (0.8, 10.0), "k": (1, 10), "delta": (1e-8, 1e-3)}
+SUB_EXAMPLES = ({"q": 1.0, "sigma": 2.0, "k": 10, "delta": 1e-5}, {"q": 0.1, "sigma": 1.0, "k": 1, "delta": 1e-5},
+                {"q": 0.5, "sigma": 2.0, "k": 2, "delta": 1e-6}, {"q": 0.01, "sigma": 1.0, "k": 1, "delta": 1e-5})
+WOR_DOMAIN = {"b": [10, 50, 100, 500, 1000], "n": [1000], "sigma": (0.8, 10.0), "k": (1, 4), "delta": (1e-8, 1e-3)}
+WOR_EXAMPLES = ({"b": 100, "n": 1000, "sigma": 1.0, "k": 1, "delta": 1e-5},
+                {"b": 10, "n": 1000, "sigma": 2.0, "k": 2, "delta": 1e-6},
+                {"b": 1000, "n": 1000, "sigma": 4.0, "k": 3, "delta": 1e-5})
+CITES_SUB = ("dominating pairs under substitution: proofs_check composition.sgm.substitution_poisson / "
+             "substitution_fixed_size (dpbounds' own proofs; ZDW22 arXiv:2106.08567 composition, BBG18 "
+             "arXiv:1807.01647v2 advanced joint convexity)")
+
+
+def sigma_min(eps_g, delta, q, k):
+    """Certified enclosure of the smallest sigma with k steps (eps_g, delta)-DP (add/remove, Poisson)."""
+    from dpbounds.evaluation.sgm_calibrate import calibrate_sgm
+    tol = 1e-5 if float(q) == 1.0 else 1e-3
+    return calibrate_sgm(Fraction(eps_g), Fraction(delta), Fraction(q), int(k), rel_tol=tol)
+
+
+def _eps(params, relation, sampling):
+    from dpbounds.evaluation.evaluate import enclose
+    return enclose("composition.sgm.eps", {**params, "relation": relation, "sampling": sampling}, rel_tol=1e-4)
+
+
+def substitution_eps(q, sigma, k, delta):
+    """Certified eps(delta) of k steps under substitution with Poisson sampling."""
+    return _eps({"q": Fraction(q), "sigma": Fraction(sigma), "k": int(k), "delta": Fraction(delta)},
+                "substitution", "poisson")
+
+
+def fixed_size_eps(b, n, sigma, k, delta):
+    """Certified eps(delta) of k steps with batches of b of n drawn without replacement, under substitution."""
+    return _eps({"q": Fraction(int(b), int(n)), "sigma": Fraction(sigma), "k": int(k), "delta": Fraction(delta)},
+                "substitution", "fixed_size")
+
+
+sigma_min.ref_id = "refs.sgm_sigma_min"  # type: ignore[attr-defined]
+substitution_eps.ref_id = "refs.sgm_substitution_eps"  # type: ignore[attr-defined]
+fixed_size_eps.ref_id = "refs.sgm_fixed_size_eps"  # type: ignore[attr-defined]
