@@ -13,7 +13,8 @@ from dpbounds.audit import common
 from dpbounds.audit.run import ADAPTERS, audit_peers, exit_status
 from dpbounds.cli import main
 
-J = dict(role="formula", reference="r", description="d")
+J = dict(role="truth", reference="r", description="d")
+JF = dict(role="formula", reference="r", description="d")  # against the cited formula: below it is a departure
 
 
 def test_a_value_below_the_lower_end_is_unsound_however_small_the_gap():
@@ -23,6 +24,8 @@ def test_a_value_below_the_lower_end_is_unsound_however_small_the_gap():
     assert j.verdict == "unsound-rounding" and j.gap_ulps == 1 and j.gap_rel > 0
     j = common.judge_upper(1.9, lo, hi, **J)
     assert j.verdict == "unsound" and j.gap_ulps > common.ROUNDING_ULPS
+    assert common.judge_upper(1.9, lo, hi, **JF).verdict == "formula-departure"
+    assert common.judge_upper(2.0, lo, hi, **JF).verdict == "unsound-rounding"
 
 
 def test_exact_only_inside_the_enclosure_up_to_the_upward_rounding():
@@ -38,6 +41,7 @@ def test_exact_only_inside_the_enclosure_up_to_the_upward_rounding():
 
 def test_decisions_unsound_only_under_the_same_theorem():
     assert common.judge_decision(True, False, same_theorem=True, **J).verdict == "unsound"
+    assert common.judge_decision(True, False, same_theorem=True, **JF).verdict == "formula-departure"
     assert common.judge_decision(True, False, same_theorem=False, **J).verdict == "unproven"
     assert common.judge_decision(False, True, same_theorem=True, **J).verdict == "conservative"
     assert common.judge_decision(True, True, same_theorem=True, **J).verdict == "exact"
@@ -74,7 +78,7 @@ def test_a_wrong_constant_is_unsound_against_its_formula_yet_may_be_safe_against
     rc, doc = _run("tests.fake_peers.wrong_constant")
     (peer,) = doc["peers"]
     assert rc == 1
-    assert all(c["formula"]["verdict"] == "unsound" for c in peer["comparisons"])
+    assert all(c["formula"]["verdict"] == "formula-departure" for c in peer["comparisons"])
     truth = {c["truth"]["verdict"] for c in peer["comparisons"]}
     assert "conservative" in truth  # (a) and (b) are told apart: the claim is not always false
 
@@ -200,8 +204,8 @@ def test_smartnoise_homogeneous_odometer_delta_is_below_its_cited_theorem():
     the exact optimal delta (KOV15 Thm 3.3) is far smaller, so the truth verdict is conservative."""
     from dpbounds.audit.peers.smartnoise_sql import _judge
     eps_row, delta_row = _judge("hom", 0.1, 1e-6, 50, 4.013046346513963, 5.0496275143483774e-05)
-    assert eps_row.formula.verdict == "unsound"  # log(eps + ...) where the theorem has log(e + ...)
-    assert delta_row.formula.verdict == "unsound" and delta_row.truth.verdict == "conservative"
+    assert eps_row.formula.verdict == "formula-departure"  # log(eps + ...) where the theorem has log(e + ...)
+    assert delta_row.formula.verdict == "formula-departure" and delta_row.truth.verdict == "conservative"
 
 
 def test_python_option_is_refused_for_an_adapter_that_cannot_use_it():
@@ -225,6 +229,7 @@ def test_findings_name_each_failing_function_once_with_its_worst_witness_and_tel
     assert [f["peer"] for f in fs] == ["fake_wrong_constant", "fake_one_ulp_under"]  # unsound before rounding
     wrong, ulp = fs
     assert wrong["verdict"] == "unsound" and ulp["verdict"] == "unsound-rounding"
+    assert wrong["class"] == "claim-false" and ulp["class"] == "rounding" and wrong["relative_gap"] > 0
     rows = [c for c in results[1].comparisons if c.verdict in common.UNSOUND]
     assert wrong["failing"] == len(rows) and wrong["of"] == len(results[1].comparisons)
     gaps = [max(j.gap_rel for j in (c.formula, c.truth) if j is not None and j.gap_rel is not None) for c in rows]
@@ -235,7 +240,7 @@ def test_findings_name_each_failing_function_once_with_its_worst_witness_and_tel
     # against the truth the wrong constant is sometimes safe: those rows count as formula-only departures
     assert wrong["formula_only"] + wrong["claim_false"] == wrong["failing"] and wrong["formula_only"] > 0
     md = render_markdown(results)
-    assert md.index("## Findings") < md.index("## fake_wrong_constant") and "1. fake_wrong_constant" in md
+    assert md.index("## Findings") < md.index("## fake_wrong_constant") and "1. [privacy claim false" in md
     assert "<h2 id='findings'>Findings</h2>" in render_html(results)
 
 
@@ -264,12 +269,12 @@ def test_tmlt_core_judging_of_recorded_answers():
     (c,) = t.judge_conversion("1", "1e-6", 0.01746890476912338, math.nextafter(0.01746890476912338, 1))
     assert c.formula.verdict in common.UNSOUND and c.truth.verdict == "conservative"
     assert [r.verdict for r in t.judge_pure_to_zcdp("0.1", "1/200")] == ["exact"]
-    assert t.judge_pure_to_zcdp("0.1", "1/201")[0].verdict == "unsound"
+    assert t.judge_pure_to_zcdp("0.1", "1/201")[0].verdict == "formula-departure"  # below the cited eps^2/2
     assert t.judge_composition("pure", ["0.1"] * 10, "1")[0].truth.verdict == "exact"
     rows = t.judge_filter("pure", "1", ["1/3"] * 4, [["CONT", "1/3"]] * 3 + [["HALT", "1/3"]])
     assert [r.verdict for r in rows] == ["exact"] * 4  # the exact tie 3 x 1/3 = 1 continues
     rows = t.judge_filter("zcdp", "0.5", ["0.1"] * 6, [["CONT", "1/10"]] * 6)
-    assert rows[-1].verdict == "unsound" and {r.verdict for r in rows[:5]} == {"exact"}
+    assert rows[-1].verdict == "formula-departure" and {r.verdict for r in rows[:5]} == {"exact"}
     calls, judges = t.plan(quick=True)
     assert len(calls) == len(judges) and {c[0] for c in calls} == {"zcdp_to_approx", "pure_to_zcdp", "compose",
                                                                    "filter"}

@@ -39,23 +39,62 @@ SUMMARY_END = "<!-- end of the audit summary -->"
 VERDICT_COLUMNS = ("unsound", "unsound-rounding", "unproven", "error", "conservative", "exact")
 
 
+def _columns(doc: dict[str, Any]) -> tuple[str, ...]:
+    """The verdict columns: :data:`VERDICT_COLUMNS` and any other verdict the run counted, most severe first."""
+    from dpbounds.testing.verdicts import VERDICTS
+    seen = {v for p in doc["peers"] for v in (p.get("counts") or {})}
+    return tuple(v for v in VERDICTS if v in VERDICT_COLUMNS or v in seen and v != "skipped")
+
+
+def finding_class(f: dict[str, Any]) -> str:
+    """The finding's class (a record written before findings carried one: from its verdict and whether the claim
+    is false against the truth or only the cited formula is departed from)."""
+    from dpbounds.audit.run import CLASS_OF
+    if f.get("class"):
+        return f["class"]
+    if f["verdict"] == "unsound" and not f.get("claim_false") and f.get("formula_only"):
+        return "formula-departure"
+    return CLASS_OF.get(f["verdict"], "error")
+
+
+def finding_gap(f: dict[str, Any]) -> float:
+    """The finding's relative gap (a record without one: the largest gap of its worst witness's judgements)."""
+    g = f.get("relative_gap")
+    if isinstance(g, (int, float)):
+        return float(g)
+    w = f["worst"]
+    gaps = [((j or {}).get("gap") or {}).get("relative") for j in (w.get("formula"), w.get("truth"))]
+    return max((x for x in gaps if isinstance(x, (int, float))), default=0.0)
+
+
+def graded(findings: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The findings in the audit's order (dpbounds.audit.run.findings_with_witness): privacy claim false first, by
+    worst relative gap descending, then formula departures, then rounding, then unproven decisions and errors --
+    applied here too, so that a page generated from an older record is ordered the same way."""
+    from dpbounds.audit.run import FINDING_CLASSES
+    rank = {c: i for i, c in enumerate(FINDING_CLASSES)}
+    return sorted(findings, key=lambda f: (rank.get(finding_class(f), len(rank)), -finding_gap(f), f["peer"],
+                                           f["function"]))
+
+
 def render_table(doc: dict[str, Any]) -> str:
     """The peers table (version, comparisons by verdict, functions searched, examples, seconds) and the peers that
     did not run, with their reasons."""
     ran = [p for p in doc["peers"] if p["status"] == "ran"]
     other = [p for p in doc["peers"] if p["status"] != "ran"]
-    out = ["| peer | version | comparisons | " + " | ".join(VERDICT_COLUMNS)
+    cols = _columns(doc)
+    out = ["| peer | version | comparisons | " + " | ".join(cols)
            + " | functions searched | examples searched | search s |",
-           "|---" * (len(VERDICT_COLUMNS) + 6) + "|"]
+           "|---" * (len(cols) + 6) + "|"]
     for p in ran:
         srch = p.get("search") or []
         out.append(f"| {p['peer']} | {p['version']} | {_n(p)} | "
-                   + " | ".join(str(p["counts"].get(v, 0)) for v in VERDICT_COLUMNS)
+                   + " | ".join(str(p["counts"].get(v, 0)) for v in cols)
                    + f" | {len(srch)} | {sum(s['examples'] for s in srch)} | "
                    f"{sum(s.get('seconds') or 0 for s in srch):.0f} |")
     total = sum(_n(p) for p in ran)
     out.append(f"| total ({len(ran)} peers) | | {total} | "
-               + " | ".join(str(sum(p["counts"].get(v, 0) for p in ran)) for v in VERDICT_COLUMNS) + " | | | |")
+               + " | ".join(str(sum(p["counts"].get(v, 0) for p in ran)) for v in cols) + " | | | |")
     if other:
         out.append("")
     for p in other:
@@ -64,11 +103,10 @@ def render_table(doc: dict[str, Any]) -> str:
 
 
 def render_findings(doc: dict[str, Any]) -> str:
-    """One finding per failing peer function, most severe first (the order of ``dpbounds.audit.run.findings``),
-    each with its worst witness's reproducer."""
+    """One finding per failing peer function, graded (:func:`graded`), each with its worst witness's reproducer."""
     from dpbounds.audit.run import finding_line
     out = []
-    for i, f in enumerate(doc["findings"], 1):
+    for i, f in enumerate(graded(doc["findings"]), 1):
         out.append(f"{i}. " + finding_line(f).replace("\n", " "))
         repro = (f["worst"].get("reproducer") or "").rstrip()
         if repro:
@@ -118,10 +156,12 @@ def _run_sentence(rec: dict[str, Any], docs: str = "") -> str:
 
 def short_finding(f: dict[str, Any]) -> str:
     """A finding in one short line: peer, function, verdict, how many, and whether the privacy claim is false."""
-    how = (" -- the privacy claim is false" if f.get("claim_false") else
-           " -- departs from the formula it cites" if f.get("formula_only") else "")
+    cls = finding_class(f)
+    how = {"claim-false": " -- the privacy claim is false", "formula-departure": " -- departs from the formula it "
+           "cites", "rounding": " -- float rounding"}.get(cls, "")
+    gap = finding_gap(f)
     return (f"{f['peer']} {f['version'] or ''}".rstrip() + f" `{f['function']}`: **{f['verdict']}** in "
-            f"{f['failing']} of {f['of']}{how}")
+            f"{f['failing']} of {f['of']}{how}" + (f" (relative gap {gap:.3g})" if gap else ""))
 
 
 def page(rec: dict[str, Any]) -> str:
@@ -136,7 +176,9 @@ def page(rec: dict[str, Any]) -> str:
         "small.  The verdicts are explained in [Report and audit](tutorials/audit.md); how each peer is installed "
         "and what its adapter declares, in [Audit peers](peers.md).", "",
         "## Peers", "", render_table(rec), "",
-        "## Findings: one per failing peer function, most severe first", "",
+        "## Findings: one per failing peer function, graded", "",
+        "Privacy claims shown false first (below the certified true guarantee), by worst relative gap; then "
+        "departures from the formula the peer cites; then float rounding; then unproven decisions and errors.", "",
         "Each line says how many of the function's comparisons fail and how -- whether the privacy claim itself is "
         "false (b) or only the cited formula is departed from (a) -- and gives the worst witness; its reproducer is "
         "folded below it.  The same list opens every view of the audit (markdown, HTML, the `findings` list of the "
@@ -147,8 +189,9 @@ def page(rec: dict[str, Any]) -> str:
 def readme_summary(rec: dict[str, Any], top: int = 6) -> str:
     """The README's findings summary: the run in one sentence, the first findings, the link to the page."""
     first = min(top, len(rec["findings"]))
-    lines = [SUMMARY_START, _run_sentence(rec, "docs/") + f"; the first {first}, most severe first:", ""]
-    lines += [f"- {short_finding(f)}" for f in rec["findings"][:top]]
+    lines = [SUMMARY_START, _run_sentence(rec, "docs/") + f"; the first {first} (privacy claims shown false first, "
+             "by relative gap):", ""]
+    lines += [f"- {short_finding(f)}" for f in graded(rec["findings"])[:top]]
     lines += ["", "Every finding with its worst witness and a reproducer: "
                   "[docs/audit-findings.md](docs/audit-findings.md).", SUMMARY_END]
     return "\n".join(lines)

@@ -155,7 +155,7 @@ def example_rows(peer: str, decls: list[Any], python: str | None = None) -> list
             try:
                 oracles = [(d, _oracle(d)) for d in ds]
             except Exception as e:  # noqa: BLE001 - a reference that cannot be set up is this call's row, not a crash
-                rows.append(Comparison(peer, function, check or "value", {},
+                rows.append(Comparison(peer, function, check or "value", {}, error_class="adapter-error",
                                        error=f"the reference could not be set up: {type(e).__name__}: {e}"[:400]))
                 continue
             for point in seen:
@@ -164,18 +164,22 @@ def example_rows(peer: str, decls: list[Any], python: str | None = None) -> list
                 try:
                     pv = fn(**peer_args(point))
                     pv = float(pv) if isinstance(pv, (int, float)) and not isinstance(pv, bool) else pv
-                except Exception as e:  # noqa: BLE001 - the peer's failure is a row
-                    rows.append(error_comparison(peer, function, check or "value", inputs, e,
-                                                 _repro(first, fn, point, None)))
+                except Exception as e:  # noqa: BLE001 - the peer's failure is a row (ours when our wrapper raised)
+                    from dpbounds.testing.results import raised_by
+                    if raised_by(e) == "limit":  # an input the wrapper declares it cannot express: not judged
+                        continue
+                    row = error_comparison(peer, function, check or "value", inputs, e, _repro(first, fn, point, None))
+                    row.call = call
+                    rows.append(row)
                     continue
-                c = Comparison(peer, function, check or "value", inputs, peer_value=pv)
+                c = Comparison(peer, function, check or "value", inputs, peer_value=pv, call=call)
                 for d, o in oracles:
                     if point not in [dict(x) for x in d.examples]:
                         continue
                     try:
                         enc, j = o.certified(point, pv, _description(d, o))
                     except (DomainError, Undecided) as e:
-                        c.error = f"the reference could not be evaluated: {e}"
+                        c.error, c.error_class = f"the reference could not be evaluated: {e}", "adapter-error"
                         break
                     role = "formula" if d.against == "cited" else "truth"
                     j.role = role
@@ -223,7 +227,7 @@ def _stream_rows(peer: str, ds: list[Any], python: str | None) -> list[Compariso
                     c, stop = _stream_row(peer, d, stream[:i], python)
                 except Exception as e:  # noqa: BLE001 - e.g. a reference of the wrong kind: this row, not the peer
                     rows.append(Comparison(peer, d.function, d.check or d.kind,
-                                           {"stream": json.dumps(list(stream[:i]))},
+                                           {"stream": json.dumps(list(stream[:i]))}, error_class="adapter-error",
                                            error=f"the check could not run: {type(e).__name__}: {e}"[:400]))
                     break
                 c.check = f"{d.check or d.kind} round {i}"
@@ -241,9 +245,10 @@ def _stream_row(peer: str, d: Any, stream: tuple[Any, ...], python: str | None) 
         c in rd for rd in stream for c in d.costs) else [json.dumps(list(stream))]
     inputs = {"budget": next(iter(budget.values())) if len(budget) == 1 else json.dumps(budget),
               "history": hist[0] if len(hist) == 1 else json.dumps(dict(zip(d.costs, hist)))}
-    if r.verdict == "error":
-        return Comparison(peer, d.function, d.check or d.kind, inputs, error=str(r.peer_value),
-                          reproducer=r.reproducer), True
+    if r.verdict in ("error", "adapter-error", "incomplete"):
+        ours = r.verdict != "error" or r.examples == 0  # nothing judged: the example stream could not be checked
+        return Comparison(peer, d.function, d.check or d.kind, inputs, error=str(r.peer_value or r.detail),
+                          reproducer=r.reproducer, error_class="adapter-error" if ours else ""), True
     # the peer's last decision (a CheckResult names it only with a witness): exact = the reference's, a filter's
     # conservative = HALT where the reference continues
     peer_dec = r.peer_value or {"exact": r.decision, "conservative": "HALT"}.get(r.verdict)
@@ -396,13 +401,16 @@ def search_groups(aligned: list[Any]) -> dict[int, list[int]]:
 
 
 def search_task(module: str, index: int, seed: int, seconds: float, max_examples: int, python: str | None,
-                replay: list[Any]) -> dict[str, Any]:
+                replay: list[Any], against: str | None = None) -> dict[str, Any]:
     """One (declaration, seed) search; module-level and pure in its arguments, so it runs the same in this
-    process, a worker process or a Dask worker.  Returns the CheckResult as JSON."""
+    process, a worker process or a Dask worker.  ``against``: the role the search judges with (the most severe of
+    the declarations it stands for, :func:`search_groups`).  Returns the CheckResult as JSON."""
     import warnings
     from dpbounds.testing.declarations import run_declaration
     mod = importlib.import_module(module)
     decl = effective_declarations(mod)[0][index]
+    if against is not None and against != decl.against:
+        decl = dataclasses.replace(decl, against=against)
     from dpbounds.evaluation.sgm_pld import work_limit
     t0 = time.perf_counter()
     try:
@@ -414,7 +422,7 @@ def search_task(module: str, index: int, seed: int, seconds: float, max_examples
     except Exception as e:  # noqa: BLE001 - the search could not run (a reference of the wrong kind, a dead peer)
         msg = f"the search could not run: {type(e).__name__}: {e}"[:400]
         return {"declaration": index, "key": witness_key(decl), "function": decl.function, "seed": seed,
-                "reference": _ref_id(decl.reference) or str(decl.reference), "verdict": "error", "examples": 0,
+                "reference": _ref_id(decl.reference) or str(decl.reference), "verdict": "adapter-error", "examples": 0,
                 "margin": None, "witness": {"error": msg}, "peer_value": msg, "enclosure": None, "detail": msg,
                 "reproducer": ""}
     out = r.as_json()
@@ -479,9 +487,10 @@ def search_peer(mod: ModuleType, decls: list[Any], opts: SearchOptions, python: 
         d = decls[i]
         replay = list(dict.fromkeys(json.dumps(w, sort_keys=True) for j in same
                                     for w in known.get(witness_key(decls[j]), [])))
+        against = "truth" if any(decls[j].against == "truth" for j in same) else d.against
         for s in range(opts.seeds):
             tasks.append((mod.__name__, i, opts.seed + s, opts.seconds, opts.examples_for(cost_class(d)), python,
-                          [json.loads(w) for w in replay]))
+                          [json.loads(w) for w in replay], against))
     with Progress(len(tasks), f"search {peer_name(mod)}") as bar:
         results = run_tasks(tasks, opts, lambda line: bar.update(1, line))
     by_decl: dict[int, list[dict[str, Any]]] = {}
@@ -503,13 +512,15 @@ def search_peer(mod: ModuleType, decls: list[Any], opts: SearchOptions, python: 
                            "seconds": round(sum(r.get("seconds", 0.0) for r in rs), 2),
                            "stopped": sorted({r.get("stopped", "examples") for r in rs}),
                            "worst_margin": min(margins) if margins else None, "witness": worst["witness"],
-                           "reproducer": worst["reproducer"] or None,
+                           "worst_example": worst.get("worst"), "budget": sum(r.get("budget") or 0 for r in rs),
+                           "detail": worst.get("detail") or "", "reproducer": worst["reproducer"] or None,
                            **({"laws": law_summary([r.get("laws") for r in rs])}
                               if any(r.get("laws") for r in rs) else {})})
         res.comparisons += [c for r in rs if r.get("laws") for c in law_rows(d, r["laws"])]
         for r in rs:
             w = r["witness"]
-            if w is None or r["verdict"] not in ("unsound", "unsound-rounding", "error"):
+            if w is None or r["verdict"] not in ("unsound", "formula-departure", "unsound-rounding", "error",
+                                                 "adapter-error"):
                 continue
             c = _witness_row(d, r)
             res.comparisons.append(c)
@@ -522,16 +533,18 @@ def search_peer(mod: ModuleType, decls: list[Any], opts: SearchOptions, python: 
         merge_witnesses(opts.witnesses, added)
 
 
-def _witness_row(d: Any, r: dict[str, Any]) -> Comparison:
-    role = "formula" if d.against == "cited" else "truth"
+def _witness_row(d: Any, r: dict[str, Any], against: str | None = None) -> Comparison:
+    role = "formula" if (against or d.against) == "cited" else "truth"
     inputs = {k: _text(v) for k, v in (r["witness"] or {}).items()} if d.kind == "conversion" else \
         {"witness": json.dumps(r["witness"])}
     pv = r["peer_value"]
     c = Comparison(d.peer, d.function, f"{d.check or d.kind} (search witness, seed {r['seed']})", inputs,
                    peer_value=pv if isinstance(pv, float) else None,
-                   peer_output="" if isinstance(pv, float) else str(pv), reproducer=r["reproducer"])
-    if r["verdict"] == "error":
-        c.error = str(pv)
+                   peer_output="" if isinstance(pv, float) else str(pv), reproducer=r["reproducer"],
+                   call=str(d.call) if isinstance(d.call, str) else "")
+    if r["verdict"] in ("error", "adapter-error"):
+        c.error = str(pv or r.get("detail") or "")
+        c.error_class = "adapter-error" if r["verdict"] == "adapter-error" else ""
         return c
     enc = r["enclosure"]
     j = Judgement(role, r["reference"], d.cites or r["reference"], r["verdict"],
@@ -583,6 +596,11 @@ def audit_declarations(mod: ModuleType, *, quick: bool = False, python: str | No
     if info.note:
         res.notes.append(info.note)
     res.notes += notes
+    for d0, d in zip(mod.declarations(), aligned):
+        if d is None:  # a declaration naming a reference this dpbounds does not have: ours to fix, never a pass
+            res.comparisons.append(Comparison(peer, d0.function, d0.check or d0.kind, {}, error_class="adapter-error",
+                                              error=f"the declaration names the reference {d0.reference!r}, which "
+                                                    "this dpbounds does not have"))
     res.comparisons += example_rows(peer, decls, python)
     if callable(getattr(mod, "extra_rows", None)):  # documented checks that are no declaration (module docstring)
         import inspect

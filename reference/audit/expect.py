@@ -22,7 +22,7 @@ from typing import Any
 from dpbounds.audit.common import PeerResult
 
 #: the verdicts that count as a finding still present
-PRESENT = ("unsound", "unsound-rounding", "error")
+PRESENT = ("unsound", "formula-departure", "law-violation", "unsound-rounding", "error")
 
 
 def _norm(v: Any) -> str:

@@ -13,7 +13,7 @@ from typing import Any
 
 from dpbounds.audit.common import version_of
 from dpbounds.testing.results import Comparison, PeerResult
-from dpbounds.testing.verdicts import UNSOUND, VERDICTS, _ratio
+from dpbounds.testing.verdicts import NOT_JUDGED, UNSOUND, VERDICTS, _ratio
 
 def discover_peers() -> dict[str, str]:
     """The peers of this repository, by name: every package ``dpbounds.audit.peers.<name>`` (found on disk, not
@@ -29,12 +29,16 @@ def discover_peers() -> dict[str, str]:
 #: the peers of this repository, by name (:func:`discover_peers`)
 ADAPTERS = discover_peers()
 
-#: --fail-on levels: the verdicts that make `dpbounds audit` exit 1
+#: --fail-on levels: the verdicts that make `dpbounds audit` exit 1 (whatever the level, a row or peer that could not
+#: be judged -- adapter-error, incomplete, an adapter that did not run -- makes it exit 2, or 1 with findings too)
 FAIL_ON = {
-    "unsound-rounding": UNSOUND,                     # the default: any under-report, however small
-    "unsound": ("unsound",),                         # only under-reports beyond float rounding
-    "unproven": UNSOUND + ("unproven",),             # also decisions no theorem here proves valid
-    "error": UNSOUND + ("unproven", "error"),        # also a peer raising on valid input
+    "unsound": ("unsound",),                                            # only privacy claims shown false
+    "formula-departure": ("unsound", "formula-departure", "law-violation"),  # also departures from the cited formula
+                                                                        # and broken laws
+    "unsound-rounding": UNSOUND,                                        # the default: any under-report, however small
+    "unproven": UNSOUND + ("unproven",),                                # also decisions no theorem here proves valid
+    "undecided": UNSOUND + ("unproven", "undecided"),                   # also values the reference could not decide
+    "error": UNSOUND + ("unproven", "undecided", "error"),              # also a peer raising on valid input
     "never": (),
 }
 
@@ -343,11 +347,12 @@ def _fold(res: PeerResult, unit: PeerResult, decl: Any) -> None:
         res.notes += [n for n in unit.notes if n not in res.notes]
         return
     res.comparisons.append(Comparison(res.peer, decl.function, f"{decl.check or decl.kind} (search)", {},
-                                      error=unit.reason))
+                                      error=unit.reason, error_class="adapter-error"))
     from dpbounds.audit.engine import _ref_id
     res.search.append({"function": decl.function, "call": str(decl.call),
                        "reference": _ref_id(decl.reference) or str(decl.reference),
-                       "against": decl.against, "check": decl.check, "verdict": "error", "examples": 0, "seeds": [],
+                       "against": decl.against, "check": decl.check, "verdict": "adapter-error", "examples": 0,
+                       "seeds": [],
                        "skipped": 0, "seconds": None, "stopped": ["error"], "worst_margin": None,
                        "witness": {"error": unit.reason}, "reproducer": None})
 
@@ -488,28 +493,55 @@ def _run_isolated(module: str, quick: bool, python: str | None, *, label: str, c
 
 
 def summary_counts(results: list[PeerResult]) -> dict[str, int]:
+    """Comparisons per verdict (a peer that was skipped, or whose adapter could not run, counts once as
+    ``skipped`` / ``adapter-error``), most severe first."""
     counts = {v: 0 for v in VERDICTS}
     for r in results:
-        if r.status in ("skipped", "error"):
-            counts[r.status] += 1
+        if r.status == "skipped":
+            counts["skipped"] += 1
+        elif r.status == "error":
+            counts["adapter-error"] += 1
         for c in r.comparisons:
             counts[c.verdict] += 1
     return {k: v for k, v in counts.items() if v}
 
 
+def not_judged(results: list[PeerResult]) -> list[str]:
+    """What prevented judging, one line each: an adapter that did not run, rows that are ours to fix
+    (``adapter-error``) or cut short by the clock (``incomplete``)."""
+    out = [f"{r.peer}: the adapter did not run: {r.reason}" for r in results if r.status == "error"]
+    for r in results:
+        for c in r.comparisons:
+            if c.verdict in NOT_JUDGED:
+                out.append(f"{c.peer} `{c.function}` ({c.check}): {c.verdict}: {c.error or _detail(c)}"[:400])
+        for s in r.search:
+            if s.get("verdict") in NOT_JUDGED:
+                out.append(f"{r.peer} `{s['function']}` (search): {s['verdict']}: {s.get('detail') or ''}"[:400])
+    return list(dict.fromkeys(out))
+
+
 def exit_status(results: list[PeerResult], fail_on: str = "unsound-rounding") -> int:
-    """1 when any comparison's verdict is in the --fail-on level, else 0."""
+    """1 when any comparison's verdict is in the --fail-on level; else 2 when anything could not be judged
+    (:func:`not_judged`: an error is never a pass); else 0."""
     bad = FAIL_ON[fail_on]
-    return 1 if any(c.verdict in bad for r in results for c in r.comparisons) or \
-        ("error" in bad and any(r.status == "error" for r in results)) else 0
+    if any(c.verdict in bad for r in results for c in r.comparisons):
+        return 1
+    return 2 if not_judged(results) else 0
 
 
-#: the verdicts a maintainer must act on, each one a finding
-FINDING_VERDICTS = ("unsound", "unsound-rounding", "unproven", "error")
+#: finding classes, in the order findings are listed: what a maintainer must do first
+FINDING_CLASSES = ("claim-false", "formula-departure", "law-violation", "rounding", "unproven", "undecided", "error")
+#: the verdict of each class
+CLASS_OF = {"unsound": "claim-false", "formula-departure": "formula-departure", "law-violation": "law-violation",
+            "unsound-rounding": "rounding",
+            "unproven": "unproven", "error": "error"}
+#: the verdicts a maintainer must act on, each one a finding (adapter-error and incomplete are ours: not_judged)
+FINDING_VERDICTS = tuple(CLASS_OF)
 
 
 def _gap(c: Comparison) -> float:
-    """How far below its references the peer's value lies (the largest relative gap; 0 without one)."""
+    """How far the peer's value lies on the unsound side of its references (the largest relative gap; 0 without
+    one)."""
     return max((j.gap_rel for j in (c.formula, c.truth) if j is not None and j.gap_rel is not None), default=0.0)
 
 
@@ -519,55 +551,87 @@ def findings(results: list[PeerResult]) -> list[dict[str, Any]]:
 
 
 def findings_with_witness(results: list[PeerResult]) -> list[tuple[dict[str, Any], Comparison]]:
-    """One finding per peer function with a verdict to act on (unsound, unsound-rounding, unproven,
-    error), most severe first: how many of its comparisons fail and how; whether the privacy claim itself is
-    false -- (b) the true guarantee -- or only the formula the peer cites, (a); the worst witness (the largest
-    relative gap below the certified lower end) with its reproducer."""
+    """One finding per peer function with a verdict to act on, graded: the privacy claim false first
+    (``unsound`` against the true guarantee), by the worst relative gap, descending; then departures from the cited
+    formula (same order); then rounding (a few ulps); then unproven decisions and the peer's own errors.  Each
+    carries its ``class``, its ``relative_gap`` (the worst of its rows; for a search also the worst margin found),
+    the worst witness (the row of the largest gap) and, when the search shrank another, the ``shrunk`` one."""
     groups: dict[tuple[str, str], list[Comparison]] = {}
     versions = {r.peer: r.version for r in results}
+    searched: dict[tuple[str, str], list[dict[str, Any]]] = {}
     for r in results:
         for c in r.comparisons:
             groups.setdefault((c.peer, c.function), []).append(c)
+        for s in r.search:
+            searched.setdefault((r.peer, s.get("function", "")), []).append(s)
     out: list[tuple[dict[str, Any], Comparison]] = []
     for (peer, function), cs in groups.items():
         bad = [c for c in cs if c.verdict in FINDING_VERDICTS]
         if not bad:
             continue
         verdict = min((c.verdict for c in bad), key=VERDICTS.index)
-        worst = max((c for c in bad if c.verdict == verdict), key=_gap)
+        cls = CLASS_OF[verdict]
+        mine = [c for c in bad if c.verdict == verdict]
+        worst = max(mine, key=_gap)
+        gap = _gap(worst)
+        for s in searched.get((peer, function), []):
+            m = s.get("worst_margin")
+            if s.get("verdict") == verdict and isinstance(m, (int, float)) and m < 0:
+                gap = max(gap, -m)
+        shrunk = next((c for c in mine if "search witness" in c.check and c is not worst), None)
         counts: dict[str, int] = {}
         for c in cs:
             counts[c.verdict] = counts.get(c.verdict, 0) + 1
         out.append(({
             "peer": peer, "version": versions.get(peer) or None, "function": function,
             "checks": sorted({c.check for c in bad}),
-            "verdict": verdict, "failing": len(bad), "of": len(cs), "counts": counts,
+            "verdict": verdict, "class": cls, "relative_gap": float(gap) if math.isfinite(gap) else None,
+            "failing": len(bad), "of": len(cs), "counts": counts,
             # against (b): the claim is false; against (a) only: the code departs from its theorem, the claim holds
             "claim_false": sum(1 for c in bad if c.truth is not None and c.truth.verdict in FINDING_VERDICTS),
             "formula_only": sum(1 for c in bad if c.formula is not None and c.formula.verdict in FINDING_VERDICTS
                                 and (c.truth is None or c.truth.verdict not in FINDING_VERDICTS)),
-            "worst": worst.as_json()}, worst))
-    out.sort(key=lambda fw: (VERDICTS.index(fw[0]["verdict"]), -fw[0]["failing"], fw[0]["peer"], fw[0]["function"]))
+            "worst": worst.as_json(),
+            **({"shrunk": shrunk.as_json()} if shrunk is not None else {})}, worst))
+
+    def key(fw: tuple[dict[str, Any], Comparison]) -> tuple[Any, ...]:
+        f = fw[0]
+        g = f["relative_gap"]
+        return (FINDING_CLASSES.index(f["class"]), -(math.inf if g is None else g), f["peer"], f["function"])
+    out.sort(key=key)
     return out
 
 
+#: how a finding's class reads in a sentence
+CLASS_WORDS = {"claim-false": "privacy claim false", "formula-departure": "departs from the formula it cites",
+               "law-violation": "breaks a law", "rounding": "rounding", "unproven": "unproven decisions",
+               "error": "raises on valid input"}
+
+
 def finding_line(f: dict[str, Any]) -> str:
-    """A finding in one sentence: peer, function (and the worst witness's check), verdict, how many, (a) or (b),
-    the worst witness."""
+    """A finding in one sentence: peer, function (and the worst witness's check), class and relative gap, how many,
+    the worst witness (and the shrunk one)."""
     w = f["worst"]
     where = ", ".join(f"{k}={v}" for k, v in w["inputs"].items())
+    cls = f.get("class") or ("formula-departure" if f["verdict"] == "unsound" and not f.get("claim_false")
+                             and f.get("formula_only") else CLASS_OF.get(f["verdict"], f["verdict"]))
+    gap = f.get("relative_gap")
+    head = f"[{CLASS_WORDS.get(cls, cls)}" + (f", relative gap {gap:.3g}]" if gap else "]")
     if f["claim_false"]:
         what = f"the privacy claim is false (against the true guarantee) in {f['claim_false']}"
     elif f["formula_only"]:
-        what = (f"departs from the formula it cites in {f['formula_only']} (the true guarantee still holds or "
-                "is not computed here)")
+        what = (f"departs from the formula it cites in {f['formula_only']} (the true guarantee is not shown "
+                "violated)")
     else:
         what = f"{f['verdict']} in {f['failing']}"
     worst = "; ".join(dict.fromkeys(j["detail"] for j in (w["formula"], w["truth"])
                                     if j and j["verdict"] in FINDING_VERDICTS))
-    return (f"{f['peer']} {f['version'] or ''}".rstrip() + f" `{f['function']}` ({w['check']}): **{f['verdict']}** "
-            f"in {f['failing']} of {f['of']}; {what}. Worst witness {where}: peer "
-            f"{w['peer_output'] or w['error']}; {worst or w['error'] or ''}".rstrip("; ") + ".")
+    sh = f.get("shrunk")
+    shrunk = ("; shrunk witness " + ", ".join(f"{k}={v}" for k, v in sh["inputs"].items())
+              + f": peer {sh['peer_output'] or sh['error']}") if sh else ""
+    return (f"{head} {f['peer']} {f['version'] or ''}".rstrip() + f" `{f['function']}` ({w['check']}): "
+            f"**{f['verdict']}** in {f['failing']} of {f['of']}; {what}. Worst witness {where}: peer "
+            f"{w['peer_output'] or w['error']}; {worst or w['error'] or ''}".rstrip("; ") + shrunk + ".")
 
 
 def document(results: list[PeerResult], fail_on: str = "unsound-rounding") -> dict[str, Any]:
@@ -576,7 +640,8 @@ def document(results: list[PeerResult], fail_on: str = "unsound-rounding") -> di
     from dpbounds.spec.render import registry_hash
     return {"tool": "dpbounds audit", "dpbounds_version": dpbounds.__version__, "spec_version": registry_hash(),
             "fail_on": fail_on, "exit_status": exit_status(results, fail_on), "summary": summary_counts(results),
-            "findings": findings(results), "peers": [r.as_json() for r in results]}
+            "findings": findings(results), "not_judged": not_judged(results),
+            "peers": [r.as_json() for r in results]}
 
 
 def to_json(results: list[PeerResult], fail_on: str = "unsound-rounding") -> str:
@@ -626,9 +691,13 @@ def render_markdown(results: list[PeerResult], fail_on: str = "unsound-rounding"
            f"(--fail-on {fail_on}).", "",
            "(a) is the formula the peer implements or cites; (b) is the true guarantee where it can be computed. "
            "A value below a certified lower end is unsound however small the gap.", ""]
+    if doc["not_judged"]:
+        out += ["## Not judged (ours to fix)", "", "Adapter defects and runs cut short: these are no peer finding, "
+                "and they fail the gate (exit 2).", ""] + [f"- {_md_cell(x)}" for x in doc["not_judged"]] + [""]
     if doc["findings"]:
-        out += ["## Findings", "", "One line per peer function with a verdict to act on, most severe first; the worst "
-                "witness's reproducer follows each.", ""]
+        out += ["## Findings", "", "One line per peer function with a verdict to act on: privacy claims shown false "
+                "first (by relative gap), then departures from the cited formula, then rounding, then unproven "
+                "decisions and errors; the worst witness's reproducer follows each.", ""]
         for i, f in enumerate(doc["findings"], 1):
             out += [f"{i}. {_md_cell(finding_line(f))}", ""]
             if f["worst"]["reproducer"]:
@@ -703,13 +772,17 @@ def render_html(results: list[PeerResult], fail_on: str = "unsound-rounding") ->
     e = html.escape
     css = ("body{font-family:system-ui,sans-serif;max-width:1300px;margin:1em auto;padding:0 1em}"
            ".scroll{overflow-x:auto}table{border-collapse:collapse;font-size:13px}td,th{border:1px solid #ccc;"
-           "padding:3px 6px;vertical-align:top;overflow-wrap:anywhere}.unsound,.unsound-rounding{background:#fdd}"
-           ".conservative{background:#eef}.exact{background:#efe}.unproven,.error{background:#ffd}"
+           "padding:3px 6px;vertical-align:top;overflow-wrap:anywhere}.unsound,.unsound-rounding,.formula-departure"
+           "{background:#fdd}.conservative{background:#eef}.exact{background:#efe}.unproven,.error,.undecided,"
+           ".adapter-error,.incomplete{background:#ffd}"
            "pre{background:#f6f6f6;padding:6px;overflow-x:auto}")
     out = [f"<!doctype html><html><head><meta charset='utf-8'><title>dpbounds audit</title><style>{css}</style>"
            "</head><body><h1>dpbounds audit</h1>",
            f"<p>dpbounds {e(doc['dpbounds_version'])}, spec {e(doc['spec_version'][:16])}; verdicts: "
            + e(", ".join(f"{k} {v}" for k, v in doc["summary"].items())) + f"; exit status {doc['exit_status']}.</p>"]
+    if doc["not_judged"]:
+        out.append("<h2 id='not-judged'>Not judged (ours to fix)</h2><ul>"
+                   + "".join(f"<li>{e(x)}</li>" for x in doc["not_judged"]) + "</ul>")
     if doc["findings"]:
         out.append("<h2 id='findings'>Findings</h2><ol>")
         for f in doc["findings"]:

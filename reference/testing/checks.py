@@ -23,11 +23,12 @@ from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 
-from dpbounds.testing.verdicts import ROUNDING_ULPS, UNSOUND
+from dpbounds.testing.verdicts import PASS, ROUNDING_ULPS
 from dpbounds.evaluation.enclosure import Enclosure
 from dpbounds.spec import DomainError
 from dpbounds.testing import engine
-from dpbounds.testing.engine import Outcome, SearchState, Unjudged
+from dpbounds.testing.engine import Limited, Outcome, SearchState, Unjudged
+from dpbounds.testing.results import raised_by
 from dpbounds.testing.oracle import Oracle, Undecided, classify, judge_enclosure
 
 
@@ -40,7 +41,10 @@ class CheckResult:
     extra rounds over the reference's, relative); ``reproducer``: runnable Python for the witness; ``counts``:
     examples per verdict (once a conservative example is certified, later examples the float interval proves sound
     are counted conservative without arb); ``skipped``: points outside the reference's domain (or where it could
-    not certify), and the ``unanswered`` ones among them (a peer call over its time limit); ``stopped``: "found" (unsound), "examples" (the budget) or "time"."""
+    not certify), and the ``unanswered`` ones among them (a peer call over its time limit); ``stopped``: "found"
+    (unsound), "examples" (the budget), "exhausted" (the whole domain judged), "skipped" (too many points skipped) or
+    "time"; ``budget``: the examples the check was to judge; ``limits``: skipped points a wrapper declared it cannot
+    express."""
 
     kind: str
     function: str
@@ -61,17 +65,20 @@ class CheckResult:
     seed: int = 0
     stopped: str = ""
     unanswered: int = 0
+    budget: int = 0
+    limits: int = 0
 
     @property
     def sound(self) -> bool:
-        """No under-report (nor error) found."""
-        return self.verdict not in UNSOUND and self.verdict != "error"
+        """The check passed: ``exact`` or ``conservative`` (nothing under-reported, everything judged)."""
+        return self.verdict in PASS
 
     def summary(self) -> str:
         m = "" if self.margin is None else f", worst margin {self.margin:.3g}"
-        head = f"{self.function} vs {self.reference}: {self.verdict} ({self.examples} examples{m}, seed {self.seed})"
+        head = (f"{self.function} vs {self.reference}: {self.verdict} ({self.examples} of {self.budget} examples"
+                f"{m}, seed {self.seed})")
         if self.witness is None:
-            return head
+            return head + (f"\n{self.detail}" if self.detail else "")
         return f"{head}\nwitness: {_show_witness(self.witness)}\n{self.detail}\nreproducer:\n{self.reproducer}"
 
     def as_json(self) -> dict[str, Any]:
@@ -84,7 +91,8 @@ class CheckResult:
                 "enclosure": enc, "decision": self.decision, "examples": self.examples,
                 "margin": self.margin if self.margin is None or math.isfinite(self.margin) else None,
                 "detail": self.detail, "counts": self.counts, "skipped": self.skipped, "seed": self.seed,
-                "stopped": self.stopped, "unanswered": self.unanswered, "reproducer": self.reproducer}
+                "stopped": self.stopped, "unanswered": self.unanswered, "budget": self.budget,
+                "limits": self.limits, "reproducer": self.reproducer}
 
 
 def _jsonable(v: Any) -> Any:
@@ -112,11 +120,35 @@ def _stepped(peer: Any, r: dict[str, Any]) -> Any:
 
 
 def _import_line(obj: Any, alias: str) -> str:
-    """``from mod import name as alias`` when importable by name, else a comment saying what to bind."""
+    """``from mod import name as alias`` when importable by name, else a comment saying what to bind.  A module that
+    a fresh interpreter would not find from the current directory (a test module, a script's folder) gets its
+    sys.path root added first, so that the reproducer runs from anywhere (the project root too)."""
+    obj = getattr(obj, "wrapped", obj)  # a factory that passes the budget: name the user's own
     mod, qn = getattr(obj, "__module__", None), getattr(obj, "__qualname__", "")
     if mod and qn and "<" not in qn and "." not in qn and mod != "__main__":
-        return f"from {mod} import {qn} as {alias}"
+        return _path_line(mod) + f"from {mod} import {qn} as {alias}"
     return f"{alias} = ...  # bind to {_name(obj)} (not importable by name)"
+
+
+def _path_line(mod: str) -> str:
+    """``import sys; sys.path.insert(0, ROOT)`` when ``mod`` lives outside the installed packages (its root: the
+    folder holding its top-level package), else ''."""
+    import os
+    import sys
+    import sysconfig
+    m = sys.modules.get(mod)
+    f = getattr(m, "__file__", None)
+    if not f:
+        return ""
+    f = os.path.abspath(f)
+    installed = {os.path.abspath(p) for p in (sysconfig.get_paths().get("purelib"), sysconfig.get_paths().get(
+        "platlib"), sysconfig.get_paths().get("stdlib")) if p}
+    root = os.path.dirname(f)
+    for _ in range(mod.count(".") + (1 if os.path.basename(f) == "__init__.py" else 0)):
+        root = os.path.dirname(root)
+    if root in installed or mod.split(".")[0] == "dpbounds":
+        return ""
+    return f"import sys; sys.path.insert(0, {root!r})  # where {mod} lives\n"
 
 
 def _ref_src(reference: Any, alias: str = "reference") -> tuple[str, str]:
@@ -126,24 +158,155 @@ def _ref_src(reference: Any, alias: str = "reference") -> tuple[str, str]:
     return _import_line(reference, alias) + "\n", alias
 
 
+def _why(st: SearchState, seconds: float) -> str:
+    """What the clock or the skipped points decided, for a result whose verdict says so."""
+    parts = []
+    if st.timed_out():
+        parts.append(f"incomplete: {st.tried} of the budget's {st.budget} examples judged before the time cap of "
+                     f"{seconds:g} s" + (f" ({st.unanswered} point(s) not answered within the call time limit)"
+                                          if st.unanswered else "")
+                     + f"; worst found so far: {st.found()}")
+    short = st.shortfall()
+    if short:
+        parts.append(short)
+    return "; ".join(parts)
+
+
 def _result(kind: str, fn: Any, oracle_name: str, claim: str, st: SearchState, seed: int,
-            repro: Callable[[Any, Outcome], str]) -> CheckResult:
+            repro: Callable[[Any, Outcome], str], seconds: float = math.inf) -> CheckResult:
     w, out = st.witness, st.witness_outcome
+    if out is None and st.undecided is not None and st.verdict() == "undecided":
+        w, out = st.undecided  # where the reference could not decide: shown as the witness
     worst = None
     if st.worst_example is not None and st.worst_outcome is not None:
         worst = st.worst_outcome.witness if st.worst_outcome.witness is not None else dict(st.worst_example)
+    verdict = st.verdict()
+    why = _why(st, seconds) if verdict in ("incomplete", "error") else ""
+    if verdict == "exact" and st.exact_ulps is not None:
+        why = (f"exact: every value judged within {st.exact_ulps} ulp(s) of its certified value "
+               f"({st.tried} examples)")
+    common = dict(counts=dict(st.counts), skipped=st.skipped, seed=seed, stopped=st.stopped,
+                  unanswered=st.unanswered, budget=st.budget, limits=st.limits)
     if out is None:
         # no witness: ``decision`` is the (shared) last decision of the worst example, a filter's CONT / HALT
         dec = st.worst_outcome.decision if st.worst_outcome is not None else None
-        return CheckResult(kind, _name(fn), oracle_name, claim, st.verdict(), None, None, None, st.tried, "",
-                           st.worst_margin, decision=dec, worst=worst, counts=dict(st.counts), skipped=st.skipped,
-                           seed=seed, stopped=st.stopped, unanswered=st.unanswered)
+        return CheckResult(kind, _name(fn), oracle_name, claim, verdict, None, None, None, st.tried, "",
+                           st.worst_margin, decision=dec, worst=worst, detail=why, **common)
     shown = out.witness if out.witness is not None else dict(w)
     text = repro(w, out)  # certifies the witness first (fills out.enclosure, out.judgement)
-    return CheckResult(kind, _name(fn), oracle_name, claim, st.verdict(), shown, out.peer_value, out.enclosure,
-                       st.tried, text, st.worst_margin, decision=out.decision, detail=out.detail,
-                       worst=worst, counts=dict(st.counts), skipped=st.skipped, seed=seed, stopped=st.stopped,
-                       unanswered=st.unanswered)
+    detail = out.detail if not why else f"{why}; at the witness: {out.detail}"
+    return CheckResult(kind, _name(fn), oracle_name, claim, verdict, shown, out.peer_value, out.enclosure,
+                       st.tried, text, st.worst_margin, decision=out.decision, detail=detail,
+                       worst=worst, **common)
+
+
+def _error_result(kind: str, fn: Any, ref_name: str, claim: str, seed: int, budget: int, why: str) -> CheckResult:
+    """A check that could not judge at all (nothing was called)."""
+    return CheckResult(kind, _name(fn), ref_name, claim, "error", None, None, None, 0, "", None, detail=why,
+                       seed=seed, stopped="error", budget=budget)
+
+
+def check_run_args(seconds: Any, max_examples: Any, seed: Any, where: str = "dpbounds.testing") -> int:
+    """DomainError unless ``seconds`` is a positive number of seconds (inf: no cap), ``max_examples`` a positive
+    integer or None and ``seed`` an integer; returns the example budget."""
+    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or math.isnan(seconds) or seconds <= 0:
+        raise DomainError("seconds", seconds, "a positive number of seconds (the time cap; inf: none)", where)
+    if max_examples is not None and (isinstance(max_examples, bool) or not isinstance(max_examples, int)
+                                     or max_examples < 1):
+        raise DomainError("max_examples", max_examples, "a positive integer (the example budget) or None", where)
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise DomainError("seed", seed, "an integer", where)
+    return engine.DEFAULT_EXAMPLES if max_examples is None else max_examples
+
+
+def _check_inputs(inputs: Any, where: str = "dpbounds.testing") -> None:
+    """DomainError unless every input is a (lo, hi) interval of numbers with lo <= hi, or a non-empty list of
+    values."""
+    if not isinstance(inputs, Mapping) or not inputs:
+        raise DomainError("inputs", inputs, "a non-empty mapping name -> (lo, hi) or a list of values", where)
+    for k, v in inputs.items():
+        if not isinstance(k, str) or not k.isidentifier():
+            raise DomainError("inputs", k, "argument names (identifiers)", where)
+        if isinstance(v, tuple):
+            ok = len(v) == 2 and all(isinstance(x, (int, float, Fraction, str)) and not isinstance(x, bool)
+                                     for x in v)
+            try:
+                ok = ok and Fraction(str(v[0])) <= Fraction(str(v[1]))
+            except (ValueError, ZeroDivisionError):
+                ok = False
+            if not ok:
+                raise DomainError(f"inputs[{k!r}]", v, "(lo, hi) with lo <= hi, numbers or exact decimal strings",
+                                  where)
+        elif isinstance(v, (list, range)):
+            if not len(v):
+                raise DomainError(f"inputs[{k!r}]", v, "a non-empty list of values", where)
+        else:
+            raise DomainError(f"inputs[{k!r}]", v, "(lo, hi) or a list of values", where)
+
+
+def _accepts(fn: Any, names: Sequence[str]) -> str:
+    """'' when ``fn`` can be called with exactly the keyword arguments ``names``, else why not (a signature that
+    cannot be read is taken on trust)."""
+    import inspect
+    try:
+        sig = inspect.signature(fn)
+    except (TypeError, ValueError):
+        return ""
+    try:
+        sig.bind(**{n: 0.0 for n in names})
+    except TypeError as e:
+        params = [p for p in sig.parameters.values() if p.kind not in (p.VAR_KEYWORD, p.VAR_POSITIONAL)]
+        return f"the implementation's signature ({', '.join(p.name for p in params)}) does not take them: {e}"
+    return ""
+
+
+def _names_mismatch(oracle: Oracle, fn: Any, inputs: Mapping[str, Any], fixed: Mapping[str, Any]) -> str:
+    """Why the inputs cannot be judged against the reference (their names are not its parameters, one is
+    missing), naming the parameters expected and received; '' when they match."""
+    import inspect
+    got_inputs, got_fixed = sorted(inputs), sorted(fixed)
+    got = set(got_inputs) | set(got_fixed)
+    if isinstance(oracle.reference, str):
+        e = oracle.entry
+        skip = {str(e.optimize.var)} if e.optimize is not None else set()
+        want = [str(p) for p in e.params if str(p) not in skip]
+        required = set(want)
+    else:
+        try:
+            sig = inspect.signature(oracle.reference)
+        except (TypeError, ValueError):
+            return ""
+        ps = [p for p in sig.parameters.values() if p.kind not in (p.VAR_KEYWORD, p.VAR_POSITIONAL)]
+        if any(p.kind == p.VAR_KEYWORD for p in sig.parameters.values()):
+            return ""
+        want = [p.name for p in ps]
+        required = {p.name for p in ps if p.default is p.empty}
+    missing = sorted(required - got)
+    unknown = sorted(got - set(want))
+    if not missing and not unknown:
+        return _accepts_msg(fn, got_inputs)
+    return (f"the inputs do not match the parameters of {oracle.name}: it takes ({', '.join(want)}); the check "
+            f"gives inputs ({', '.join(map(repr, got_inputs))})" + (f" and fixed ({', '.join(map(repr, got_fixed))})"
+                                                                    if got_fixed else "")
+            + (f"; missing: {', '.join(missing)}" if missing else "")
+            + (f"; not parameters of the reference: {', '.join(map(repr, unknown))}" if unknown else ""))
+
+
+def _accepts_msg(fn: Any, names: Sequence[str]) -> str:
+    why = _accepts(fn, names)
+    return f"the check's inputs are ({', '.join(map(repr, names))}); {why}" if why else ""
+
+
+def _raised(e: BaseException, what: str) -> tuple[str, str] | None:
+    """(verdict, detail) for an exception of the implementation: ``adapter-error`` when our wrapper raised it,
+    ``error`` when the implementation did; None for a wrapper's declared domain limit (then :class:`Limited` is
+    raised: the point is skipped and counted apart)."""
+    where = raised_by(e)
+    if where == "limit":
+        raise Limited(_exc(e))
+    if where == "adapter":
+        return "adapter-error", f"our wrapper raised {_exc(e)} {what} (an adapter defect, not the implementation's)"
+    return "error", f"raised {_exc(e)} {what}"
 
 
 def _as_float(v: Any) -> Any:
@@ -156,6 +319,12 @@ def _as_float(v: Any) -> Any:
 
 def _exc(e: BaseException) -> str:
     return f"{type(e).__name__}: {str(e)[:200]}"
+
+
+def _guard(e: BaseException) -> None:
+    """Re-raise what must never be judged as the implementation's answer (an interrupt, our own search signals)."""
+    if isinstance(e, (KeyboardInterrupt, Unjudged, Limited)) or type(e).__name__ in ("_Found", "StopTest"):
+        raise e
 
 
 # ------------------------------------------------------------------------------------------------ conversions
@@ -195,17 +364,29 @@ def peer_args(point: Mapping[str, Any]) -> dict[str, Any]:
 def check_conversion(fn: Callable[..., float], reference: str | Callable[..., Enclosure], *,
                      inputs: Mapping[str, Any], fixed: Mapping[str, Any] | None = None, claim: str = "upper",
                      seconds: float = 60, seed: int = 0, examples: Sequence[Mapping[str, Any]] = (),
-                     max_examples: int | None = None) -> CheckResult:
+                     max_examples: int | None = None, against: str = "truth") -> CheckResult:
     """Search ``fn(**inputs) -> float`` against ``reference`` over the whole declared domain.
 
     ``reference``: a registry id (its value at the inputs plus ``fixed``) or a certified callable
-    ``(**inputs) -> dpbounds.Enclosure``.  ``inputs``: name -> ``(lo, hi)`` (searched whole, log-scale where
-    lo > 0; integer ends: integers) or a list of values.  ``claim``: ``"upper"`` (smaller claims more privacy) or
-    ``"lower"`` (a budget, a type-II error: larger claims more privacy).  ``examples``: points run first (pinned
-    regressions, grid points).  ``max_examples``: a deterministic budget (``seconds`` then only caps the time).
-    Points outside the reference's domain are skipped (``CheckResult.skipped``)."""
+    ``(**inputs) -> dpbounds.Enclosure``; the names of ``inputs`` and ``fixed`` must be its parameters, all of
+    them (else the result is an ``error`` naming the parameters expected and received).  ``inputs``: name ->
+    ``(lo, hi)`` (searched whole, log-scale where lo > 0; integer ends: integers) or a list of values.
+    ``claim``: ``"upper"`` (smaller claims more privacy) or ``"lower"`` (a budget, a type-II error: larger claims
+    more privacy).  ``examples``: points run first (pinned regressions, grid points).  ``max_examples``: the budget
+    of judged examples (default :data:`dpbounds.testing.engine.DEFAULT_EXAMPLES`); ``seconds``: a cap only --
+    when it expires first the verdict is ``incomplete``.  ``against``: ``"truth"`` (the reference is the true
+    guarantee: below it the claim is false, ``unsound``) or ``"cited"`` (the formula the implementation cites:
+    below it is a ``formula-departure``).  Points outside the reference's domain are skipped
+    (``CheckResult.skipped``) and do not count toward the budget."""
     from dpbounds.testing import strategies as S
-    oracle = Oracle(reference, fixed, claim)
+    budget = check_run_args(seconds, max_examples, seed, "check_conversion")
+    if against not in ("truth", "cited"):
+        raise DomainError("against", against, "'truth' or 'cited'", "check_conversion")
+    _check_inputs(inputs, "check_conversion")
+    oracle = Oracle(reference, fixed, claim, "formula" if against == "cited" else "truth")
+    why = _names_mismatch(oracle, fn, inputs, oracle.fixed)
+    if why:
+        return _error_result("conversion", fn, oracle.name, claim, seed, budget, why)
     strategy = S.points(inputs, breakpoints_of(reference, list(inputs)))
     sure = [False]
 
@@ -213,20 +394,20 @@ def check_conversion(fn: Callable[..., float], reference: str | Callable[..., En
         point = dict(x)  # an example may give exact decimals: the reference reads them exactly, fn gets floats
         try:
             v = _as_float(engine.guarded(lambda: fn(**peer_args(point))))
-        except Unjudged:
-            raise  # counted by the engine (SearchState.unanswered)
-        except Exception as e:  # noqa: BLE001 - the peer's failure is a finding, if the point is valid
+        except BaseException as e:  # noqa: BLE001 - the implementation's failure is a finding, if the point is valid
+            _guard(e)
+            verdict, detail = _raised(e, "on a valid input")  # (Limited for a wrapper's declared domain limit)
             try:
                 if oracle.fast(point) is None:
                     oracle.enclosure(point)
             except (DomainError, Undecided):
                 return None
-            return Outcome("error", math.nan, detail=f"raised {_exc(e)} on a valid input", peer_value=_exc(e))
+            return Outcome(verdict, math.nan, detail=detail, peer_value=_exc(e))
         try:
             r = oracle.verdict(point, v, sure_enough=sure[0])
         except (DomainError, Undecided):
             return None
-        if r.verdict in ("conservative", "unsound", "unsound-rounding"):
+        if r.verdict in ("conservative", "unsound", "unsound-rounding", "formula-departure"):
             sure[0] = True
         return Outcome(r.verdict, r.margin, peer_value=v, judgement=r.judgement,
                        detail=r.judgement.detail if r.judgement else "")
@@ -234,7 +415,7 @@ def check_conversion(fn: Callable[..., float], reference: str | Callable[..., En
     def finish(x: Mapping[str, Any], out: Outcome) -> str:
         """Certify the witness (its enclosure and the full judgement) and write its reproducer."""
         point = dict(x)
-        if out.verdict != "error":
+        if out.verdict not in ("error", "adapter-error"):
             try:
                 enc, j = oracle.certified(point, out.peer_value)
                 out.enclosure, out.judgement, out.detail = enc, j, j.detail
@@ -242,9 +423,12 @@ def check_conversion(fn: Callable[..., float], reference: str | Callable[..., En
                 pass
         return _conversion_reproducer(fn, reference, point, oracle.fixed, claim, out)
 
-    st = engine.search(strategy, evaluate, seconds=seconds, seed=seed, max_examples=max_examples,
-                       examples=[dict(e) for e in examples])
-    return _result("conversion", fn, oracle.name, claim, st, seed, finish)
+    try:
+        st = engine.search(strategy, evaluate, seconds=seconds, seed=seed, max_examples=budget,
+                           examples=[dict(e) for e in examples])
+    except engine._SearchFailed as e:
+        return _error_result("conversion", fn, oracle.name, claim, seed, budget, f"the search failed: {e}")
+    return _result("conversion", fn, oracle.name, claim, st, seed, finish, seconds)
 
 
 def _conversion_reproducer(fn: Any, reference: Any, point: dict[str, Any], fixed: dict[str, Any], claim: str,
@@ -296,6 +480,41 @@ def _scales(costs: Sequence[str], budget: Mapping[str, Any]) -> dict[str, float]
     return out
 
 
+def _check_stream_args(costs: Any, max_rounds: Any, budget: Any, against: str, where: str) -> None:
+    if isinstance(costs, str) or not isinstance(costs, (tuple, list)) or not costs or \
+            not all(isinstance(c, str) and c.isidentifier() for c in costs):
+        raise DomainError("costs", costs, "a non-empty tuple of cost names, e.g. ('eps',)", where)
+    if max_rounds is not None and (isinstance(max_rounds, bool) or not isinstance(max_rounds, int)
+                                   or max_rounds < 1):
+        raise DomainError("max_rounds", max_rounds, "a positive integer or None", where)
+    if not isinstance(budget, Mapping):
+        raise DomainError("budget", budget, "a mapping of the reference's parameters", where)
+    if against not in ("truth", "cited"):
+        raise DomainError("against", against, "'truth' or 'cited'", where)
+
+
+def _with_budget(make: Any, budget: Mapping[str, Any]) -> Callable[[], Any]:
+    """``make`` as a no-argument factory: ``make(**budget)`` (floats, as its users pass them) when its signature
+    takes the budget's names, else ``make`` itself."""
+    import inspect
+    if not budget or not callable(make):
+        return make
+    try:
+        inspect.signature(make).bind(**{k: 0.0 for k in budget})
+    except (TypeError, ValueError):
+        return make
+    args = {k: (float(Fraction(str(v))) if not isinstance(v, (int, float)) or isinstance(v, bool) else v)
+            for k, v in budget.items()}
+
+    def made() -> Any:
+        return make(**args)
+    made.__qualname__ = made.__name__ = getattr(make, "__qualname__", "make")
+    made.__module__ = getattr(make, "__module__", "?")
+    made.budget_args = args  # type: ignore[attr-defined]  (the reproducer passes them too)
+    made.wrapped = make  # type: ignore[attr-defined]
+    return made
+
+
 def _reference_filter(reference: Any, budget: Mapping[str, Any]) -> Callable[[], Any]:
     if isinstance(reference, str):
         from dpbounds.accounting.accountants import make_filter
@@ -327,13 +546,19 @@ def _lowered(arrays: dict[str, np.ndarray], n: int) -> dict[str, np.ndarray]:
 def check_filter(make: Callable[[], Any], reference: str | Callable[..., Any], *, budget: Mapping[str, Any],
                  costs: Sequence[str] = ("eps",), seconds: float = 60, seed: int = 0,
                  examples: Sequence[Sequence[Mapping[str, float]]] = (), max_examples: int | None = None,
-                 max_rounds: int | None = None) -> CheckResult:
-    """Search the streams a caller can feed ``make()`` (a fresh filter whose ``try_spend(**costs)`` is truthy
+                 max_rounds: int | None = None, against: str = "truth") -> CheckResult:
+    """Search the streams a caller can feed ``make`` (a fresh filter whose ``try_spend(**costs)`` is truthy
     when the round may run; only the names in ``costs`` are passed) against the reference filter
-    (``make_filter(reference, **budget)``, or ``reference(**budget)`` for a callable).  Judged round by round
-    (module docstring): continuing where the reference halts is unsound, halting where it continues
-    conservative.  ``examples``: streams (lists of per-round cost dicts) run first."""
+    (``make_filter(reference, **budget)``, or ``reference(**budget)`` for a callable).  ``make`` gets the budget:
+    ``make(**budget)`` (as float64, e.g. ``MyFilter(eps_g=1.0)``) when its signature takes those names, else
+    ``make()`` -- then its own default budget must be ``budget``.  Judged round by round (module docstring):
+    continuing where the reference halts is unsound (a ``formula-departure`` with ``against="cited"``), halting
+    where it continues conservative.  ``examples``: streams (lists of per-round cost dicts) run first;
+    ``max_examples``: the budget of streams judged, ``seconds`` a cap (``incomplete`` when it expires first)."""
     from dpbounds.testing import strategies as S
+    n_budget = check_run_args(seconds, max_examples, seed, "check_filter")
+    _check_stream_args(costs, max_rounds, budget, against, "check_filter")
+    make = _with_budget(make, budget)
     new_ref = _reference_filter(reference, budget)
     scales = _scales(costs, getattr(new_ref(), "budget", budget))
     strategy = S.streams(list(costs), scales, max_rounds or S.MAX_ROUNDS)
@@ -347,19 +572,17 @@ def check_filter(make: Callable[[], Any], reference: str | Callable[..., Any], *
         # (a certified reference is slow on long runs at an exact tie that the implementation never reaches)
         try:
             peer = engine.guarded(make)
-        except Unjudged:
-            raise
-        except Exception as e:  # noqa: BLE001
-            return Outcome("error", math.nan, detail=f"make() raised {_exc(e)}", peer_value=_exc(e),
-                           witness={"stream": [], "round": 0})
+        except BaseException as e:  # noqa: BLE001
+            _guard(e)
+            verdict, detail = _raised(e, "in make()")
+            return Outcome(verdict, math.nan, detail=detail, peer_value=_exc(e), witness={"stream": [], "round": 0})
         h, err = n, None
         if hasattr(peer, "try_spend_stream"):  # a peer in another interpreter: the whole stream in one batch
             try:
                 ds = peer.try_spend_stream([{c: float(arrays[c][i]) for c in costs} for i in range(n)])
                 h = next((i for i, d in enumerate(ds) if not d), min(len(ds), n))
-            except Unjudged:
-                raise
-            except Exception as e:  # noqa: BLE001
+            except BaseException as e:  # noqa: BLE001
+                _guard(e)
                 h, err = 0, e
         else:
             for i in range(n):
@@ -367,9 +590,8 @@ def check_filter(make: Callable[[], Any], reference: str | Callable[..., Any], *
                     if not engine.guarded(lambda: peer.try_spend(**{c: float(arrays[c][i]) for c in costs})):
                         h = i
                         break
-                except Unjudged:
-                    raise
-                except Exception as e:  # noqa: BLE001
+                except BaseException as e:  # noqa: BLE001
+                    _guard(e)
                     h, err = i, e
                     break
         m = min(h + 1, n)
@@ -386,7 +608,8 @@ def check_filter(make: Callable[[], Any], reference: str | Callable[..., Any], *
                 rounding = False
             why = (f"within float rounding: {ref_name} continues once every cost is lowered by "
                    f"{ROUNDING_ULPS} x {k + 1} ulps") if rounding else f"{ref_name} halts here"
-            return Outcome("unsound-rounding" if rounding else "unsound",
+            return Outcome("unsound-rounding" if rounding else ("formula-departure" if against == "cited"
+                                                                 else "unsound"),
                            -max(extra / (k + 1), 1e-300) if rounding else -extra / (k + 1) - 1,
                            peer_value="CONT", decision="HALT", witness=w,
                            detail=f"continues at round {k + 1} where {ref_name} halts ({why}; it goes on for "
@@ -396,8 +619,9 @@ def check_filter(make: Callable[[], Any], reference: str | Callable[..., Any], *
                            detail="the same decisions over the whole stream")
         w = {"stream": rounds[:h + 1], "round": h + 1}
         if err is not None:
-            return Outcome("error", math.nan, peer_value=_exc(err), decision="CONT" if k > h else "HALT",
-                           witness=w, detail=f"try_spend raised {_exc(err)} at round {h + 1}")
+            verdict, detail = _raised(err, f"in try_spend at round {h + 1}")
+            return Outcome(verdict, math.nan, peer_value=_exc(err), decision="CONT" if k > h else "HALT",
+                           witness=w, detail=detail)
         if k > h:
             return Outcome("conservative", 1.0 / (h + 1), peer_value="HALT", decision="CONT", witness=w,
                            detail=f"halts at round {h + 1} where {ref_name} continues")
@@ -407,9 +631,17 @@ def check_filter(make: Callable[[], Any], reference: str | Callable[..., Any], *
     def finish(stream: Any, out: Outcome) -> str:
         return _filter_reproducer(make, reference, budget, costs, out)
 
-    st = engine.search(strategy, evaluate, seconds=seconds, seed=seed, max_examples=max_examples,
-                       examples=[[dict(r) for r in e] for e in examples])
-    return _result("filter", make, ref_name, "upper", st, seed, finish)
+    try:
+        st = engine.search(strategy, evaluate, seconds=seconds, seed=seed, max_examples=n_budget,
+                           examples=[[dict(r) for r in e] for e in examples])
+    except engine._SearchFailed as e:
+        return _error_result("filter", make, ref_name, "upper", seed, n_budget, f"the search failed: {e}")
+    return _result("filter", make, ref_name, "upper", st, seed, finish, seconds)
+
+
+def _kwargs(make: Any) -> str:
+    """The budget keyword arguments the check passed to ``make`` (see :func:`_with_budget`), as Python source."""
+    return ", ".join(f"{k}={v!r}" for k, v in (getattr(make, "budget_args", None) or {}).items())
 
 
 def _stream_src(rounds: Sequence[Mapping[str, float]]) -> str:
@@ -436,7 +668,7 @@ def _filter_reproducer(make: Any, reference: Any, budget: Mapping[str, Any], cos
     return (f"# dpbounds.testing witness ({out.verdict}): {out.detail}\n"
             f"import dpbounds\n{_import_line(make, 'make')}\n{setup}"
             f"stream = {_stream_src(w['stream'])}\n"
-            f"mine, {mk.split(' = ', 1)[0]} = make(), {mk.split(' = ', 1)[1]}\n"
+            f"mine, {mk.split(' = ', 1)[0]} = make({_kwargs(make)}), {mk.split(' = ', 1)[1]}\n"
             "for i, costs in enumerate(stream, 1):\n"
             "    a, b = bool(mine.try_spend(**costs)), bool(ref.try_spend(**costs))\n"
             "    print(i, 'implementation:', 'CONT' if a else 'HALT', ' reference:', 'CONT' if b else 'HALT')\n"
@@ -519,14 +751,17 @@ def check_odometer(make: Callable[[], Any], reference: str | Callable[..., Any],
                    params: Mapping[str, Any] | None = None, costs: Sequence[str] = ("eps",), seconds: float = 60,
                    seed: int = 0, examples: Sequence[Sequence[Mapping[str, float]]] = (),
                    max_examples: int | None = None, max_rounds: int = 256,
-                   budget: Mapping[str, Any] | None = None) -> CheckResult:
+                   budget: Mapping[str, Any] | None = None, against: str = "truth") -> CheckResult:
     """Search the streams a caller can feed ``make()`` (a fresh odometer whose ``step(**costs)`` returns its
     running value, or whose ``value()`` does) against the reference odometer (``make_odometer(reference,
     **params)`` or ``reference(**params)``): a running value below the reference's certified value at any round is
     unsound.  The witness is ``{"stream": [...], "round": i}`` (the worst round).  ``budget=`` is accepted for
     ``params`` (as in a :class:`~dpbounds.testing.Declaration`)."""
     from dpbounds.testing import strategies as S
+    n_budget = check_run_args(seconds, max_examples, seed, "check_odometer")
     params = dict(params if params is not None else (budget or {}))
+    _check_stream_args(costs, max_rounds, params, against, "check_odometer")
+    make = _with_budget(make, params)
     new_ref = _odometer_reference(reference, params)
     scales = {c: 1.0 for c in costs}
     strategy = S.streams(list(costs), scales, max_rounds, 4)
@@ -535,7 +770,7 @@ def check_odometer(make: Callable[[], Any], reference: str | Callable[..., Any],
     sure = [False]
 
     def judge(peer: Any, enc: Enclosure) -> Any:
-        return judge_enclosure(peer, enc, "upper", ref_name, desc)
+        return judge_enclosure(peer, enc, "upper", ref_name, desc, "formula" if against == "cited" else "truth")
 
     def evaluate(stream: Any) -> Outcome | None:
         rounds = S.expand(stream) if stream and isinstance(stream[0], tuple) else [dict(r) for r in stream]
@@ -548,26 +783,25 @@ def check_odometer(make: Callable[[], Any], reference: str | Callable[..., Any],
             return None
         try:
             peer = engine.guarded(make)
-        except Unjudged:
-            raise
-        except Exception as e:  # noqa: BLE001
-            return Outcome("error", math.nan, detail=f"make() raised {_exc(e)}", peer_value=_exc(e),
-                           witness={"stream": [], "round": 0})
+        except BaseException as e:  # noqa: BLE001
+            _guard(e)
+            verdict, detail = _raised(e, "in make()")
+            return Outcome(verdict, math.nan, detail=detail, peer_value=_exc(e), witness={"stream": [], "round": 0})
         worst: Outcome | None = None
         for i, (r, (iv, enc)) in enumerate(zip(rounds, refs)):
             try:
                 v = _as_float(engine.guarded(lambda: _stepped(peer, r)))
-            except Unjudged:
-                raise
-            except Exception as e:  # noqa: BLE001
-                return Outcome("error", math.nan, peer_value=_exc(e), witness={"stream": rounds[:i + 1],
-                                                                                "round": i + 1},
-                               detail=f"step raised {_exc(e)} at round {i + 1}")
+            except BaseException as e:  # noqa: BLE001
+                _guard(e)
+                verdict, detail = _raised(e, f"in step at round {i + 1}")
+                return Outcome(verdict, math.nan, peer_value=_exc(e), witness={"stream": rounds[:i + 1],
+                                                                                "round": i + 1}, detail=detail)
             try:
-                res = classify("upper", v, iv, enc, judge, sure_enough=sure[0])
+                res = classify("upper", v, iv, enc, judge, sure_enough=sure[0],
+                               role="formula" if against == "cited" else "truth")
             except Undecided:
                 continue
-            if res.verdict in ("conservative", "unsound", "unsound-rounding"):
+            if res.verdict in ("conservative", "unsound", "unsound-rounding", "formula-departure"):
                 sure[0] = True
             if worst is None or (engine.severity(res.verdict), res.margin) < (engine.severity(worst.verdict),
                                                                                 worst.margin):
@@ -578,7 +812,7 @@ def check_odometer(make: Callable[[], Any], reference: str | Callable[..., Any],
 
     def finish(stream: Any, out: Outcome) -> str:
         w = out.witness
-        if out.verdict != "error" and w and w["round"]:
+        if out.verdict not in ("error", "adapter-error") and w and w["round"]:
             try:
                 enc = _odometer_values(new_ref(), w["stream"])[-1][1]()
                 j = judge(out.peer_value, enc)
@@ -587,9 +821,12 @@ def check_odometer(make: Callable[[], Any], reference: str | Callable[..., Any],
                 pass
         return _odometer_reproducer(make, reference, params, out)
 
-    st = engine.search(strategy, evaluate, seconds=seconds, seed=seed, max_examples=max_examples,
-                       examples=[[dict(r) for r in e] for e in examples])
-    return _result("odometer", make, ref_name, "upper", st, seed, finish)
+    try:
+        st = engine.search(strategy, evaluate, seconds=seconds, seed=seed, max_examples=n_budget,
+                           examples=[[dict(r) for r in e] for e in examples])
+    except engine._SearchFailed as e:
+        return _error_result("odometer", make, ref_name, "upper", seed, n_budget, f"the search failed: {e}")
+    return _result("odometer", make, ref_name, "upper", st, seed, finish, seconds)
 
 
 def _odometer_reproducer(make: Any, reference: Any, params: Mapping[str, Any], out: Outcome) -> str:
@@ -602,7 +839,7 @@ def _odometer_reproducer(make: Any, reference: Any, params: Mapping[str, Any], o
     return (f"# dpbounds.testing witness ({out.verdict}): {out.detail}\n"
             f"import dpbounds\n{_import_line(make, 'make')}\n{setup}"
             f"stream = {_stream_src(w['stream'])}\n"
-            f"mine, ref = make(), {mk}\n"
+            f"mine, ref = make({_kwargs(make)}), {mk}\n"
             "for i, costs in enumerate(stream, 1):\n"
             "    v = mine.step(**costs)\n"
             "    ref.step(**costs)\n"

@@ -29,10 +29,13 @@ from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
 from dpbounds.spec import DomainError
+from dpbounds.testing.results import RaisedElsewhere
 from dpbounds.testing.checks import CheckResult, check_conversion, check_filter, check_odometer
+from dpbounds.testing.verdicts import PASS
 
-#: the seconds the assert_* helpers search when not given (set by ``--dpbounds-seconds`` under pytest)
-DEFAULT_SECONDS = 10.0
+#: the time cap of an assert_sound search when not given (``--dpbounds-seconds`` under pytest): only a cap -- the
+#: examples are the check's budget (``max_examples``), and a search the cap cuts short fails as ``incomplete``
+DEFAULT_SECONDS = 600.0
 
 KINDS = ("conversion", "filter", "odometer")
 
@@ -169,7 +172,7 @@ sys.stdout = sys.stderr
 # package); the module is loaded by its file path instead
 _here = os.path.dirname(os.path.abspath(sys.argv[1]))
 sys.path[:] = [p for p in sys.path if os.path.abspath(p or os.getcwd()) != _here]
-spec = importlib.util.spec_from_file_location("peer_calls", sys.argv[1])
+spec = importlib.util.spec_from_file_location("peer_calls", os.path.abspath(sys.argv[1]))
 mod = importlib.util.module_from_spec(spec); spec.loader.exec_module(mod)
 fn = getattr(mod, sys.argv[2])
 def num(v):
@@ -190,7 +193,18 @@ def one(req):
                 v = obj.step(**costs); out.append(num(obj.value() if v is None else v))
         return {"ok": out}
     except Exception as e:
-        return {"error": type(e).__name__ + ": " + str(e)[:200]}
+        return {"error": type(e).__name__ + ": " + str(e)[:200], "where": where(e)}
+def where(e):
+    # whose code raised it: the innermost frame in this driver or the calls module is ours ("adapter"); a class
+    # named DomainLimit is an input the wrapper declares it cannot express ("limit"); else the peer's
+    if type(e).__name__ == "DomainLimit":
+        return "limit"
+    tb = e.__traceback__
+    while tb is not None and tb.tb_next is not None:
+        tb = tb.tb_next
+    f = tb.tb_frame.f_code.co_filename if tb is not None else ""
+    return "adapter" if f in ("<string>", CALLS) else "peer"
+CALLS = os.path.abspath(sys.argv[1])
 for line in sys.stdin:
     _answers.write(json.dumps([one(r) for r in json.loads(line)]) + "\n")
     _answers.flush()
@@ -250,7 +264,7 @@ class Remote:
         def fn(**inputs: Any) -> float:
             r = self.batch([{"op": "call", "inputs": inputs}])[0]
             if "error" in r:
-                raise RuntimeError(r["error"])
+                raise RaisedElsewhere(str(r["error"]), str(r.get("where") or "peer"))
             return float(_from_json(r["ok"]))
         fn.__qualname__ = fn.__name__ = self.call.partition(":")[2]
         fn.__module__ = _importable(self.call)
@@ -272,7 +286,7 @@ class Remote:
                 if i >= len(self.cache):
                     r = remote.batch([{"op": op, "budget": dict(budget), "rounds": self.rounds}])[0]
                     if "error" in r:
-                        raise RuntimeError(r["error"])
+                        raise RaisedElsewhere(str(r["error"]), str(r.get("where") or "peer"))
                     self.cache = [_from_json(v) for v in r["ok"]]
                     if i >= len(self.cache):
                         raise RuntimeError("the peer stopped answering before this round")
@@ -285,7 +299,7 @@ class Remote:
                 """The decisions on a whole stream, in one batch (the peer stops at its first HALT)."""
                 r = remote.batch([{"op": op, "budget": dict(budget), "rounds": rounds}])[0]
                 if "error" in r:
-                    raise RuntimeError(r["error"])
+                    raise RaisedElsewhere(str(r["error"]), str(r.get("where") or "peer"))
                 return [bool(v) for v in r["ok"]]
 
             def step(self, **costs: Any) -> float:
@@ -312,14 +326,20 @@ def run_declaration(decl: Declaration, *, seconds: float = 60, seed: int = 0, ma
                     call_timeout: float | None = None) -> CheckResult:
     """Search one declaration: its ``examples`` (and ``extra_examples``, e.g. replayed witnesses) first, then the
     domain.  ``python``: run the peer's ``call`` in that interpreter instead of this one; ``call_timeout``: there,
-    the most seconds one call (a point, a stream) may take -- a point that takes longer is skipped, not judged."""
+    the most seconds one call (a point, a stream) may take -- a point that takes longer is not judged, and makes
+    the search ``incomplete``.  A declaration ``against="cited"`` judges below its reference as a
+    ``formula-departure``, ``"truth"`` as ``unsound``."""
+    if call_timeout is not None and (isinstance(call_timeout, bool) or not isinstance(call_timeout, (int, float))
+                                     or not call_timeout > 0):
+        raise DomainError("call_timeout", call_timeout, "a positive number of seconds or None", "run_declaration")
     remote = Remote(python, str(decl.call), timeout=call_timeout) if python else None
     try:
         examples = list(decl.examples) + list(extra_examples)
         if decl.kind == "conversion":
             fn = remote.function() if remote else resolve_call(decl.call)
             return check_conversion(fn, decl.reference, inputs=decl.inputs, fixed=decl.fixed, claim=decl.claim,
-                                    seconds=seconds, seed=seed, examples=examples, max_examples=max_examples)
+                                    seconds=seconds, seed=seed, examples=examples, max_examples=max_examples,
+                                    against=decl.against)
         budget = dict(decl.budget or {})
         pb = _peer_budget(budget)
         if remote:
@@ -333,9 +353,10 @@ def run_declaration(decl: Declaration, *, seconds: float = 60, seed: int = 0, ma
             make.__module__ = getattr(func, "__module__", "?")
         if decl.kind == "filter":
             return check_filter(make, decl.reference, budget=budget, costs=decl.costs, seconds=seconds, seed=seed,
-                                examples=examples, max_examples=max_examples, max_rounds=decl.max_rounds)
+                                examples=examples, max_examples=max_examples, max_rounds=decl.max_rounds,
+                                against=decl.against)
         return check_odometer(make, decl.reference, params=budget, costs=decl.costs, seconds=seconds, seed=seed,
-                              examples=examples, max_examples=max_examples,
+                              examples=examples, max_examples=max_examples, against=decl.against,
                               **({} if decl.max_rounds is None else {"max_rounds": decl.max_rounds}))
     finally:
         if remote:
@@ -346,15 +367,20 @@ def run_declaration(decl: Declaration, *, seconds: float = 60, seed: int = 0, ma
 
 
 class Unsound(AssertionError):
-    """A check found an under-report (or the implementation raised on a valid input)."""
+    """A check did not pass: an under-report, an error, or a verdict it could not reach (incomplete, undecided)."""
 
 
-def assert_sound(result: CheckResult | None = None, /, *, allow_error: bool = False, **check: Any) -> CheckResult:
-    """Fail (:class:`Unsound`, an AssertionError) with the shrunk witness and its reproducer when ``result`` --
-    or the check described by the keywords -- found an under-report (or an error, unless ``allow_error``).
+def assert_sound(result: CheckResult | None = None, /, *, allow_error: bool = False, allow_undecided: bool = False,
+                 **check: Any) -> CheckResult:
+    """Fail (:class:`Unsound`, an AssertionError) unless ``result`` -- or the check described by the keywords --
+    passed: ``exact`` or ``conservative``.  The message is the verdict, the shrunk witness and its reproducer; an
+    ``error`` (the implementation raised, or the check could not judge: the reason says which), ``incomplete``
+    (the time cap came first) and ``undecided`` fail too, unless ``allow_error`` / ``allow_undecided``.
 
     ``assert_sound(check_filter(...))``, or ``assert_sound(conversion=fn, reference=..., inputs=...)`` /
-    ``filter=make, budget=...`` / ``odometer=make, params=...`` (``seconds`` defaults to ``--dpbounds-seconds``)."""
+    ``filter=make, budget=...`` / ``odometer=make, params=...`` (``seconds``, a cap, defaults to
+    ``--dpbounds-seconds``; the example budget is the check's ``max_examples``)."""
+    __tracebackhide__ = True  # pytest shows the message, not this function's source
     if result is None:
         check = dict(check)
         check.setdefault("seconds", DEFAULT_SECONDS)
@@ -367,8 +393,9 @@ def assert_sound(result: CheckResult | None = None, /, *, allow_error: bool = Fa
         else:
             raise TypeError("assert_sound: pass a CheckResult, or conversion=/filter=/odometer= with its check's "
                             "keywords")
-    bad = result.verdict in ("unsound", "unsound-rounding") or (result.verdict == "error" and not allow_error)
-    if bad:
+    if not isinstance(result, CheckResult):
+        raise TypeError(f"assert_sound: a CheckResult, not {type(result).__name__}")
+    ok = set(PASS) | ({"error"} if allow_error else set()) | ({"undecided"} if allow_undecided else set())
+    if result.verdict not in ok:
         raise Unsound(result.summary())
     return result
-

@@ -1,10 +1,14 @@
 """The search: hypothesis over an accountant's whole input domain, judged against the certified reference.
 
 One search is a sequence of hypothesis runs ("chunks") of at most :data:`CHUNK` examples each, the k-th seeded
-with ``(seed, k)``: for a given seed the examples (and so the findings) depend only on how many chunks run, never
-on the machine.  A run stops at ``seconds`` of wall clock, or after ``max_examples`` examples (the deterministic
-budget the audit uses).  In each example the margin toward an under-report is passed to ``hypothesis.target``;
-the first example whose verdict is in the current "failing" set (``unsound``, ``unsound-rounding``, ``error``)
+with ``(seed, k)``, until ``max_examples`` examples are judged (the budget, :data:`DEFAULT_EXAMPLES` when not
+given): the examples, and so the verdict, depend only on the seed and the budget, never on the machine or its
+load.  ``seconds`` is only a cap: a search it cuts short (or a point the implementation did not answer within its
+call time limit) is ``incomplete`` -- never a different verdict.  Points outside the reference's domain are skipped
+and not counted; a search that judged fewer than its budget because too many points were skipped (more than
+:data:`MAX_SKIP_FACTOR` x the budget drawn) is an ``error`` naming why, as is one that judged nothing.  A domain
+with fewer distinct points than the budget is judged whole ("exhausted").  In each example the margin toward an
+under-report is passed to ``hypothesis.target``; the first example whose verdict is in the current "failing" set
 makes hypothesis shrink it to a minimal witness of at least that severity; the search then goes on looking only
 for something worse, until ``unsound`` is found or the budget is spent.
 """
@@ -22,8 +26,12 @@ from dpbounds.testing.verdicts import severity
 
 #: examples per hypothesis run (one chunk of a search)
 CHUNK = 100
+#: the example budget of a search that does not give one (judged examples; the same on every machine)
+DEFAULT_EXAMPLES = 200
+#: a search stops drawing after this many times its budget of points (judged or skipped)
+MAX_SKIP_FACTOR = 5
 #: verdicts that make hypothesis shrink, most severe first
-FAILING = ("unsound", "unsound-rounding", "error")
+FAILING = ("unsound", "formula-departure", "unsound-rounding", "error", "adapter-error")
 #: extra wall clock allowed for shrinking a witness found late (fraction of the budget, at least 2 s)
 SHRINK_GRACE = 0.25
 
@@ -56,6 +64,11 @@ class SearchState:
     chunks: int = 0
     stopped: str = "examples"
     unanswered: int = 0       # of the skipped: points the implementation did not answer in time (Unjudged)
+    cut: bool = False         # the time cap cut the search (or its shrinking) short
+    budget: int = 0           # the examples the search was to judge
+    limits: int = 0           # of the skipped: points the implementation's wrapper declares it cannot express
+    exact_ulps: int | None = None  # the most ulps between an 'exact' value and its certified enclosure
+    undecided: Any = None     # (example, outcome) of the first undecided example
 
     def record(self, x: Any, out: Outcome | None) -> None:
         if out is None:
@@ -63,16 +76,54 @@ class SearchState:
             return
         self.tried += 1
         self.counts[out.verdict] = self.counts.get(out.verdict, 0) + 1
-        if out.verdict != "error" and not math.isnan(out.margin) and \
+        if out.verdict == "undecided" and self.undecided is None:
+            self.undecided = (x, out)
+        u = getattr(out.judgement, "ulps", None)
+        if out.verdict == "exact" and u is not None:
+            self.exact_ulps = max(u, self.exact_ulps or 0)
+        if out.verdict not in ("error", "adapter-error") and not math.isnan(out.margin) and \
                 (self.worst_margin is None or out.margin < self.worst_margin):
             self.worst_margin, self.worst_example, self.worst_outcome = out.margin, x, out
 
-    def verdict(self) -> str:
+    def found(self) -> str:
+        """The worst verdict among the examples judged (None-safe: 'exact' when none)."""
         return min(self.counts, key=severity) if self.counts else "exact"
+
+    def shortfall(self) -> str:
+        """Why the search did not judge its budget ('' when it did, or judged its whole domain)."""
+        if self.tried == 0:
+            return (f"no example was judged ({self.skipped} point(s) drawn, all skipped: outside the reference's "
+                    "domain, or not certified there)")
+        if self.stopped == "skipped" and self.tried < self.budget:
+            return (f"only {self.tried} of the budget's {self.budget} examples were judged: {self.skipped} point(s) "
+                    "were skipped (outside the reference's domain, or not certified there)"
+                    + (f"; {self.limits} are declared limits of the wrapper" if self.limits else ""))
+        return ""
+
+    def timed_out(self) -> bool:
+        """The clock decided something: the time cap cut the search short, or a call was not answered in time."""
+        return self.cut or self.stopped == "time" or self.unanswered > 0
+
+    def verdict(self) -> str:
+        """The search's verdict: ``incomplete`` when the clock decided something (unless an ``unsound`` was found
+        first: no budget can clear it), ``error`` when too few examples were judged, else the worst found."""
+        worst = self.found()
+        if worst == "unsound" and self.stopped == "found":
+            return worst
+        if self.timed_out():
+            return "incomplete"
+        if self.shortfall() and severity(worst) > severity("error"):
+            return "error"
+        return worst
 
     def take_witness(self, x: Any, out: Outcome) -> None:
         if self.witness_outcome is None or severity(out.verdict) < severity(self.witness_outcome.verdict):
             self.witness, self.witness_outcome = x, out
+
+
+class Limited(Exception):
+    """The implementation's wrapper declares this point one it cannot express (a domain limit of the wrapper, not a
+    failure of the implementation): skipped, counted apart."""
 
 
 class Unjudged(Exception):
@@ -142,7 +193,7 @@ def guarded(f: Callable[[], Any]) -> Any:
         raise v
     if isinstance(v, KeyboardInterrupt):
         raise v
-    raise CallFailed(f"raised {type(v).__name__}({', '.join(map(repr, getattr(v, 'args', ())))})")
+    raise CallFailed(f"raised {type(v).__name__}({', '.join(map(repr, getattr(v, 'args', ())))})") from v
 
 
 #: set while the explicit examples run: a peer call then has no time limit (a replayed witness is judged whatever the
@@ -152,6 +203,10 @@ UNLIMITED = contextvars.ContextVar("dpbounds_testing_unlimited_calls", default=F
 
 class _Found(Exception):
     """Raised inside the hypothesis test to make it shrink the current example."""
+
+
+class _SearchFailed(RuntimeError):
+    """Hypothesis itself failed (not the implementation under test): the check reports it as an error."""
 
 
 def _score(margin: float) -> float:
@@ -169,6 +224,9 @@ def _answered(evaluate: Callable[[Any], Outcome | None], state: SearchState) -> 
         except Unjudged:
             state.unanswered += 1
             return None
+        except Limited:
+            state.limits += 1
+            return None
     return ev
 
 
@@ -176,13 +234,15 @@ def search(strategy: Any, evaluate: Callable[[Any], Outcome | None], *, seconds:
            max_examples: int | None = None, examples: Sequence[Any] = (),
            progress: Callable[[SearchState], None] | None = None) -> SearchState:
     """Run ``examples`` first, then hypothesis on ``strategy`` (module docstring); ``evaluate`` returns None for a
-    point outside the reference's domain (skipped)."""
+    point outside the reference's domain (skipped).  ``max_examples``: the budget of judged examples (None:
+    :data:`DEFAULT_EXAMPLES`); ``seconds``: the wall-clock cap (its expiry makes the search ``incomplete``)."""
     try:
         import hypothesis  # noqa: F401
     except ImportError as e:
         raise ImportError(f"dpbounds.testing searches with hypothesis: pip install 'dpbounds[testing]' ({e})") from e
 
-    state = SearchState()
+    budget = DEFAULT_EXAMPLES if max_examples is None else int(max_examples)
+    state = SearchState(budget=budget)
     t0 = time.monotonic()
     t_end = t0 + max(0.0, float(seconds))
     deadline_token = DEADLINE.set(t_end + max(2.0, SHRINK_GRACE * seconds))
@@ -204,6 +264,7 @@ def _search(strategy: Any, evaluate: Callable[[Any], Outcome | None], state: Sea
         explicit = [(x, evaluate(x)) for x in examples]
     finally:
         UNLIMITED.reset(token)
+    ex_skipped = sum(1 for _, out in explicit if out is None)  # explicit points count toward the budget, judged or not
     for x, out in explicit:
         state.record(x, out)
         if out is not None and out.verdict in FAILING:
@@ -215,21 +276,31 @@ def _search(strategy: Any, evaluate: Callable[[Any], Outcome | None], state: Sea
 
     levels = worse_than_found()
     k = 0
+    seen: set[str] = set()
     while levels:
+        if state.tried + ex_skipped >= budget:
+            state.stopped = "examples"
+            break
+        if state.tried + state.skipped >= MAX_SKIP_FACTOR * budget:
+            state.stopped = "skipped"
+            break
         if time.monotonic() >= t_end:
             state.stopped = "time"
             break
-        if max_examples is not None and state.tried + state.skipped >= max_examples:
-            state.stopped = "examples"
-            break
-        n = CHUNK if max_examples is None else max(1, min(CHUNK, max_examples - state.tried - state.skipped))
+        n = max(1, min(CHUNK, budget - state.tried - ex_skipped))
         found: list[tuple[Any, Outcome]] = []
         shrink_until = [t_end]
         cur = [levels]
+        new = [0]
 
         def test(x: Any) -> None:
             if time.monotonic() > shrink_until[0]:
+                state.cut = True  # the clock, not the seed, ends this example: the search is incomplete
                 return
+            key = repr(x)
+            if key not in seen:
+                seen.add(key)
+                new[0] += 1
             out = evaluate(x)
             state.record(x, out)
             if out is None:
@@ -238,7 +309,7 @@ def _search(strategy: Any, evaluate: Callable[[Any], Outcome | None], state: Sea
             if out.verdict in cur[0]:
                 if not found:  # shrink to a witness at least this severe, with some time for it
                     cur[0] = tuple(v for v in cur[0] if severity(v) <= severity(out.verdict))
-                    shrink_until[0] = max(t_end, time.monotonic()) + max(2.0, SHRINK_GRACE * seconds)
+                    shrink_until[0] = max(t_end, time.monotonic()) + max(2.0, SHRINK_GRACE * min(seconds, 3600))
                 found.append((x, out))
                 raise _Found
 
@@ -250,9 +321,11 @@ def _search(strategy: Any, evaluate: Callable[[Any], Outcome | None], state: Sea
             run()
         except _Found:
             pass
-        except Exception:  # noqa: BLE001 - hypothesis' Flaky when the shrink budget ran out mid-replay
-            if not found:
+        except BaseException as e:  # noqa: BLE001 - hypothesis' Flaky (a replay judged otherwise), its errors
+            if isinstance(e, KeyboardInterrupt):
                 raise
+            if not found:
+                raise _SearchFailed(f"{type(e).__name__}: {str(e)[:300]}") from e
         if found:
             x, out = found[-1]  # the shrinker's last failing call is its current minimal example
             state.take_witness(x, out)
@@ -260,6 +333,9 @@ def _search(strategy: Any, evaluate: Callable[[Any], Outcome | None], state: Sea
         state.chunks = k = k + 1
         if progress is not None:
             progress(state)
+        if not new[0] and not found:  # hypothesis had no new point to give: the domain is judged whole
+            state.stopped = "exhausted"
+            break
     else:
         state.stopped = "found"
     return state

@@ -31,8 +31,15 @@ _FAST_CONVERSIONS: dict[str, tuple[Callable[..., tuple[float, float]], Callable[
 
 
 #: relative widths asked of an entry with an opaque certified evaluator (composition.sgm.*, tradeoff.zcdp): each
-#: narrower one only while the peer's value lies inside the last enclosure (their cost grows fast with the width)
+#: narrower one only while the peer's value lies inside the last enclosure and the judgement is undecided (their
+#: cost grows fast with the width)
 OPAQUE_WIDTHS = (1e-3, 1e-5, 1e-7)
+#: the narrower widths tried next, down to a few ulps (where ``exact`` is decided), each under
+#: :data:`REFINE_WORK_LIMIT`: a width whose certification would exceed it leaves the verdict ``undecided``
+REFINE_WIDTHS = (1e-9, 1e-11, 1e-13, 1e-15, 2e-16)
+#: the work bound of a refinement beyond :data:`OPAQUE_WIDTHS` (pairs of grid points of one PLD convolution,
+#: dpbounds.evaluation.sgm_pld.work_limit): it depends only on the point, so the verdict is the same on every machine
+REFINE_WORK_LIMIT = 3e8
 
 
 def _conversion_paths() -> None:
@@ -73,16 +80,19 @@ def _exact_float(x: Any) -> tuple[float, bool]:
     return f, Fraction(f) == q
 
 
-def judge_enclosure(peer: Any, enc: Enclosure, claim: str, name: str, description: str) -> Judgement:
+def judge_enclosure(peer: Any, enc: Enclosure, claim: str, name: str, description: str,
+                    role: str = "truth") -> Judgement:
     """:func:`judge_upper` / :func:`judge_lower` (the audit's judging, reused) against a certified enclosure; a
-    reference value of +oo makes only +inf exact for an upper claim."""
+    reference value of +oo makes only +inf exact for an upper claim.  ``role``: "truth" (the true guarantee: below
+    it the claim is false) or "formula" (the formula the peer cites: below it, a departure)."""
     if enc.pos_inf or enc.lo is None or enc.hi is None:
-        j = Judgement("truth", name, description, "exact")
+        j = Judgement(role, name, description, "exact")
         if claim == "upper" and peer != math.inf:
-            j.verdict, j.detail = "unsound", "the reference value is +inf (no guarantee); the peer claims one"
+            j.verdict = "formula-departure" if role == "formula" else "unsound"
+            j.detail = "the reference value is +inf (no guarantee); the peer claims one"
         return j
     judge = judge_upper if claim == "upper" else judge_lower
-    return judge(peer, enc.lo, enc.hi, role="truth", reference=name, description=description)
+    return judge(peer, enc.lo, enc.hi, role=role, reference=name, description=description)
 
 
 def relative_margin(peer: float, ref: float, claim: str) -> float:
@@ -99,9 +109,12 @@ class Oracle:
     callable ``(**inputs) -> Enclosure`` (certified; no fast path)."""
 
     def __init__(self, reference: str | Callable[..., Enclosure], fixed: Mapping[str, Any] | None = None,
-                 claim: str = "upper") -> None:
+                 claim: str = "upper", role: str = "truth") -> None:
         if claim not in ("upper", "lower"):
             raise DomainError("claim", claim, "'upper' or 'lower'", "dpbounds.testing")
+        if role not in ("truth", "formula"):
+            raise DomainError("role", role, "'truth' or 'formula'", "dpbounds.testing")
+        self.role = role
         self.reference = reference
         self.fixed = dict(fixed or {})
         self.claim = claim
@@ -114,6 +127,10 @@ class Oracle:
         if isinstance(reference, str):
             from dpbounds.spec import get
             entry = get(reference)  # DomainError for an unknown id, at construction
+            if entry.kind in ("filter", "odometer"):
+                raise DomainError("reference", reference, "a registry id of a bound or conversion (this one is a "
+                                  f"{entry.kind.value}: check it with check_{entry.kind.value})", "dpbounds.testing")
+            self.entry = entry
             self.description = f"{reference}: {entry.title} ({entry.theorem})"
             _conversion_paths()
             if claim == "upper" and "unclipped" in entry.extra:
@@ -174,21 +191,28 @@ class Oracle:
 
     def judge(self, peer: float, enc: Enclosure) -> Judgement:
         """The audit's judgement of ``peer`` against the certified enclosure."""
-        return judge_enclosure(peer, enc, self.claim, self.name, self.description)
+        return judge_enclosure(peer, enc, self.claim, self.name, self.description, self.role)
 
     def narrowed(self, point: Mapping[str, Any], peer: Any) -> Enclosure:
-        """The certified enclosure, for an opaque evaluator (no closed form: its width has a price) narrowed through
-        :data:`OPAQUE_WIDTHS` while ``peer`` lies inside it -- the narrowest it certified when ``peer`` stays inside
-        (then the verdict is 'exact' at that width: no under-report larger than the width is possible)."""
+        """The certified enclosure; for an opaque evaluator (no closed form: its width has a price) narrowed through
+        :data:`OPAQUE_WIDTHS`, then :data:`REFINE_WIDTHS` under :data:`REFINE_WORK_LIMIT`, while the judgement of
+        ``peer`` against it is undecided (the value inside an enclosure wider than a few ulps).  The narrowest it
+        certified is returned: the verdict against it is ``undecided`` when no width decided it."""
         enc = self.enclosure(point)
         if self._opaque is None:
             return enc
-        for tol in OPAQUE_WIDTHS[1:]:
-            if enc.pos_inf or enc.lo is None or enc.hi is None or not isinstance(peer, float) \
-                    or not enc.lo <= Fraction(peer) <= enc.hi:
+        from dpbounds.evaluation.sgm_pld import work_limit
+        # beyond OPAQUE_WIDTHS only where the work bound applies (the PLD bracket); elsewhere the cost is unbounded
+        pld = "sgm_pld" in str(getattr(getattr(self, "entry", None), "evaluator", ""))
+        for i, tol in enumerate(OPAQUE_WIDTHS[1:] + (REFINE_WIDTHS if pld else ())):
+            if not isinstance(peer, float) or self.judge(peer, enc).verdict != "undecided":
                 break
             try:
-                enc = self._opaque({**self.fixed, **point}, tol)
+                if i < len(OPAQUE_WIDTHS) - 1:
+                    enc = self._opaque({**self.fixed, **point}, tol)
+                else:
+                    with work_limit(REFINE_WORK_LIMIT):
+                        enc = self._opaque({**self.fixed, **point}, tol)
             except CertificationError:
                 break
         return enc
@@ -198,12 +222,12 @@ class Oracle:
         if self.claim == "upper" and isinstance(peer, float) and peer < 0:
             return self.negative(point, peer)
         return classify(self.claim, peer, self.fast(point), lambda: self.narrowed(point, peer), self.judge,
-                        sure_enough=sure_enough)
+                        sure_enough=sure_enough, role=self.role)
 
     def negative(self, point: Mapping[str, Any], peer: float) -> Verdict:
         """The verdict on a negative value of an upper claim (see :meth:`certified`)."""
         return classify(self.claim, peer, None, lambda: self.certified(point, peer)[0],
-                        lambda v, e: self.certified(point, peer, enc=e)[1])
+                        lambda v, e: self.certified(point, peer, enc=e)[1], role=self.role)
 
     def certified(self, point: Mapping[str, Any], peer: Any, description: str | None = None,
                   enc: Enclosure | None = None) -> tuple[Enclosure, Judgement]:
@@ -222,6 +246,12 @@ class Oracle:
         names = set(self.fixed) | set(point)
         eps_valued = "delta" in names and not names & {"eps", "eps_g"}
         if self.claim == "upper" and eps_valued and isinstance(peer, float) and peer < 0:
+            false = _negative_eps_false(peer, {**self.fixed, **point}.get("delta"))
+            if false is not None:
+                enc = Enclosure(Fraction(0), Fraction(0), 0) if enc is None else enc
+                j = Judgement("truth", self.name, desc, "unsound", enc.lo, enc.hi, gap_rel=math.inf,
+                              gap_ulps=None, detail=false)
+                return enc, j
             if self._unclipped is not None:
                 if enc is None:
                     try:
@@ -229,21 +259,42 @@ class Oracle:
                     except CertificationError as e:
                         raise Undecided(str(e)) from None
                 desc += "; a negative eps is judged against the unclipped expression, a bound for every real eps"
-                return enc, judge_enclosure(peer, enc, self.claim, self.name, desc)
+                return enc, judge_enclosure(peer, enc, self.claim, self.name, desc, self.role)
             enc = enc or self.narrowed(point, peer)
             if not enc.pos_inf and enc.lo is not None and enc.lo <= 0:
                 raise Undecided(f"{self.name} is clipped at eps = 0 here: it cannot judge the negative eps "
                                 f"{peer!r} (a hockey-stick claim stronger than (0, delta))")
-            return enc, judge_enclosure(peer, enc, self.claim, self.name, desc)
+            return enc, judge_enclosure(peer, enc, self.claim, self.name, desc, self.role)
         enc = enc or self.narrowed(point, peer)
-        return enc, judge_enclosure(peer, enc, self.claim, self.name, desc)
+        return enc, judge_enclosure(peer, enc, self.claim, self.name, desc, self.role)
+
+
+def _negative_eps_false(eps: float, delta: Any) -> str | None:
+    """Why an (eps, delta) claim with eps < 0 is false for every pair of distributions, or None when it may hold.
+
+    H_gamma(P || Q) = sup_S P(S) - gamma Q(S) >= 1 - gamma (S the whole space), so (eps, delta)-DP with
+    1 - e^eps > delta is impossible: every eps < log(1 - delta), and eps = -inf for every delta < 1."""
+    try:
+        d = Fraction(str(delta)) if not isinstance(delta, (int, Fraction)) else Fraction(delta)
+    except (ValueError, ZeroDivisionError, TypeError):
+        return None
+    if not 0 <= d < 1:
+        return None
+    bound = math.log1p(-float(d))  # eps below this (by a safe margin) makes 1 - e^eps > delta
+    if eps == -math.inf or eps < bound - 1e-9 * (1 + abs(bound)):
+        return (f"eps = {eps!r} < log(1 - delta): H_(e^eps)(P || Q) >= 1 - e^eps > delta for every pair of "
+                "distributions, so the claim is false whatever the mechanism")
+    return None
 
 
 def classify(claim: str, peer: Any, iv: tuple[float, float] | None, enclosure: Callable[[], Enclosure],
-             judge: Callable[[Any, Enclosure], Judgement], *, sure_enough: bool = False) -> Verdict:
+             judge: Callable[[Any, Enclosure], Judgement], *, sure_enough: bool = False,
+             role: str = "truth") -> Verdict:
     """The verdict on one peer value: from the float interval ``iv`` when it decides (module docstring), else from
     ``judge(peer, enclosure())``.  ``sure_enough``: the caller already holds a conservative (or worse) finding, so
-    a value the interval proves sound needs no arb to tell exact from conservative."""
+    a value the interval proves sound needs no arb to tell exact from conservative.  ``role``: "formula" makes an
+    under-report beyond rounding a ``formula-departure`` (the reference is the formula the value cites)."""
+    below = "formula-departure" if role == "formula" else "unsound"
     if iv is not None and isinstance(peer, float) and not math.isnan(peer):
         flo, fhi = iv
         m = relative_margin(peer, flo if claim == "upper" else fhi, claim)
@@ -251,22 +302,22 @@ def classify(claim: str, peer: Any, iv: tuple[float, float] | None, enclosure: C
             if peer > fhi:
                 return Verdict("conservative", m)
             if peer < flo and _ordered(flo) - _ordered(peer) > ROUNDING_ULPS:
-                return Verdict("unsound", m)
+                return Verdict(below, m)
             if sure_enough and peer >= fhi:
                 return Verdict("conservative", m)  # sound; exact or conservative is no news
         else:
             if peer < flo:
                 return Verdict("conservative", m)
             if math.isfinite(peer) and peer > fhi and _ordered(peer) - _ordered(fhi) > ROUNDING_ULPS:
-                return Verdict("unsound", m)
+                return Verdict(below, m)
             if sure_enough and peer <= flo:
                 return Verdict("conservative", m)
     enc = enclosure()
     j = judge(peer, enc)
     if enc.pos_inf or enc.lo is None or enc.hi is None or not isinstance(peer, float):
-        m = 0.0 if j.verdict in ("exact", "conservative") else -math.inf
+        m = 0.0 if j.verdict in ("exact", "conservative", "undecided") else -math.inf
     else:
         m = relative_margin(peer, float(enc.lo) if claim == "upper" else float(enc.hi), claim)
-        if j.verdict in ("unsound", "unsound-rounding"):
+        if j.verdict in ("unsound", "unsound-rounding", "formula-departure"):
             m = min(m, -1e-300)  # an under-report has a negative margin even where floats round it to 0
     return Verdict(j.verdict, m, j)

@@ -1,10 +1,12 @@
 """The dpbounds pytest plugin (entry point ``pytest11``; active wherever dpbounds is installed).
 
-* ``--dpbounds-seconds S``: how long each :func:`dpbounds.testing.assert_sound` search runs when the test does not
-  say (default 10).
+* ``--dpbounds-seconds S``: the time cap of each :func:`dpbounds.testing.assert_sound` search when the test does not
+  say (default 600).  Only a cap: a search judges its example budget (``max_examples``, default 200), the same
+  examples on every machine; one the cap cuts short fails as ``incomplete``.
 * ``--dpbounds-golden DIR``: a golden tree (``dpbounds golden --out DIR``) for the fixture below; without it the
   records are generated on demand (certified, at the ``sample`` grid) and cached for the session.
-* fixture ``dpbounds_golden``: ``dpbounds_golden(kind, id)`` -> the golden records of one file, e.g.
+* fixture ``dpbounds_golden``: ``dpbounds_golden(kind, id)`` -> the golden records of one file (without
+  ``--dpbounds-golden``: the ``sample`` grid, each entry at its sample point, 30 digits), e.g.
   ``dpbounds_golden("filter_stream", "rruv16.thm3_4.filter")``, ``dpbounds_golden("bound", "rruv16.thm5_1")``,
   ``dpbounds_golden("conversion", "cks20.eps_of_delta")``, ``dpbounds_golden("bstar", "cks20")``.
 
@@ -27,7 +29,8 @@ FOLDERS = {"bound": "bounds", "filter_stream": "streams", "odometer_stream": "st
 def pytest_addoption(parser: Any) -> None:
     group = parser.getgroup("dpbounds")
     group.addoption("--dpbounds-seconds", type=float, default=None,
-                    help="seconds each dpbounds.testing assert_sound search runs when the test does not say (10)")
+                    help="time cap of each dpbounds.testing assert_sound search when the test does not say (600; "
+                         "the examples are the check's budget, a search the cap cuts short fails as incomplete)")
     group.addoption("--dpbounds-golden", default=None,
                     help="a golden tree (dpbounds golden --out DIR) for the dpbounds_golden fixture "
                          "(default: records generated on demand)")

@@ -50,8 +50,8 @@ def _rejudged(c: "Comparison", j: Judgement) -> Judgement:
     if j.lo is not None or j.hi is not None:
         lo, hi = j.lo, j.hi
         if not (isinstance(lo, (int, Fraction)) and isinstance(hi, (int, Fraction)) and lo <= hi):
-            return Judgement(role, ref, desc, "error", detail=f"the adapter's enclosure [{lo!r}, {hi!r}] is not an "
-                             "interval of exact rationals")
+            return Judgement(role, ref, desc, "adapter-error",
+                             detail=f"the adapter's enclosure [{lo!r}, {hi!r}] is not an interval of exact rationals")
         judge = judge_lower if j.claim == "lower" else judge_upper
         new = judge(c.peer_value, Fraction(lo), Fraction(hi), role=role, reference=ref, description=desc)
         if j.verdict in VERDICTS and VERDICTS.index(j.verdict) <= VERDICTS.index(new.verdict):
@@ -62,14 +62,14 @@ def _rejudged(c: "Comparison", j: Judgement) -> Judgement:
         peer = c.peer_output.strip().upper()
         if peer in ("CONT", "HALT"):
             if peer == j.decision and j.verdict != "exact":
-                return Judgement(role, ref, desc, "error", decision=j.decision,
+                return Judgement(role, ref, desc, "adapter-error", decision=j.decision,
                                  detail=f"the adapter called the same decision {peer} {j.verdict!r}")
             if peer != j.decision and j.verdict == "exact":
                 return judge_decision(peer == "CONT", j.decision == "CONT", same_theorem=True, role=role,
                                       reference=ref, description=desc)
         return j
-    return Judgement(role, ref, desc, "error", detail="the adapter's judgement has neither an enclosure nor a "
-                     "decision with a known verdict")
+    return Judgement(role, ref, desc, "adapter-error",
+                     detail="the adapter's judgement has neither an enclosure nor a decision with a known verdict")
 
 
 @dataclass
@@ -85,15 +85,18 @@ class Comparison:
     formula: Judgement | None = None
     truth: Judgement | None = None
     reproducer: str = ""            # a few lines of Python that show the peer's value and the reference's
-    error: str = ""                 # the peer's exception, for verdict "error"
+    error: str = ""                 # the exception, for verdict "error" (the peer's) or "adapter-error" (ours)
+    error_class: str = ""           # "adapter-error" when the exception was raised on our side, else the peer's
+    call: str = ""                  # the declaration's "<module>:<func>" (issue drafts inline it), when there is one
 
     @property
     def verdict(self) -> str:
-        """The most severe of the two judgements (``error`` when the peer raised)."""
+        """The most severe of the two judgements (``error`` when the peer raised, ``adapter-error`` when our side
+        did)."""
         if self.error:
-            return "error"
+            return "adapter-error" if self.error_class == "adapter-error" else "error"
         vs = [j.verdict for j in (self.formula, self.truth) if j is not None]
-        return min(vs, key=VERDICTS.index) if vs else "error"
+        return min(vs, key=VERDICTS.index) if vs else "adapter-error"
 
     def shown_value(self) -> str:
         if self.error:
@@ -109,6 +112,7 @@ class Comparison:
                 "formula": self.formula.as_json() if self.formula else None,
                 "truth": self.truth.as_json() if self.truth else None,
                 "error": self.error or None,
+                **({"call": self.call} if self.call else {}),
                 "reproducer": self.reproducer or None}
 
 
@@ -142,9 +146,11 @@ class PeerResult:
 
 def error_comparison(peer: str, function: str, check: str, inputs: dict[str, str], exc: BaseException,
                      reproducer: str = "") -> Comparison:
-    """The row for a peer that raised on valid input."""
+    """The row for an exception on valid input: the peer's (``error``) when it was raised in the peer's code, ours
+    (``adapter-error``) when it was raised in the audit's adapter or wrapper (:func:`raised_by`)."""
+    where = raised_by(exc)
     return Comparison(peer, function, check, inputs, error=f"{type(exc).__name__}: {str(exc)[:200]}",
-                      reproducer=reproducer)
+                      reproducer=reproducer, error_class="adapter-error" if where == "adapter" else "")
 
 
 # ------------------------------------------------------------------------------------------------ the wire format
@@ -209,3 +215,45 @@ def result_from_wire(d: dict[str, Any]) -> PeerResult:
         raise TypeError("a PeerResult on the wire is a JSON object")
     fields = {k: v for k, v in d.items() if k != "comparisons"}
     return PeerResult(**_unwire(fields), comparisons=[comparison_from_wire(c) for c in d.get("comparisons", [])])
+
+
+
+def _our_dirs() -> tuple[str, ...]:
+    """The directories of the code that is ours in an audit: the adapters and wrappers (dpbounds.audit) and the
+    check engine (dpbounds.testing)."""
+    import os
+
+    import dpbounds
+    base = os.path.dirname(os.path.abspath(dpbounds.__file__))
+    return (os.path.join(base, "audit") + os.sep, os.path.join(base, "testing") + os.sep)
+
+
+class RaisedElsewhere(RuntimeError):
+    """An exception reported by a peer's interpreter: ``where`` says whose code raised it ("peer", "adapter", or
+    "limit" for an input the wrapper declares it cannot express)."""
+
+    def __init__(self, message: str, where: str = "peer") -> None:
+        super().__init__(message)
+        self.where = where
+
+
+def raised_by(exc: BaseException) -> str:
+    """"adapter" when ``exc`` was raised in our code (the innermost traceback frame lies in dpbounds.audit -- the
+    adapters and their calls wrappers -- or dpbounds.testing), "limit" for a wrapper's declared domain limit (an
+    exception class named DomainLimit), else "peer" (raised in the peer's code, or in a library it called)."""
+    if isinstance(exc, RaisedElsewhere):
+        return exc.where
+    if type(exc).__name__ == "CallFailed" and exc.__cause__ is not None:  # a SystemExit etc. of the implementation
+        return raised_by(exc.__cause__)
+    if type(exc).__name__ == "DomainLimit":
+        return "limit"
+    tb = exc.__traceback__
+    last = None
+    while tb is not None:
+        last = tb
+        tb = tb.tb_next
+    if last is None or last.tb_frame.f_code.co_name == "run_probe":  # a peer interpreter's failure, reported
+        return "peer"
+    import os
+    f = os.path.abspath(last.tb_frame.f_code.co_filename)
+    return "adapter" if f.startswith(_our_dirs()) else "peer"

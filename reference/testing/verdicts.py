@@ -7,19 +7,21 @@ Each value is judged against up to two references, stated separately:
 (b) ``truth`` -- the true guarantee, where this project can compute it (the exact privacy curve of the audited
     mechanism, the exact optimum of fixed-parameter composition, the exact engine): is the privacy claim false?
 
-A peer can be wrong against (a) and still safe against (b).  Verdicts for a claimed upper bound (smaller claims
-more privacy), against a certified enclosure [lo, hi] of the reference value:
+A peer can be wrong against (a) and still safe against (b).  The verdicts, most severe first, are
+:data:`VERDICT_MEANINGS` (the one place they are defined; the CLI help and the docs print it).  For a claimed upper
+bound (smaller claims more privacy) against a certified enclosure [lo, hi] of the reference value:
 
-* ``exact``            -- lo <= peer <= the smallest float64 >= hi (inside the enclosure, up to the one upward
-                          rounding a sound float64 implementation must make);
-* ``conservative``     -- above that: sound, looser by the reported ratio;
-* ``unsound-rounding`` -- below lo by at most 4 ulps: an under-report within float rounding -- still unsound;
-* ``unsound``          -- below lo by more: it claims more privacy than the reference proves;
-  (for a larger-is-more-privacy claim, such as the largest budget a conversion admits, :func:`judge_lower`
-  mirrors these: exact from the float64 below lo up to hi, conservative below, unsound above hi);
-* ``unproven``         -- (decisions) the peer continues where a *different* theorem's rule halts: not a
-                          violation of the peer's own theorem, but nothing in this project proves the round valid;
-* ``error``            -- the peer raised on valid input; ``skipped`` -- the peer is not installed.
+* below ``lo`` by at most :data:`ROUNDING_ULPS` float64 steps: ``unsound-rounding``; by more: ``unsound`` against
+  the truth (the privacy claim is false), ``formula-departure`` against the cited formula (the code departs from
+  its theorem; the true guarantee is not shown violated);
+* above the smallest float64 >= ``hi``: ``conservative`` (sound, decided whatever the width);
+* inside ``[lo, hi]`` (up to the one upward rounding a float answer needs): ``exact`` only when the enclosure decides
+  it -- every point of it within :data:`EXACT_ULPS` float64 steps of the value, so the value is within that many
+  ulps of the certified truth (the row states the count) -- else ``undecided``, with the gap and the width: the
+  reference is narrowed first (:meth:`dpbounds.testing.oracle.Oracle.narrowed`), and what no narrowing within its
+  work bound decides is never called a pass.
+
+For a larger-is-more-privacy claim (a budget, a type-II error) :func:`judge_lower` mirrors these.
 """
 
 from __future__ import annotations
@@ -31,13 +33,49 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-#: verdicts that mean "the peer claims more privacy than the reference proves"
-UNSOUND = ("unsound", "unsound-rounding")
+#: every verdict, most severe first, with what it means (the CLI help and the docs print this table)
+VERDICT_MEANINGS = {
+    "unsound": "below the certified true guarantee by more than float rounding: the privacy claim is false",
+    "formula-departure": "below the formula the peer cites (beyond float rounding); the true guarantee is not "
+                         "shown violated: the code departs from its theorem",
+    "law-violation": "the implementation breaks a law every correct one obeys (a curve that increases where it "
+                     "must not, a probability above 1, ...), by the reported relative gap",
+    "unsound-rounding": "below the certified value by at most 4 float64 steps (ulps): an under-report at the "
+                        "scale of float rounding",
+    "unproven": "a filter continues where a different theorem's rule halts: no proven violation, no proof either",
+    "error": "the peer raised, in its own code, on an input inside its documented domain; or (dpbounds.testing) "
+             "the check could not judge: argument names that do not match the reference's parameters, too few "
+             "examples judged (the reason names which)",
+    "adapter-error": "our side failed: an exception raised in the audit's adapter or wrapper rather than in the "
+                     "peer's code, or an audit step that could not run; ours to fix, never charged to the peer",
+    "incomplete": "the time cap expired (or a peer call was not answered in time) before the example budget was "
+                  "judged: the seed's verdict is not known",
+    "undecided": "the value lies inside a certified enclosure too wide to decide it (gap and width reported), and "
+                 "no narrowing within the work bound decided it",
+    "conservative": "above the certified value: sound, looser by the reported ratio",
+    "exact": "within the stated number of ulps (at most 4) of the certified value: sound and tight",
+    "skipped": "not run: the peer is not installed (with the reason)",
+}
 #: every verdict, most severe first
-VERDICTS = ("unsound", "unsound-rounding", "unproven", "error", "conservative", "exact", "skipped")
-#: an under-report of at most this many ulps is labelled unsound-rounding (still unsound)
+VERDICTS = tuple(VERDICT_MEANINGS)
+#: an under-report of at most this many ulps is labelled unsound-rounding (still an under-report)
 ROUNDING_ULPS = 4
+#: ``exact`` claims the value within this many float64 steps of every point of the certified enclosure
+EXACT_ULPS = 4
+#: the verdicts that report an under-report (the peer claims more privacy than the reference proves)
+UNSOUND = ("unsound", "formula-departure", "law-violation", "unsound-rounding")
+#: the privacy claim itself is false
+CLAIM_FALSE = ("unsound",)
+#: the only verdicts that pass a check
+PASS = ("exact", "conservative")
+#: verdicts that mean the check could not judge (they fail a gate whatever the findings: exit 2)
+NOT_JUDGED = ("adapter-error", "incomplete")
 
+
+def verdict_table(indent: str = "  ") -> str:
+    """:data:`VERDICT_MEANINGS` as aligned text lines (CLI help, docs)."""
+    w = max(map(len, VERDICTS))
+    return "\n".join(f"{indent}{v:<{w}}  {m}" for v, m in VERDICT_MEANINGS.items())
 
 
 def severity(verdict: str) -> int:
@@ -97,6 +135,9 @@ class Judgement:
     gap_ulps: int | None = None     # float64 steps from the peer's value up to lo when below
     detail: str = ""
     claim: str = "upper"            # "upper" (judge_upper: smaller claims more privacy) or "lower" (judge_lower)
+    ulps: int | None = None         # exact: the most float64 steps between the value and any point of [lo, hi]
+    width: float | None = None      # undecided: (hi - lo) / max(|lo|, |hi|)
+    possible_gap: float | None = None  # undecided: how far the value could lie on the unsound side, relative
 
     def as_json(self) -> dict[str, Any]:
         d: dict[str, Any] = {"role": self.role, "reference": self.reference, "description": self.description,
@@ -111,6 +152,12 @@ class Judgement:
         d["gap"] = None if self.gap_rel is None else {"relative": _finite_or_none(self.gap_rel),
                                                       "ulps": self.gap_ulps}
         d["detail"] = self.detail
+        d["claim"] = self.claim
+        if self.ulps is not None:
+            d["ulps"] = self.ulps
+        if self.verdict == "undecided":
+            d["width"] = _finite_or_none(self.width)
+            d["possible_gap"] = _finite_or_none(self.possible_gap)
         return d
 
     def short(self) -> str:
@@ -136,12 +183,45 @@ def _gap_text(j: Judgement) -> str:
     return f"{j.gap_ulps} ulp(s), relative {rel:.3g}" if rel < 1e-6 else f"a relative {rel:.3g}"
 
 
+def _below(role: str, ulps: int) -> str:
+    """The verdict of an under-report of ``ulps`` float64 steps against a reference of this role."""
+    if ulps <= ROUNDING_ULPS:
+        return "unsound-rounding"
+    return "formula-departure" if role == "formula" else "unsound"
+
+
+def _inside(j: Judgement, peer_value: float, lo_f: float, hi_f: float, sound_end: str) -> Judgement:
+    """``exact`` when every float64 of the enclosure's rounded ends [lo_f, hi_f] is within :data:`EXACT_ULPS` steps of
+    the value, else ``undecided`` with the possible gap and the width."""
+    n = max(_ordered(peer_value) - _ordered(lo_f), _ordered(hi_f) - _ordered(peer_value))
+    if n <= EXACT_ULPS:
+        j.ulps = n
+        j.detail = (f"within {n} ulp(s) of the certified value ({sound_end})" if n else
+                    f"equal to the certified value rounded to float64 ({sound_end})")
+        return j
+    lo, hi = j.lo, j.hi
+    assert lo is not None and hi is not None
+    scale = max(abs(lo), abs(hi))
+    pv = Fraction(peer_value)
+    j.verdict = "undecided"
+    j.width = _ratio(hi - lo, scale) if scale else 0.0
+    # the most the value could lie on the wrong side of the truth, relative: below hi (upper) / above lo (lower)
+    gap = (hi - pv) if j.claim == "upper" else (pv - lo)
+    j.possible_gap = _ratio(max(gap, Fraction(0)), scale) if scale else 0.0
+    j.detail = (f"undecided: inside the certified enclosure [{_float_near(lo):.17g}, {_float_near(hi):.17g}] of "
+                f"relative width {j.width:.3g} ({n} ulps); the value could be on the unsound side by a relative gap "
+                f"of up to {j.possible_gap:.3g}, and no narrower enclosure was certified within the work bound")
+    return j
+
+
 def judge_upper(peer_value: float, lo: Fraction, hi: Fraction, *, role: str, reference: str,
                 description: str) -> Judgement:
     """Strictly classify a peer's claimed upper bound (smaller = more privacy) against the certified [lo, hi].
 
-    No tolerance: a value below ``lo`` is unsound however small the gap (``unsound-rounding`` when it is
-    within :data:`ROUNDING_ULPS` float64 steps)."""
+    No tolerance: a value below ``lo`` is an under-report however small the gap (``unsound-rounding`` within
+    :data:`ROUNDING_ULPS` float64 steps; beyond, ``unsound`` against the truth and ``formula-departure`` against a
+    cited formula); a value inside the enclosure is ``exact`` only within :data:`EXACT_ULPS` of every point of it,
+    else ``undecided``."""
     j = Judgement(role, reference, description, "exact", lo, hi)
     if not isinstance(peer_value, float) or math.isnan(peer_value):
         j.verdict, j.detail = "error", f"the peer returned {peer_value!r}, not a number"
@@ -153,9 +233,9 @@ def judge_upper(peer_value: float, lo: Fraction, hi: Fraction, *, role: str, ref
     up = _float_up(hi)
     up_q = Fraction(up) if math.isfinite(up) else None  # None: hi is beyond float64, above every finite value
     if lo <= pv and (up_q is None or pv <= up_q):
-        j.detail = ("inside the certified enclosure" if pv <= hi else
-                    "the certified upper end rounded up to float64 (the sound float answer)")
-        return j
+        return _inside(j, peer_value, _float_down(lo), up if math.isfinite(up) else sys.float_info.max,
+                       "inside the certified enclosure" if pv <= hi else
+                       "the certified upper end rounded up to float64, the sound float answer")
     if up_q is not None and pv > up_q:
         j.verdict = "conservative"
         j.ratio = _ratio(pv, hi) if hi > 0 else math.inf
@@ -171,9 +251,10 @@ def judge_upper(peer_value: float, lo: Fraction, hi: Fraction, *, role: str, ref
     j.gap_ulps = max(ulps, 1)
     j.gap_rel = _ratio(lo - pv, abs(lo)) if lo != 0 else math.inf
     j.ratio = _ratio(pv, lo) if lo > 0 else None
-    j.verdict = "unsound-rounding" if j.gap_ulps <= ROUNDING_ULPS else "unsound"
+    j.verdict = _below(role, j.gap_ulps)
     j.detail = (f"below the certified lower end {_float_near(lo):.17g} by {_gap_text(j)}: claims more privacy than "
-                f"{reference} proves")
+                f"{reference} proves" + (" (the formula it cites; the true guarantee is not shown violated)"
+                                         if j.verdict == "formula-departure" else ""))
     return j
 
 
@@ -192,9 +273,9 @@ def judge_lower(peer_value: float, lo: Fraction, hi: Fraction, *, role: str, ref
     down = _float_down(lo)
     down_q = Fraction(down) if math.isfinite(down) else None  # None: lo is below float64's range
     if (down_q is None or down_q <= pv) and pv <= hi:
-        j.detail = ("inside the certified enclosure" if pv >= lo else
-                    "the certified lower end rounded down to float64 (the sound float answer)")
-        return j
+        return _inside(j, peer_value, down if math.isfinite(down) else -sys.float_info.max, _float_up(hi),
+                       "inside the certified enclosure" if pv >= lo else
+                       "the certified lower end rounded down to float64, the sound float answer")
     if down_q is not None and pv < down_q:
         j.verdict = "conservative"
         j.ratio = _ratio(pv, lo) if lo > 0 else None
@@ -204,8 +285,10 @@ def judge_lower(peer_value: float, lo: Fraction, hi: Fraction, *, role: str, ref
     j.gap_ulps = max(ulps, 1)
     j.gap_rel = _ratio(pv - hi, abs(hi)) if hi != 0 else math.inf
     j.ratio = _ratio(pv, hi) if hi > 0 else None
-    j.verdict = "unsound-rounding" if j.gap_ulps <= ROUNDING_ULPS else "unsound"
-    j.detail = f"above the certified upper end {_float_near(hi):.17g} by {_gap_text(j)}: admits more than {reference} proves"
+    j.verdict = _below(role, j.gap_ulps)
+    j.detail = (f"above the certified upper end {_float_near(hi):.17g} by {_gap_text(j)}: admits more than "
+                f"{reference} proves" + (" (the formula it cites; the true guarantee is not shown violated)"
+                                         if j.verdict == "formula-departure" else ""))
     return j
 
 
@@ -222,7 +305,8 @@ def judge_decision(peer_cont: bool, ref_cont: bool, *, same_theorem: bool, role:
     elif ref_cont:
         j.verdict, j.detail = "conservative", "the peer halts where the reference continues"
     elif same_theorem:
-        j.verdict, j.detail = "unsound", f"the peer continues where {reference} (the theorem it implements) halts"
+        j.verdict = "formula-departure" if role == "formula" else "unsound"
+        j.detail = f"the peer continues where {reference} (the theorem it implements) halts"
     else:
         j.verdict = "unproven"
         j.detail = (f"the peer continues where {reference} halts; {reference} is not the theorem the peer cites, "

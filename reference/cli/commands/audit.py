@@ -9,16 +9,15 @@ import sys
 from dpbounds.util.io import atomic_write_text, check_output_path
 
 EPILOG = """\
-verdicts (smaller epsilon/delta = more privacy claimed), each against (a) the formula the peer implements and
-(b) the true guarantee where dpbounds can compute it:
-  exact             inside the certified enclosure (up to the one upward rounding to float64)
-  conservative      above it: sound, looser by the reported ratio
-  unsound-rounding  below the certified lower end by <= 4 ulps: still an under-report
-  unsound           below the certified lower end by more
-  unproven          a filter continues where a different theorem's rule halts
-  error / skipped   the peer raised on valid input / is not installed (with the reason)
+verdicts (most severe first), each row judged against (a) the formula the peer implements or cites and (b) the
+true guarantee where dpbounds can compute it (smaller epsilon/delta = more privacy claimed):
+{verdicts}
 
-exit status: 1 when a verdict reaches the --fail-on level, 0 otherwise, 2 for bad input.
+findings are listed graded: privacy claim false first (by relative gap), then departures from the cited
+formula, then rounding, then unproven decisions and peer errors.
+
+exit status: 1 when a verdict reaches the --fail-on level; 2 for bad input, or when something could not be judged
+(an adapter-error, an incomplete search, an adapter that did not run: never 0); 0 otherwise.
 
 examples:
   dpbounds audit                                    # every installed peer, markdown on stdout
@@ -32,13 +31,16 @@ examples:
   dpbounds audit --peers autodp --search 30 --seeds 4 --jobs 2           # (function x seed) tasks, 2 processes
   dpbounds audit --peers opacus --python opacus=$DPBOUNDS_PEERS/opacus/bin/python   # a peer in its own venv
   dpbounds audit --quick --witnesses reference/audit/witnesses.json --expect-findings   # CI: findings stay found
+  dpbounds audit --peers opacus --issue-drafts drafts/     # one markdown draft per finding, for the peer's tracker
 """
 
 
 def add_parser(sub) -> None:
     from dpbounds.audit.run import ADAPTERS, DEFAULT_TIMEOUT, FAIL_ON
+    from dpbounds.testing.verdicts import verdict_table
     p = sub.add_parser("audit", help="audit installed peer libraries against the reference",
-                       description=__doc__, epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+                       description=__doc__, epilog=EPILOG.format(verdicts=verdict_table()),
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--peers", metavar="P1,P2",
                    help=f"comma-separated subset of {', '.join(sorted(ADAPTERS))} (default: all; a peer that is "
                    "not installed is 'skipped' with the reason), or none: only the --adapter modules")
@@ -52,13 +54,18 @@ def add_parser(sub) -> None:
     p.add_argument("--format", choices=("md", "json", "html"), default="md",
                    help="md (default), json (numbers as numbers, exact ends as decimal strings) or html")
     p.add_argument("--fail-on", choices=tuple(FAIL_ON), default="unsound-rounding",
-                   help="exit 1 when a verdict reaches this level (default unsound-rounding: any under-report)")
+                   help="exit 1 when a verdict reaches this level: unsound (claims shown false), formula-departure, "
+                   "unsound-rounding (the default: any under-report), unproven, undecided, error; never")
     p.add_argument("--timeout", type=float, metavar="SECONDS", default=DEFAULT_TIMEOUT,
                    help=f"seconds one peer's adapter (with its --python interpreter) may run (default "
                    f"{DEFAULT_TIMEOUT:g}); after it the peer is an 'error' row and every process it started is "
                    "killed")
     p.add_argument("--quick", action="store_true", help="fewer inputs per function (for CI smoke runs)")
     p.add_argument("--out", metavar="FILE", help="write to this file (atomically) instead of stdout")
+    p.add_argument("--issue-drafts", metavar="DIR",
+                   help="also write one markdown draft per finding into DIR (for the peer's issue tracker: versions, "
+                   "input, values, the certified value with its source and width, the relative gap, and a "
+                   "reproducer that imports only the peer), and DIR/README.md listing them")
     g = p.add_argument_group("search (declarative adapters, on the dpbounds.testing engine)")
     g.add_argument("--search", type=float, default=0.0, metavar="SECONDS",
                    help="also search each function's whole domain: per (function, seed) SECONDS x 40 examples (a "
@@ -116,6 +123,22 @@ def run(args) -> int:
     search = SearchOptions(args.search, args.seed, args.seeds, args.jobs, args.scheduler, args.witnesses)
     if args.witnesses is not None:
         check_output_path(args.witnesses, "--witnesses")
+        from dpbounds.audit.engine import load_witnesses
+        try:  # a file that cannot be read is bad input now, not an error row of every peer later
+            load_witnesses(args.witnesses)
+        except DomainError:
+            raise
+        except Exception as e:  # noqa: BLE001 - malformed JSON, undecodable bytes
+            raise DomainError("--witnesses", args.witnesses, "a witness file written by dpbounds audit (JSON)",
+                              "dpbounds audit", f"{type(e).__name__}: {str(e)[:120]}") from None
+    if args.scheduler is not None:
+        import importlib.util
+        if importlib.util.find_spec("distributed") is None:
+            raise DomainError("--scheduler", args.scheduler, "an installed dask.distributed "
+                              "(pip install 'dpbounds[dask]')", "dpbounds audit")
+    if args.issue_drafts is not None:
+        from dpbounds.util.io import ensure_output_dir
+        ensure_output_dir(args.issue_drafts, "--issue-drafts", create=False)
     results = audit_peers(peers, quick=args.quick, adapters=args.adapter, pythons=pythons, search=search,
                           timeout=args.timeout, jobs=args.jobs)
     render = {"json": to_json, "md": render_markdown, "html": render_html}[args.format]
@@ -125,6 +148,11 @@ def run(args) -> int:
         sys.stdout.write(f"wrote {args.out}\n")
     else:
         sys.stdout.write(text)
+    if args.issue_drafts is not None:
+        from dpbounds.audit.drafts import write_issue_drafts
+        from dpbounds.audit.run import document
+        paths = write_issue_drafts(document(results, args.fail_on), args.issue_drafts)
+        sys.stderr.write(f"wrote {len(paths)} issue draft(s) in {args.issue_drafts}\n")
     if args.record_findings:
         from dpbounds.audit.expect import record_findings
         sys.stderr.write(f"recorded {record_findings(results, args.witnesses)} new findings in {args.witnesses}\n")
@@ -133,5 +161,8 @@ def run(args) -> int:
         problems = check_expected(results, args.witnesses)
         for line in problems:
             sys.stderr.write(line + "\n")
-        return 1 if problems else 0   # the recorded findings are expected: only a change fails
+        if problems:
+            return 1
+        from dpbounds.audit.run import not_judged
+        return 2 if not_judged(results) else 0  # the recorded findings are expected: a change fails, or no judging
     return exit_status(results, args.fail_on)

@@ -61,10 +61,12 @@ def cks20_on_orders(rho, delta):
     return Enclosure(min(lo for lo, _ in encs), min(hi for _, hi in encs), 64)
 
 
-def cks20_optimum(rho, delta):
-    """The continuous CKS20 optimum over alpha (certified): below any order's value."""
+def gauss_lower(rho, delta):
+    """The exact epsilon(delta) of the Gaussian mechanism with this rho (Balle, Wang 2018, arXiv:1805.06530v2,
+    Thm 8), certified: a rho-zCDP mechanism, so no valid zCDP -> (eps, delta) conversion is below it (the true
+    optimal conversion is not computed here; CKS20's optimum over alpha is an upper bound of it, not the truth)."""
     from dpbounds.accounting.conversions import eps_of
-    return eps_of(_rho(rho), Fraction(delta), "cks20")
+    return eps_of(_rho(rho), Fraction(delta), "gauss")
 
 
 def _rr_eps_enclosure(p: float) -> tuple[Fraction, Fraction]:
@@ -93,7 +95,8 @@ def kov15_rr(noise_parameter, k, eps_g):
 def _grid_declarations() -> list[Declaration]:
     out = []
     grid = tuple({"rho": r, "delta": d} for r in RHOS for d in DELTAS)
-    for ref, cites, against in ((cks20_on_orders, CKS20, "cited"), (cks20_optimum, CKS20 + " (its optimum over every alpha > 1)", "truth")):
+    gauss = "the Gaussian mechanism at this rho (BW18 Thm 8): below it, no rho-zCDP conversion is valid"
+    for ref, cites, against in ((cks20_on_orders, CKS20, "cited"), (gauss_lower, gauss, "truth")):
         out.append(Declaration(peer=PEER.name, function=F_RDP, call=__name__ + ".calls:rdp_eps", reference=ref,
                                inputs={"rho": (1e-6, 100.0), "delta": (1e-15, 0.5)}, kind="conversion",
                                claim="upper", examples=grid, cites=cites, against=against,

@@ -42,5 +42,5 @@ def declarations():
         decl(PEER.name, "privjail.accountants.zcdp.eps_from_rho_delta", __name__ + ".calls:eps_from_rho_delta",
              "conversions.cks20", {"rho": (1e-6, 100.0), "delta": (1e-15, 0.5)},
              examples=({"rho": 0.5, "delta": 1e-5}, {"rho": 0.1, "delta": 1e-6}),
-             cites="Bun, Steinke 2016, arXiv:1605.02065v1, Prop. 1.3", against="truth"),
+             cites="Bun, Steinke 2016, arXiv:1605.02065v1, Prop. 1.3", against="cited"),  # CKS20 <= BS16
     ]

@@ -188,7 +188,7 @@ def _exact_upper(q: Fraction, lo: Fraction, hi: Fraction, **kw):
     """judge_upper on the peer's exact rational (as its float rounded up), unsound when the rational is below lo
     even where the float rounding hides it."""
     j = judge_upper(_float_up(q), lo, hi, **kw)
-    if q < lo and j.verdict not in ("unsound", "unsound-rounding"):
+    if q < lo and j.verdict not in ("unsound", "formula-departure", "unsound-rounding"):
         j.verdict, j.gap_ulps, j.gap_rel = "unsound-rounding", 1, float((lo - q) / lo) if lo else None
         j.detail = f"the exact value {q} is below the reference {lo}"
     return j
