@@ -542,7 +542,7 @@ def test_an_exception_is_attributed_by_the_frame_that_raised_it():
             row = error_comparison("p", "f", "value", {}, e)
             assert row.verdict == ("adapter-error" if want == "adapter" else "error")
     assert raised_by(RaisedElsewhere("x", "adapter")) == "adapter"
-    from dpbounds.audit.peers.tensorflow_privacy_calls import _ratio
+    from dpbounds.audit.peers.tensorflow_privacy.calls import _ratio
     with pytest.raises(ValueError) as e:
         _ratio(2.0)
     assert raised_by(e.value) == "limit"

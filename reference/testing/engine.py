@@ -258,6 +258,7 @@ def _search(strategy: Any, evaluate: Callable[[Any], Outcome | None], state: Sea
             progress: Callable[[SearchState], None] | None) -> SearchState:
     from hypothesis import HealthCheck, Phase, given, settings, target
     from hypothesis import seed as hseed
+    budget = state.budget
     evaluate = _answered(evaluate, state)
     token = UNLIMITED.set(True)
     try:
