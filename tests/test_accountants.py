@@ -363,6 +363,7 @@ def test_cli_filter_json_matches_the_api_and_stops_reading_after_halt():
 @pytest.mark.parametrize("cmd", [["filter", "rruv16.thm3_4.filter", "--budget", "eps_g=10"],
                                  ["odometer", "rruv16.thm3_4.odometer"]])
 @pytest.mark.parametrize("bad", ["0.1,0\n", "nan\n", "-1\n", "0.1;\n"])
+@pytest.mark.tier("slow")
 def test_cli_malformed_row_exits_2_naming_the_row(cmd, bad):
     r = _cli(cmd, "eps\n0.1\n0.2\n" + bad)
     assert r.returncode == 2
@@ -370,6 +371,7 @@ def test_cli_malformed_row_exits_2_naming_the_row(cmd, bad):
     assert len(r.stderr.strip().splitlines()) == 1
 
 
+@pytest.mark.tier("slow")
 def test_cli_state_file_resumes(tmp_path):
     st_file = tmp_path / "f.json"
     args = ["filter", "rruv16.thm3_4.filter", "--budget", "eps_g=1", "--state", str(st_file)]

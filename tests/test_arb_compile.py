@@ -53,6 +53,7 @@ def _run(fn, env, bits):
 @pytest.mark.parametrize("entry", CLOSED, ids=[e.id for e in CLOSED])
 @settings(max_examples=8)
 @given(data=st.data(), bits=st.sampled_from([53, 200, 640]))
+@pytest.mark.tier("properties")
 def test_compiled_arb_is_ball_for_ball_the_generic_interpreter(entry, data, bits):
     """Same arb operations in the same order: identical midpoints and radii (or the same refusal)."""
     inp = _inputs(entry, data.draw(entry_points(entry)))

@@ -63,6 +63,7 @@ def test_a_faithful_fake_peer_is_exact_and_exits_0():
     assert all(c["formula"]["verdict"] == "exact" for c in peer["comparisons"]), peer["counts"]
 
 
+@pytest.mark.tier("slow")
 def test_a_fake_peer_one_ulp_under_is_unsound_and_exits_1():
     rc, doc = _run("tests.fake_peers.one_ulp_under")
     (peer,) = doc["peers"]
@@ -119,6 +120,7 @@ def test_unknown_peer_is_a_domain_error():
 @pytest.mark.parametrize("peer,module,at_least", [("opendp", "opendp", 10), ("dp_accounting", "dp_accounting", 10),
                                                   ("prv_accountant", "prv_accountant", 10),
                                                   ("pipeline_dp", "pipeline_dp", 10)])
+@pytest.mark.tier("peers")
 def test_installed_peer_runs_without_errors(peer, module, at_least):
     pytest.importorskip(module)
     (res,) = audit_peers([peer], quick=True)
@@ -127,6 +129,7 @@ def test_installed_peer_runs_without_errors(peer, module, at_least):
     assert exit_status([res], "never") == 0
 
 
+@pytest.mark.tier("peers")
 def test_dp_accounting_pld_count_bug_is_found():
     """dp_accounting 0.6's PLDAccountant.compose(RandomizedResponseDpEvent, count) composes once, whatever the
     count: 10-fold eps-RR at eps = log 3 gets delta(1) = 0.0705 where the exact value is 0.868 (KOV15)."""
@@ -144,6 +147,7 @@ def test_dp_accounting_pld_count_bug_is_found():
     assert set(by_form[False]) <= {"exact", "conservative"}  # composing the list is sound
 
 
+@pytest.mark.tier("peers")
 def test_pipeline_dp_gaussian_epsilon_midpoint_is_found():
     """PipelineDP's gaussian_epsilon returns the midpoint of a bisection of width 1e-10, below the minimum eps at
     sigma = 1, delta = 1e-5 (exact eps 4.37717809568122...; the peer returns 4.3771780956594...)."""
@@ -158,6 +162,7 @@ def test_pipeline_dp_gaussian_epsilon_midpoint_is_found():
     assert c.verdict == "unsound" and c.truth.gap_ulps > 1000 and c.truth.gap_rel < 1e-10
 
 
+@pytest.mark.tier("peers")
 def test_pipeline_dp_equal_split_exceeds_the_budget_by_one_ulp():
     """equally_split_budget(1.0, 1e-6, 10) returns nine float 0.1 and a last share 1.0 - fl(9 x 0.1) =
     1 - 0.8999999999999999: the exact sum of the eps shares is 9 x 0.1000000000000000055511151231257827 +
@@ -198,6 +203,7 @@ def test_a_probe_runs_in_another_interpreter_and_only_json_crosses():
         run_probe(sys.executable, "def probe(c):\n    raise ValueError('peer broke')\n", [1])
 
 
+@pytest.mark.tier("peers")
 def test_smartnoise_homogeneous_odometer_delta_is_below_its_cited_theorem():
     """Recorded from smartnoise-sql 1.0.10's Odometer(Privacy(0.1, 1e-6)).spend(50).spent: delta is computed as
     D (1 - D) + tol with D = 1 - (1 - delta)^k, below KOV15 Thm 3.4's 1 - (1 - delta)^k (1 - tol); at its epsilon
@@ -216,6 +222,7 @@ def test_python_option_is_refused_for_an_adapter_that_cannot_use_it():
         audit_peers(["peer_tests"], pythons={"peer_tests": sys.executable})
 
 
+@pytest.mark.tier("slow")
 def test_findings_name_each_failing_function_once_with_its_worst_witness_and_tell_a_from_b():
     """The digest a maintainer reads first: one finding per failing peer function, the worst witness (largest gap
     below the certified lower end) with its reproducer, and whether the claim itself is false (b) or only the
@@ -280,6 +287,7 @@ def test_tmlt_core_judging_of_recorded_answers():
                                                                    "filter"}
 
 
+@pytest.mark.tier("peers")
 def test_tmlt_core_runs_in_its_own_interpreter():
     """Set DPBOUNDS_TMLT_PYTHON to the interpreter of a venv with tmlt.core (it pins numpy 1.26, sympy 1.12)."""
     import os
@@ -293,6 +301,7 @@ def test_tmlt_core_runs_in_its_own_interpreter():
     assert len(by_fn) == 4
 
 
+@pytest.mark.tier("peers")
 def test_diffprivlib_runs_the_same_in_its_own_interpreter():
     """--python diffprivlib=PATH: the accountant runs on the other side of a JSON pipe and decides as here (rounds
     allowed, and the exact engine's replay-from-scratch filter at a HALT and a CONT)."""
@@ -314,6 +323,7 @@ def test_diffprivlib_runs_the_same_in_its_own_interpreter():
         there.close()
 
 
+@pytest.mark.tier("peers")
 def test_pipeline_dp_extra_rows_come_from_its_own_interpreter_too():
     """--python pipeline_dp=PATH: the calibration and budget-split rows (not declarations) ask the peer in that
     interpreter (pipeline_dp_calls over JSON) and give the rows this interpreter gives -- they were silently

@@ -48,6 +48,7 @@ def _findings(search):
     return [{k: v for k, v in s.items() if k != "seconds"} for s in search]
 
 
+@pytest.mark.tier("slow")
 def test_jobs_give_the_same_findings_as_one_process():
     one = _one(SearchOptions(seconds=2, seeds=2))
     two = _one(SearchOptions(seconds=2, seeds=2, jobs=2))
@@ -55,6 +56,7 @@ def test_jobs_give_the_same_findings_as_one_process():
     assert all(s["seconds"] >= 0 and s["stopped"] in (["found"], ["examples"]) for s in one.search)
 
 
+@pytest.mark.tier("slow")
 def test_peers_at_once_keep_their_order_findings_and_witnesses(tmp_path):
     # two adapters searched at once (--jobs 2) write one witness file: each keeps its own witness (merged under a
     # lock), and the results come back in the order of the peers, as with one peer at a time
@@ -84,6 +86,7 @@ def _merge_one(arg):
     merge_witnesses(path, {f"k{i}": [{"x": i}]})
 
 
+@pytest.mark.tier("slow")
 def test_the_peer_can_run_in_another_interpreter():
     here = _one(SearchOptions(seconds=2))
     there = _one(SearchOptions(seconds=2), pythons={"fake_declared": sys.executable})
@@ -92,6 +95,7 @@ def test_the_peer_can_run_in_another_interpreter():
     assert here.search[0]["witness"] == there.search[0]["witness"]
 
 
+@pytest.mark.tier("slow")
 def test_dask_gives_the_same_findings():
     distributed = pytest.importorskip("distributed")
     # the audit runs each adapter in its own process, which connects to the scheduler as a remote client would: the

@@ -91,6 +91,7 @@ BROKEN = {"mylib.syntax_error": "SyntaxError", "mylib.raises_on_import": "boom a
           "mylib.returns_none": "NoneType, not a PeerResult", "mylib.returns_garbage": "malformed"}
 
 
+@pytest.mark.tier("slow")
 def test_a_broken_adapter_is_an_error_row_never_a_crash(mylib):
     argv = ["audit", "--peers", "none", "--fail-on", "error", "--format", "json"]
     for m in BROKEN:
@@ -120,6 +121,7 @@ def test_bad_audit_arguments_are_exit_2_one_line_naming_the_choices(capsys, argv
     assert len(lines) == 1 and lines[0].startswith("dpbounds: error:") and needle in lines[0], err
 
 
+@pytest.mark.tier("slow")
 def test_an_adapters_own_verdict_is_recomputed_from_its_numbers(mylib):
     doc = _doc(dpbounds(["audit", "--peers", "none", "--adapter", "mylib.liar", "--format", "json"], mylib))
     (peer,) = doc["peers"]
@@ -152,6 +154,7 @@ def _gone(pid: int) -> bool:
         return True
 
 
+@pytest.mark.tier("slow")
 def test_a_hung_adapter_times_out_as_an_error_row_and_its_process_tree_is_killed(mylib):
     pidfile = mylib / "child.pid"
     env_argv = ["audit", "--peers", "none", "--adapter", "mylib.hangs", "--timeout", "20", "--format", "json"]
@@ -170,6 +173,7 @@ def test_a_hung_adapter_times_out_as_an_error_row_and_its_process_tree_is_killed
     assert _gone(pid), f"the adapter's child {pid} is still running"
 
 
+@pytest.mark.tier("slow")
 def test_a_hung_peer_interpreter_times_out_and_its_children_are_killed(tmp_path):
     pidfile = tmp_path / "interp_child.pid"
     fake = tmp_path / "python"

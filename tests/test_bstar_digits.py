@@ -57,6 +57,7 @@ POINTS = [("0.8765", "3.7e-7"), ("0.8765", "1e-300"), ("1e-12", "3.7e-7"), ("1e-
 
 
 @pytest.mark.parametrize("eps_g,delta_g", POINTS)
+@pytest.mark.tier("slow")
 def test_b_star_cks20_to_40_certified_digits(eps_g, delta_g):
     b = dpbounds.b_star(eps_g, delta_g, "cks20", digits=40)
     lo, hi = b.bracket

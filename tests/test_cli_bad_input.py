@@ -62,6 +62,7 @@ def _still_special(p: Path, kind: str) -> bool:
 
 # ---------------------------------------------------------------------------------------------- item 4: outputs
 @pytest.mark.parametrize("kind", ["fifo", "chr", "dir", "link"])
+@pytest.mark.tier("slow")
 def test_output_over_a_special_file_is_refused_and_left_alone(specials, kind):
     if kind not in specials:
         pytest.skip("mknod needs root")
@@ -75,6 +76,7 @@ def test_output_over_a_special_file_is_refused_and_left_alone(specials, kind):
 
 
 @pytest.mark.parametrize("kind", ["fifo", "chr", "dir"])
+@pytest.mark.tier("slow")
 def test_filter_state_on_a_special_file_is_refused(specials, kind):
     if kind not in specials:
         pytest.skip("mknod needs root")
@@ -86,6 +88,7 @@ def test_filter_state_on_a_special_file_is_refused(specials, kind):
 
 # ---------------------------------------------------------------------------------------------- item 4: inputs
 @pytest.mark.parametrize("kind", ["fifo", "chr", "dir"])
+@pytest.mark.tier("slow")
 def test_eps_file_that_is_not_a_regular_file_is_refused_without_waiting(specials, kind):
     if kind not in specials:
         pytest.skip("mknod needs root")
@@ -99,6 +102,7 @@ def test_dev_zero_as_eps_file_is_refused():
 
 
 @pytest.mark.parametrize("content", [b"\x00\x01\x02\xff", "0.1\n".encode("utf-16")], ids=["binary", "utf16"])
+@pytest.mark.tier("slow")
 def test_binary_eps_file_is_refused(tmp_path, content):
     f = tmp_path / "eps.bin"
     f.write_bytes(content)
@@ -113,6 +117,7 @@ def test_eps_file_with_too_many_values_is_refused(tmp_path):
                    str(MAX_LIST_VALUES))
 
 
+@pytest.mark.tier("slow")
 def test_eps_file_through_a_symlink_is_read(specials):
     r = dpbounds(["eval", "rruv16.thm5_1", *P, "--eps-file", str(specials["link"])])
     assert r.returncode == 0, r.stderr
@@ -129,6 +134,7 @@ def test_eps_file_through_a_symlink_is_read(specials):
     (["filter", "fz21.thm4_7", "--budget", "eps_g=1e99999", "--budget", "delta_g=1e-6"], "eps_g"),
     (["eval", "rruv16.thm5_1", *P, "--eps", "1e" + "9" * 300], "eps[0]"),
 ], ids=["eps-1e-99999", "three-huge-params", "kov15-k-1e9", "eps_g-1e99999", "300-digit-exponent"])
+@pytest.mark.tier("slow")
 def test_short_inputs_that_would_take_minutes_are_refused(argv, param):
     assert_refused(dpbounds(argv, stdin="eps\n0.1\n"), param)
 
@@ -153,6 +159,7 @@ def test_digits_5000_is_honoured():
     ["rruv16.lemma6_4", "--param", "x=0.01", "--param", "delta_g=1e-6", "--eps", "0.1,0.2"],  # A, odometer
     ["conversions.kov15.heterogeneous", "--param", "dhat=1e-6", "--eps", "0.1,0.2"],         # KOV
 ], ids=["thm5_1", "lemma6_4", "kov15"])
+@pytest.mark.tier("slow")
 def test_digits_80_with_transcendental_aggregates(argv):
     r = dpbounds(["eval", *argv, "--digits", "80"])
     assert r.returncode == 0, r.stderr
@@ -205,6 +212,7 @@ def test_bstar_huge_eps_g_is_refused_clearly():
     (["bstar", "--eps-g", "1", "--delta-g", "1e-6", "--digits", "-5"], "--digits"),
     (["eval", "rruv16.thm5_1", *P, "--eps", "0.1", "--digits", "5001"], "--digits"),
 ], ids=lambda x: " ".join(x)[:50] if isinstance(x, list) else None)
+@pytest.mark.tier("slow")
 def test_garbage_is_refused(tmp_path, argv, needle):
     assert_refused(dpbounds(argv, cwd=tmp_path), needle)
     assert list(tmp_path.iterdir()) == []  # nothing written, not even a fallback file
@@ -218,6 +226,7 @@ def _bad_output_paths(tmp_path: Path) -> list[tuple[str, Path]]:
 
 
 @pytest.mark.parametrize("command", ["spec", "check-proofs", "audit", "golden", "report", "filter"])
+@pytest.mark.tier("slow")
 def test_os_errors_on_output_paths_exit_2(tmp_path, command):
     for label, path in _bad_output_paths(tmp_path):
         if command in ("golden", "report") and label == "a-directory":
@@ -236,6 +245,7 @@ def test_os_errors_on_output_paths_exit_2(tmp_path, command):
     assert (tmp_path / "regular").read_text() == "x"
 
 
+@pytest.mark.tier("slow")
 def test_unknown_id_gets_a_suggestion():
     line = assert_refused(dpbounds(["eval", "rruv16.thm5_2", *P, "--eps", "0.1"]), "id")
     assert "did you mean" in line and "rruv16.thm5_1" in line

@@ -77,6 +77,7 @@ def test_q_one_contains_the_registry_gaussian_curve():
 
 
 @pytest.mark.parametrize("q,sigma", [(F(1, 10), 1), (F(1, 2), F(1, 2)), (F(1, 100), 2)])
+@pytest.mark.tier("slow")
 def test_one_step_contains_quadrature_of_the_definition(q, sigma):
     b = _brk(q, sigma, 1, F(1, 100))
     for eps in (0, F(1, 10), F(1, 2), 1):
@@ -90,6 +91,7 @@ def test_one_step_contains_quadrature_of_the_definition(q, sigma):
             assert S.delta_bound(gl, wl, F(eps)) <= v <= S.delta_bound(gu, wu, F(eps)), (d, eps)
 
 
+@pytest.mark.tier("slow")
 def test_small_q_lower_end_is_not_zero():
     # the dominated pair certifies no group when the first grid point lies above loss 0 (h > -log(1 - q)): at
     # q = 1e-4 with h = 1/6000 its lower end was 0 and its k-fold squarings doubled a zero array; the search now

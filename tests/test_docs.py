@@ -15,6 +15,8 @@ import dpbounds
 
 ROOT = Path(__file__).resolve().parents[1]
 
+pytestmark = pytest.mark.tier("wheel")
+
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):

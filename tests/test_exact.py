@@ -322,6 +322,7 @@ def test_crossing_probability_is_monotone_in_n(n1, n2):
 
 
 @pytest.mark.parametrize("method", ["hoeffding", "clopper-pearson"])
+@pytest.mark.tier("slow")
 def test_crossing_dp_agrees_with_monte_carlo(method):
     eps = 0.1
     bound = lambda n: 0.9 * math.sqrt(n) * eps + n * eps * eps / 2  # noqa: E731 - an aggressive (invalid) curve

@@ -121,6 +121,7 @@ def test_a_round_of_2_to_the_63_is_refused_in_bounded_memory():
     ["eval", "conversions.cks20", "--param", "rho=1e1000", "--param", "delta=1e-6"],
     ["eval", "rruv16.thm5_1", "--param", "eps_g=1", "--param", "delta_g=1e-6", "--eps", "1e308"],
 ])
+@pytest.mark.tier("slow")
 def test_an_uncertifiable_value_is_exit_2_one_line(argv):
     r = limited(argv=argv)
     assert_answer_or_refusal(r)
@@ -135,6 +136,7 @@ def test_an_uncertifiable_value_is_exit_2_one_line(argv):
     (["filter", "rruv16.thm5_1", "--budget", "eps_g=1", "--budget", "delta_g=1e-6"], "eps\n4e9\n"),
     (["eval", "rruv16.thm5_1", "--param", "eps_g=1", "--param", "delta_g=1e-6", "--eps", "3e9"], ""),
 ], ids=["cks20.delta-eps49999", "thm4_2-s1e1000", "filter-eps4e9", "thm5_1-eps3e9"])
+@pytest.mark.tier("extreme")
 def test_short_inputs_with_huge_values_finish_within_the_limits(argv, stdin):
     r = limited(argv=argv, stdin=stdin)
     assert_answer_or_refusal(r)
@@ -167,6 +169,7 @@ def _documented(call) -> None:
 
 @settings(max_examples=40, deadline=None)
 @given(a=hostile_scalars, b=hostile_scalars, conv=st.sampled_from(["cks20", "bs16", "gauss"]))
+@pytest.mark.tier("slow")
 def test_conversions_take_hostile_numbers_with_a_documented_answer(a, b, conv):
     _documented(lambda: dpbounds.delta_of(a, b, conv))
     _documented(lambda: dpbounds.eps_of(a, b, conv))
@@ -195,6 +198,7 @@ def _chunks(n: int = 4) -> list[list[str]]:
 
 @pytest.mark.filterwarnings("ignore::dpbounds.spec.RefutedConstantWarning")
 @pytest.mark.parametrize("chunk", range(4))
+@pytest.mark.tier("extreme")
 def test_every_entry_at_extreme_points_answers_or_refuses_within_the_limits(chunk):
     """The class, not the instances: every registry entry (and every filter, one round at an extreme cost) at each
     parameter pushed to 1e-1000 .. 1e1000 (tests/extreme_points.py), under RLIMIT_AS / RLIMIT_CPU."""

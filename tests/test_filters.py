@@ -298,6 +298,7 @@ def test_rr_renyi_filter_charges_less_than_the_zcdp_route_at_the_same_order():
         assert rr_rdp_upper(a, e) < Fraction(a) * Fraction(e) ** 2 / 2
 
 
+@pytest.mark.tier("slow")
 def test_rr_renyi_filter_is_exactly_private_and_an_undercharging_variant_is_caught():
     from dpbounds.proofs_check.claims.filters import rr_filter_exact_report
     ok, rows = rr_filter_exact_report()
@@ -436,6 +437,7 @@ def test_three_round_quadrature_of_a_non_adaptive_policy_is_the_exact_compositio
     assert a < q
 
 
+@pytest.mark.tier("slow")
 def test_rr_charge_is_the_same_float_for_one_round_or_a_whole_array_and_never_below_the_curve():
     """The per-round and the batched paths of the RR Renyi filters charge rr_rdp_charge: its value for an element
     must not depend on the array around it (SIMD lanes vs tails), and it bounds the exact curve from above."""

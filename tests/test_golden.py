@@ -145,6 +145,7 @@ def test_out_refuses_a_directory_that_is_not_a_golden_tree_a_file_and_a_symlink(
 
 # ------------------------------------------------------------------ schemas and types
 
+@pytest.mark.tier("slow")
 def test_every_record_validates_against_the_schema_of_its_kind(golden_dir):
     kinds_seen = set()
     for kind in KINDS:
@@ -247,6 +248,7 @@ def test_caveated_entries_carry_their_caveat_and_the_cli_warns_once_per_entry(tm
     assert seen == set(ids.split(","))
 
 
+@pytest.mark.tier("slow")
 def test_every_filter_budget_in_streams_and_bounds_is_one_the_library_certifies(tmp_path):
     """A stream's budget must be one dpbounds' own filter accepts: B above the certified B*(eps_g, delta) of a valid
     conversion certifies nothing (before, fz21.thm4_7 and wrrw23.thm1.cks20 streams ran at B = 0.5 where B* is
@@ -455,6 +457,7 @@ def _node():
     return node
 
 
+@pytest.mark.tier("browser")
 def test_javascript_consumer_reads_every_file_kind(golden_dir):
     r = subprocess.run([_node(), str(ROOT / "tests/consumers/golden_consumer.mjs"), str(golden_dir)],
                        capture_output=True, text=True, timeout=300)
@@ -462,6 +465,7 @@ def test_javascript_consumer_reads_every_file_kind(golden_dir):
     assert "bound, bstar, conversion, filter_stream, odometer_stream: all invariants hold" in r.stdout
 
 
+@pytest.mark.tier("browser")
 def test_javascript_consumer_catches_a_field_that_changes_type(golden_dir, tmp_path):
     node = _node()
     copy = tmp_path / "copy"

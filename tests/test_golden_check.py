@@ -73,6 +73,7 @@ def _edit_record(d, rel, i, **changes):
     _rewrite(d, rel, ("\n".join(lines) + "\n").encode())
 
 
+@pytest.mark.tier("slow")
 def test_the_pristine_tree_verifies_with_every_record_recomputed(pristine):
     assert check_golden(pristine) == []
     assert check_golden(pristine, sample_rate=1.0) == []  # the invariants and the reference agree on every record

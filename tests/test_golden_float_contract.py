@@ -120,6 +120,7 @@ def _own(entry_id, budget, extra=False):
     return ExtraRound(Adapter()) if extra else Adapter()
 
 
+@pytest.mark.tier("slow")
 def test_every_stream_file_passes_a_correct_float_filter_and_fails_an_extra_round(stream_files):
     for entry_id, recs in stream_files.items():
         fails, _ = _run(lambda b: _own(entry_id, b), recs)

@@ -181,6 +181,7 @@ def _independent(rec):
 # ------------------------------------------------------------------ the records
 
 
+@pytest.mark.tier("slow")
 def test_sample_grid_has_records_of_every_entry_with_only_a_certified_evaluator(tree):
     opaque = sorted(e.id for e in spec.registry().values() if e.evaluator)
     assert opaque == sorted(OPAQUE) and sorted(G.OPAQUE_POINTS) == opaque
@@ -202,6 +203,7 @@ def test_sample_grid_has_records_of_every_entry_with_only_a_certified_evaluator(
         assert all(int(p["k"]) <= 10 for p in ps if p["q"] != "1")
 
 
+@pytest.mark.tier("slow")
 def test_every_enclosure_contains_the_independent_value(tree):
     mp.dps = 50
     checked = 0
@@ -229,6 +231,7 @@ def test_every_enclosure_contains_the_independent_value(tree):
     assert checked >= 10
 
 
+@pytest.mark.tier("slow")
 def test_independent_zcdp_search_is_at_most_the_gdp_curve():
     """The independent zCDP computation is itself checked against a known bound: at most tradeoff.gdp at
     mu = sqrt(2 rho) (rho-zCDP is implied by sqrt(2 rho)-GDP), and at least one order's curve."""
@@ -328,6 +331,7 @@ def test_docs_float_contract_judges_opaque_records(tree, tmp_path):
                 check_value(rec, math.nextafter(rec["lower"], -math.inf))
 
 
+@pytest.mark.tier("browser")
 def test_javascript_consumer_accepts_them_and_catches_a_width_beyond_rel_tol(tree, tmp_path):
     node = shutil.which("node")
     if node is None:

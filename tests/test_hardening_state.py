@@ -35,6 +35,7 @@ def _one_line_exit_2(r):
 
 # ------------------------------------------------------------------ items 2: budget and conversion on resume
 
+@pytest.mark.tier("slow")
 def test_resume_with_a_smaller_budget_is_refused(tmp_path):
     st = tmp_path / "s.json"
     r = _cli(["filter", "rruv16.thm3_4.filter", "--budget", "eps_g=1", "--state", str(st)], "eps\n0.4\n0.4\n")
@@ -47,12 +48,14 @@ def test_resume_with_a_smaller_budget_is_refused(tmp_path):
 
 
 @pytest.mark.parametrize("bad", [["--budget", "eps_g=nan"], ["--budget", "foo=bar"], ["--budget", "eps_g=-1"]])
+@pytest.mark.tier("slow")
 def test_invalid_budget_is_refused_even_on_resume(tmp_path, bad):
     st = tmp_path / "s.json"
     assert _cli(["filter", "rruv16.thm3_4.filter", "--budget", "eps_g=1", "--state", str(st)], "eps\n0.1\n").returncode == 0
     _one_line_exit_2(_cli(["filter", "rruv16.thm3_4.filter", *bad, "--state", str(st)], "eps\n0.1\n"))
 
 
+@pytest.mark.tier("slow")
 def test_resume_with_the_same_or_no_budget_continues(tmp_path):
     st = tmp_path / "s.json"
     args = ["filter", "rruv16.thm3_4.filter", "--state", str(st)]
@@ -63,6 +66,7 @@ def test_resume_with_the_same_or_no_budget_continues(tmp_path):
     assert r.stdout.startswith("3\tHALT")
 
 
+@pytest.mark.tier("slow")
 def test_resume_with_another_conversion_is_refused(tmp_path):
     st = tmp_path / "s.json"
     base = ["filter", "fz21.thm4_7", "--budget", "eps_g=1", "--budget", "delta_g=1e-6", "--state", str(st)]
@@ -99,6 +103,7 @@ def _state(tmp_path, fid="fz21.thm4_7", **budget):
 @pytest.mark.parametrize("fid,budget", [("fz21.thm4_7", {"eps_g": "1", "delta_g": "1e-6"}),
                                         ("wrrw23.thm1.cks20", {"eps_g": "1", "delta_prime": "1e-6",
                                                                "delta_dprime": "1e-7"})])
+@pytest.mark.tier("slow")
 def test_a_state_with_b_above_the_certified_b_star_is_refused(tmp_path, fid, budget):
     p, st = _state(tmp_path, fid, **budget)
     st["budget"]["B"] = "100/1"
@@ -133,6 +138,7 @@ MALFORMED = {
 
 
 @pytest.mark.parametrize("name", sorted(MALFORMED))
+@pytest.mark.tier("slow")
 def test_malformed_state_is_refused_with_one_line(tmp_path, name):
     p, st = _state(tmp_path)
     m = MALFORMED[name]
@@ -157,6 +163,7 @@ def test_malformed_state_is_refused_with_one_line(tmp_path, name):
     b"",
     b"x" * (2 << 20),                                                  # larger than any state file
 ], ids=["deep-nesting", "huge-integer", "utf-16", "overflow", "garbage", "empty", "oversized"])
+@pytest.mark.tier("slow")
 def test_hostile_state_bytes_give_exit_2(tmp_path, content):
     p = tmp_path / "s.json"
     p.write_bytes(content)
@@ -189,6 +196,7 @@ def test_a_second_filter_on_a_used_state_file_is_refused(tmp_path):
     g.close()
 
 
+@pytest.mark.tier("slow")
 def test_two_concurrent_processes_never_lose_spend(tmp_path):
     st = tmp_path / "s.json"
     stream = "eps\n" + "0.001\n" * 400
@@ -235,6 +243,7 @@ def test_a_duplicated_key_in_a_state_file_is_refused(tmp_path):
     _one_line_exit_2(_cli(["filter", "rruv16.thm3_4.filter", "--state", str(st)], "eps\n0.01\n"))
 
 
+@pytest.mark.tier("slow")
 def test_a_removed_lock_file_does_not_let_two_processes_lose_a_round(tmp_path):
     """Issue 25: removing a stale-looking s.json.lock let a second process run on the same state, and a round was
     lost (80 CONT printed, 79 recorded).  Now the second writer is refused and every CONT printed is recorded."""
@@ -283,6 +292,7 @@ def test_the_lock_file_is_removed_on_close_and_a_leftover_is_harmless(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["s.json"]
 
 
+@pytest.mark.tier("slow")
 def test_killed_filters_leave_no_temp_files(tmp_path):
     st = tmp_path / "s.json"
     args = [PY, "-m", "dpbounds", "filter", "rruv16.thm3_4.filter", "--budget", "eps_g=1e9", "--state", str(st)]
@@ -308,6 +318,7 @@ def test_killed_filters_leave_no_temp_files(tmp_path):
 
 # ------------------------------------------------------------------ streamed output, parsed by a consumer
 
+@pytest.mark.tier("slow")
 def test_streamed_json_is_one_document_a_consumer_parses(tmp_path):
     r = _cli(["filter", "rruv16.thm3_4.filter", "--budget", "eps_g=0.25", "--format", "json"],
              "eps\n0.1\n0.1\n0.1\n0.1\n")

@@ -27,6 +27,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 FOLDERS = {"dpbounds": ROOT / "reference", "dpbounds.spec": ROOT / "spec",
            "dpbounds.proofs_check": ROOT / "proofs_check"}
@@ -213,6 +215,7 @@ def cycles(g: dict[str, set[str]]) -> list[list[str]]:
     return out
 
 
+@pytest.mark.tier("slow")
 def test_the_graph_sees_the_known_edges():
     # the reader is not vacuous: edges the sources certainly have
     g = graph(include_local=False)
@@ -227,6 +230,7 @@ def test_cycle_finder_finds_a_cycle():
     assert cycles({"a": {"b"}, "b": set()}) == []
 
 
+@pytest.mark.tier("slow")
 def test_no_import_cycles_at_module_level():
     assert cycles(graph(include_local=False)) == []
 
@@ -265,6 +269,7 @@ def test_allowed_upward_edges_still_exist():
     assert not set(ALLOWED_UP) - up, f"gone: delete from ALLOWED_UP {sorted(set(ALLOWED_UP) - up)}"
 
 
+@pytest.mark.tier("slow")
 def test_registry_order_does_not_depend_on_which_module_is_imported_first():
     # the source modules register when imported; dpbounds.spec imports them all in a fixed order
     import subprocess

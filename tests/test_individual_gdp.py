@@ -88,6 +88,7 @@ def test_each_individual_gets_its_own_fixed_parameter_optimum():
     assert want[0] == 560  # the workload: the same count as the GDP filter st22.filter
 
 
+@pytest.mark.tier("slow")
 def test_adaptive_interactions_meet_mu_g_gdp_and_a_10_percent_larger_budget_is_caught():
     from dpbounds.proofs_check.claims.filters import individual_gdp_report
     ok, above, rows = individual_gdp_report()

@@ -34,6 +34,7 @@ def _enc(entry, pt):
 @pytest.mark.parametrize("entry,name,direction", CASES, ids=[f"{e.id}:{n}" for e, n, _ in CASES])
 @settings(max_examples=10)
 @given(data=st.data(), factor=st.floats(1.0001, 100.0))
+@pytest.mark.tier("properties")
 def test_monotone_in_declared_direction(entry, name, direction, data, factor):
     pt = data.draw(entry_points(entry))
     pt = {k: Fraction(v) for k, v in pt.items()}

@@ -212,6 +212,7 @@ def test_golden_streams_of_the_new_filters_follow_their_exact_rules():
             assert not any(r["halt"] for r in recs1[:-1])
 
 
+@pytest.mark.tier("slow")
 def test_heterogeneous_benchmark_never_exceeds_the_optimum_and_gdp_reaches_it():
     from dpbounds.outputs.compare import compare_heterogeneous_table
     headers, rows, g_headers, g_rows, note, best = compare_heterogeneous_table(quick=True)

@@ -37,6 +37,7 @@ def test_help_of_the_package_names_the_cli_the_audit_and_the_golden_vectors():
 
 
 @pytest.mark.parametrize("eps,decision", [("0.01", "CONT"), ("0.5,0.6", "HALT")])
+@pytest.mark.tier("slow")
 def test_eval_of_a_filter_prints_its_decision(eps, decision):
     base = ["eval", "rruv16.thm5_1", "--param", "eps_g=1", "--param", "delta_g=1e-6", "--eps", eps]
     r = _cli(base)
@@ -55,6 +56,7 @@ def test_eval_of_a_bound_that_is_not_a_filter_prints_no_decision():
     assert r.returncode == 0 and "decision:" not in r.stdout
 
 
+@pytest.mark.tier("slow")
 def test_the_gdp_filter_reads_mu_as_rho_equal_mu_squared_over_two():
     budget = ["--budget", "eps_g=1", "--budget", "delta_g=1e-6"]
     mus = ["0.05", "0.1", "0.07"] * 6

@@ -37,6 +37,7 @@ def _in_domain(entry, pt) -> bool:
 @pytest.mark.parametrize("entry", VECTOR, ids=[e.id for e in VECTOR])
 @settings(max_examples=6)
 @given(data=st.data(), chunk=st.sampled_from([1, 3, 16384]), scalar_params=st.booleans())
+@pytest.mark.tier("properties")
 def test_array_elements_bracket_their_certified_enclosures(entry, data, chunk, scalar_params):
     """Arrays of ~12 points (aggregates always vary; the other parameters vary or are shared scalars)."""
     base = data.draw(entry_points(entry))
@@ -195,6 +196,7 @@ EXTREME_CASES = [(e, k, v) for e in ALL_CLOSED for k in sorted(e.sample_point())
 
 @pytest.mark.parametrize("entry,name,value", EXTREME_CASES,
                          ids=[f"{e.id}-{k}={v:g}" for e, k, v in EXTREME_CASES])
+@pytest.mark.tier("properties")
 def test_extreme_inputs_give_the_right_value_or_inf_on_the_right_side(entry, name, value):
     """eps up to 1000, delta down to 1e-300, V up to 1e12 and down to 1e-30 (issue #3): never NaN, never a finite
     number on the wrong side of the certified value; +inf only as an upper end, -inf only as a lower end."""

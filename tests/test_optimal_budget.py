@@ -79,6 +79,7 @@ def _rr(a, e):
     return MP.log(p**a * q**(1 - a) + q**a * p**(1 - a)) / (a - 1)
 
 
+@pytest.mark.tier("slow")
 def test_budget_matches_an_independent_r_star_and_is_never_above_it():
     b = make_filter("fz21.thm4_3.optimal", alpha="22", eps_g="1", delta_g="1e-6").budget["B"]
     r = _r_star(22, "1", "1e-6")
@@ -98,6 +99,7 @@ def test_rr_optimal_counts_rounds_of_pure_eps_like_the_independent_derivation():
     assert k >= g.try_spend_many([0.01] * 2000) == 490
 
 
+@pytest.mark.tier("slow")
 def test_zcdp_optimal_counts_rounds_like_the_independent_derivation():
     r = _r_star(16, "1", "1e-6") / 16
     k = int(MP.floor(r / MP.mpf("0.00005")))
@@ -136,6 +138,7 @@ def test_optimal_budget_is_never_below_cks20s():
         assert b is not None and float(b) >= cks
 
 
+@pytest.mark.tier("slow")
 def test_bad_input_names_the_parameter():
     for kw, name in (({"alpha": "1", "eps_g": "1", "delta_g": "1e-6"}, "alpha"),
                      ({"alpha": "4", "eps_g": "1", "delta_g": "2"}, "delta_g"),

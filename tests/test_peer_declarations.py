@@ -130,6 +130,7 @@ def _run(py: str, calls: list[tuple[str, dict]]) -> list[dict]:
 
 
 @pytest.mark.parametrize("name", ADAPTERS)
+@pytest.mark.tier("peers")
 def test_each_conversion_runs_at_its_first_example(name):
     mod = importlib.import_module(f"dpbounds.audit.peers.{name}")
     py = _interpreter(mod)
@@ -174,6 +175,7 @@ def _witnesses():
 
 
 @pytest.mark.parametrize("name,w", list(_witnesses()), ids=lambda x: x if isinstance(x, str) else x["call"])
+@pytest.mark.tier("slow")
 def test_witness_is_an_under_report_by_the_independent_derivation(name, w):
     from dpbounds.audit.peers import _truth
     t = _truth.TRUTH[w["ref"]](**w["inputs"])
@@ -247,6 +249,7 @@ def test_gauss_sigma_min_is_certified_around_the_derivation(sens, eps, delta):
 
 @pytest.mark.parametrize("n,ei,di", [(100, 0.1, 1e-5), (50, 0.5, 1e-3), (10, 0.1, 1e-6), (1, 2.0, 1e-2),
                                      (7, 0.3, 0.01), (300, 0.01, 1e-6), (2, 1.0, 1e-10)])
+@pytest.mark.tier("slow")
 def test_adv_comp_eps_closed_form_agrees_with_bisection_of_the_exact_curve(n, ei, di):
     from dpbounds.audit.peers import _truth
     e = _refs.adv_comp_eps(n=n, ei=ei, di=di)

@@ -19,6 +19,7 @@ def results():
     return run_all()
 
 
+@pytest.mark.tier("slow")
 def test_every_claim_runs_and_has_a_valid_verdict(results):
     assert len(results) >= 25
     for r in results:
@@ -27,6 +28,7 @@ def test_every_claim_runs_and_has_a_valid_verdict(results):
         assert r.evidence.strip()
 
 
+@pytest.mark.tier("slow")
 def test_claims_point_at_registered_spec_entries(results):
     from dpbounds import spec
     reg = spec.registry()
@@ -42,6 +44,7 @@ def test_every_reconstructed_entry_has_its_rederivation_claim():
             assert any(c in claims for c in e.proof_claims), e.id
 
 
+@pytest.mark.tier("slow")
 def test_verdicts_md_is_current(results):
     path = ROOT / "proofs_check" / "VERDICTS.md"
     assert path.read_text() == render_markdown(results), "proofs_check/VERDICTS.md is stale: dpbounds check-proofs --format md --out proofs_check/VERDICTS.md"

@@ -51,6 +51,7 @@ def test_all_requested_claims_are_registered():
 
 
 @pytest.mark.parametrize("cid", CLAIM_IDS)
+@pytest.mark.tier("properties")
 def test_claim_runs_and_returns_a_valid_verdict(cid):
     from dpbounds import spec
     c = _CLAIMS[cid]

@@ -106,8 +106,9 @@ OPT_POINTS = [("2", "0.5", "1e-5"), ("8", "1", "1e-6"), ("32", "0.2", "1e-10"), 
               ("4", "10", "1e-9")]
 
 
-@pytest.mark.slow
+@pytest.mark.tier("slow")
 @pytest.mark.parametrize("a,R,d", OPT_POINTS)
+@pytest.mark.tier("properties")
 def test_optimal_eps_contains_brute_force_over_binary_pairs(a, R, d):
     enc = enclose("conversions.rdp.optimal", {"alpha": a, "R": R, "delta": d}, rel_tol=1e-12)
     ctx, b = brute_eps(a, R, d)
@@ -128,6 +129,7 @@ def test_optimal_eps_equals_the_symmetric_optimum_at_these_points(a, R, d):
 
 @pytest.mark.parametrize("a,R,e", [("8", "1", "2.5"), ("2", "0.5", "1"), ("1.5", "0.001", "0.01"), ("8", "1", "0.5"),
                                    ("32", "3", "3.2")])
+@pytest.mark.tier("properties")
 def test_optimal_delta_contains_brute_force(a, R, e):
     enc = enclose("conversions.rdp.optimal.delta", {"alpha": a, "R": R, "eps_g": e}, rel_tol=1e-12)
     ctx, b = brute_delta(a, R, e)
@@ -176,6 +178,7 @@ def test_cks20_matches_dp_accounting_formula_typed_here():
         assert _f(enc.lo, ctx) <= want + ctx.mpf("1e-35") and want - ctx.mpf("1e-35") <= _f(enc.hi, ctx)
 
 
+@pytest.mark.tier("slow")
 def test_r_max_is_the_inverse_of_the_optimal_conversion():
     for a, e, d in (("8", "1", "1e-6"), ("2", "3", "1e-5"), ("32", "0.5", "1e-10"), ("4", "1", "0.4")):
         r = rc.r_max_enclosure(a, e, d)
@@ -207,6 +210,7 @@ def test_public_functions_and_domain_errors():
 # ------------------------------------------------------------------------------------------ trade-off curves
 
 @pytest.mark.parametrize("mu,fpr", [("1", "0.05"), ("0.1", "0.5"), ("3", "1e-6"), ("2", "0.99"), ("0.5", "1e-12")])
+@pytest.mark.tier("slow")
 def test_gdp_curve_against_neyman_pearson_by_quadrature(mu, fpr):
     ctx = _ctx(25)
     dens = lambda u: ctx.exp(-u * u / 2) / ctx.sqrt(2 * ctx.pi)  # noqa: E731
@@ -343,6 +347,7 @@ def test_fast_paths_bracket_the_exact_values():
 
 
 @pytest.mark.parametrize("rho,fpr", [("0.5", "0.05"), ("0.02", "0.3")])
+@pytest.mark.tier("slow")
 def test_zcdp_curve_between_one_order_and_the_gaussian_mechanism(rho, fpr):
     """sup over orders >= the order-2 curve (a valid lower bound), <= G_sqrt(2 rho) (the Gaussian mechanism is
     rho-zCDP); and the certified upper end is a Bernoulli point that is rho-zCDP at every order checked here by

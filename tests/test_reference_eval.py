@@ -32,6 +32,7 @@ def _params_and_aggs(entry, pt):
 
 
 @pytest.mark.parametrize("entry", CLOSED_FORM, ids=IDS)
+@pytest.mark.tier("properties")
 def test_enclosure_contains_higher_precision_value_precision_independence(entry):
     params, aggs = _params_and_aggs(entry, entry.sample_point())
     try:
@@ -51,6 +52,7 @@ def test_enclosure_contains_higher_precision_value_precision_independence(entry)
 
 
 @pytest.mark.parametrize("entry", CLOSED_FORM, ids=IDS)
+@pytest.mark.tier("properties")
 def test_mpmath_value_agrees_with_certified_enclosure(entry):
     params, aggs = _params_and_aggs(entry, entry.sample_point())
     try:
@@ -69,6 +71,7 @@ def test_mpmath_value_agrees_with_certified_enclosure(entry):
 @pytest.mark.parametrize("entry", CLOSED_FORM, ids=IDS)
 @settings(max_examples=15)
 @given(data=st.data())
+@pytest.mark.tier("properties")
 def test_fast_path_brackets_certified_enclosure(entry, data):
     pt = data.draw(entry_points(entry))
     params, aggs = _params_and_aggs(entry, pt)
@@ -102,6 +105,7 @@ def test_fast_path_vectorizes_and_rejects_nan():
         ev.fast_upper("rruv16.thm5_1", eps_g=1.0, delta_g=np.array([1e-6, 0.5]), A=0.1, V=0.2)
 
 
+@pytest.mark.tier("slow")
 def test_long_float_stream_enclosure_contains_exact_rational_sum():
     rng = np.random.default_rng(1)
     eps = rng.uniform(0.001, 0.01, size=100_000)

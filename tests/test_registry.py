@@ -45,6 +45,7 @@ def test_domain_is_satisfiable_at_sample_point(entry):
 
 
 @pytest.mark.parametrize("entry", ENTRIES, ids=IDS)
+@pytest.mark.tier("properties")
 def test_expression_evaluates_to_real_or_infinity(entry):
     pt = entry.sample_point()
     subs = {sym(k): sp.Rational(spec.parse_exact(k, v)) for k, v in pt.items() if k not in entry.text_params}

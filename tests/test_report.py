@@ -3,9 +3,12 @@ the Quick start's first command)."""
 
 from __future__ import annotations
 
+import pytest
+
 from dpbounds.outputs.report import build_report
 
 
+@pytest.mark.tier("slow")
 def test_report_sections_are_written_and_none_fails(tmp_path):
     sections = build_report(tmp_path, quick=True, only=["section_registry", "section_bstar", "section_golden"])
     assert [s.failed for s in sections] == [False, False, False], [s.blocks for s in sections if s.failed]

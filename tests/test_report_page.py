@@ -119,6 +119,7 @@ def _parse(text: str) -> _Page:
     return p
 
 
+@pytest.mark.tier("slow")
 def test_no_section_fails_and_the_page_has_a_title_summary_and_contents(page):
     out, sections, text = page
     assert [s.title for s in sections if s.failed] == []
@@ -135,6 +136,7 @@ def test_no_section_fails_and_the_page_has_a_title_summary_and_contents(page):
     assert dpbounds.__version__ in summary and "Spec version" in summary and "Generated" in summary
 
 
+@pytest.mark.tier("slow")
 def test_every_link_resolves_and_every_claim_and_finding_links_to_its_row(page):
     out, sections, text = page
     p = _parse(text)
@@ -148,6 +150,7 @@ def test_every_link_resolves_and_every_claim_and_finding_links_to_its_row(page):
     assert "unsound" in findings and re.search(r"href='#audit-\d+'", findings)
 
 
+@pytest.mark.tier("slow")
 def test_no_cell_is_cut_and_no_markdown_is_shown_raw(page):
     out, sections, text = page
     p = _parse(text)
@@ -165,6 +168,7 @@ def test_no_cell_is_cut_and_no_markdown_is_shown_raw(page):
     assert html.escape(longest.split(" Evidence: ", 1)[1].split()[-1]) in text
 
 
+@pytest.mark.tier("slow")
 def test_formulas_are_mathml_and_the_page_needs_nothing_from_the_network(page):
     out, sections, text = page
     p = _parse(text)
@@ -173,6 +177,7 @@ def test_formulas_are_mathml_and_the_page_needs_nothing_from_the_network(page):
     assert "<script" not in text
 
 
+@pytest.mark.tier("slow")
 def test_every_figure_is_a_file_in_the_report_and_an_svg(page):
     pytest.importorskip("matplotlib")
     out, sections, text = page
@@ -185,6 +190,7 @@ def test_every_figure_is_a_file_in_the_report_and_an_svg(page):
         assert b"<svg" in f.read_bytes()[:2000], src
 
 
+@pytest.mark.tier("slow")
 def test_the_filters_figure_uses_the_table_grid_and_says_how_it_shows_zero(page):
     pytest.importorskip("matplotlib")
     from dpbounds.outputs.compare import EPS_GRID_QUICK
@@ -197,6 +203,7 @@ def test_the_filters_figure_uses_the_table_grid_and_says_how_it_shows_zero(page)
     assert zero == ("cannot show 0" in caption)  # the quick grid's eps = 0.2 allows no round for some filter
 
 
+@pytest.mark.tier("slow")
 def test_the_fz21_example_shows_its_effect_and_the_caption_says_so(page):
     from dpbounds.outputs.examples.private_gd import run_example
     a7, a8 = run_example().values()
@@ -225,6 +232,7 @@ def test_progress_writes_lines_off_a_terminal_and_a_heartbeat_when_a_step_is_lon
     assert lines[-1].startswith("job: 2/2") and "\r" not in s.getvalue()
 
 
+@pytest.mark.tier("slow")
 def test_the_first_screen_says_what_was_checked_what_is_wrong_where_and_what_to_do(page):
     """Issue 25: a DP maintainer gets the message in two minutes -- a summary before anything else."""
     out, sections, text = page
@@ -242,6 +250,7 @@ def test_the_first_screen_says_what_was_checked_what_is_wrong_where_and_what_to_
         assert mark not in " ".join(p.prose)
 
 
+@pytest.mark.tier("slow")
 def test_details_on_demand_long_tables_and_figures_are_folded(page):
     out, sections, text = page
     for s in sections:
@@ -253,6 +262,7 @@ def test_details_on_demand_long_tables_and_figures_are_folded(page):
     assert "Show the table:" in audit and audit.index("Show the table:") < audit.index("<table")
 
 
+@pytest.mark.tier("slow")
 def test_source_cells_hold_the_citation_a_reader_uses_not_internal_strings(page):
     out, sections, text = page
     p = _parse(text)
@@ -261,6 +271,7 @@ def test_source_cells_hold_the_citation_a_reader_uses_not_internal_strings(page)
     assert "arXiv:1605.08294" in text  # the citation itself stays
 
 
+@pytest.mark.tier("slow")
 def test_the_peer_column_never_wraps_and_the_golden_section_shows_a_record(page):
     out, sections, text = page
     assert re.search(r"<td class='nw'>fake", text) and re.search(r"<td class='nw'>opendp", text) or \
@@ -271,6 +282,7 @@ def test_the_peer_column_never_wraps_and_the_golden_section_shows_a_record(page)
     assert "rruv16.thm5_1" in golden and "dpbounds golden --check" in golden
 
 
+@pytest.mark.tier("slow")
 def test_the_glossary_explains_the_terms(page):
     out, sections, text = page
     g = text[text.index("id='glossary'"):]
@@ -365,6 +377,7 @@ def _run_browser(exe: str, profile: Path, *args: str) -> subprocess.CompletedPro
                           capture_output=True, text=True, timeout=180)
 
 
+@pytest.mark.tier("browser")
 def test_the_page_in_a_headless_browser_at_1400_px(page, tmp_path):
     exe = _browser()
     if exe is None:

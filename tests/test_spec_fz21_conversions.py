@@ -53,6 +53,7 @@ def test_required_ids_are_registered():
 
 
 @pytest.mark.parametrize("entry_id", IDS)
+@pytest.mark.tier("properties")
 def test_entry_evaluates_to_a_finite_real_at_its_sample_point(entry_id):
     e = spec.get(entry_id)
     pt = e.sample_point()
@@ -278,6 +279,7 @@ def test_gauss_delta_is_exactly_the_gaussian_hockey_stick_divergence():
 
 @given(eps=st.fractions(Fraction(0), Fraction(3)), eps_g=st.fractions(Fraction(0), Fraction(4)))
 @settings(max_examples=30, deadline=None)
+@pytest.mark.tier("slow")
 def test_kov15_exact_at_k1_is_randomized_response(eps, eps_g):
     c = _ctx(40)
     v = _value("conversions.kov15.exact", {"eps": str(eps), "k": "1", "eps_g": str(eps_g)}, digits=35)

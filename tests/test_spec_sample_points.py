@@ -12,6 +12,7 @@ from dpbounds.spec.core import sym
 
 @pytest.mark.filterwarnings("ignore::dpbounds.spec.RefutedConstantWarning")
 @pytest.mark.parametrize("entry_id", sorted(spec.registry()))
+@pytest.mark.tier("properties")
 def test_every_expression_is_finite_real_or_plus_infinity_at_the_sample_point(entry_id):
     e = spec.get(entry_id)
     if e.evaluator:

@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -29,6 +31,7 @@ def test_tutorial_examples_are_ten_lines_of_pytest_and_pass(tmp_path):
     assert r.returncode == 0 and "4 passed" in r.stdout, r.stdout[-3000:] + r.stderr[-2000:]
 
 
+@pytest.mark.tier("slow")
 def test_a_failing_accountant_fails_with_its_witness_and_reproducer(tmp_path):
     code = _blocks()[1].replace("math.nextafter(self.spent + eps, math.inf)", "self.spent + eps")
     (tmp_path / "test_naive.py").write_text(code)
@@ -38,6 +41,7 @@ def test_a_failing_accountant_fails_with_its_witness_and_reproducer(tmp_path):
     assert "unsound-rounding" in r.stdout and "reproducer:" in r.stdout and "stream = " in r.stdout
 
 
+@pytest.mark.tier("slow")
 def test_the_golden_fixture_gives_records_by_kind_and_id(tmp_path):
     (tmp_path / "test_g.py").write_text(
         "def test_g(dpbounds_golden):\n"

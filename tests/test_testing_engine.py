@@ -85,6 +85,7 @@ def test_correct_float_cks20_is_never_unsound():
     assert r.examples > 20 and r.witness is None
 
 
+@pytest.mark.tier("properties")
 def test_correct_float_cks20_delta_is_never_unsound():
     r = check_conversion(cks20_delta, "conversions.cks20.delta", inputs={"rho": (1e-6, 10.0), "eps_g": (0.0, 50.0)},
                          **CONV)
@@ -137,6 +138,7 @@ def kov_cut(eps: float, k: int, eps_g: float) -> float:
 KOV = {"eps": (1e-3, 2.0), "k": (1, 120), "eps_g": (0.0, 20.0)}
 
 
+@pytest.mark.tier("properties")
 def test_correct_float_kov15_is_never_unsound():
     r = check_conversion(kov_exact, "conversions.kov15.exact", inputs=KOV, **CONV)
     assert r.verdict in ("exact", "conservative"), r.summary()
@@ -177,11 +179,13 @@ def test_calibration_outside_its_range_is_found():
     assert "gauss_eps_reference" in r.reference and r.enclosure is not None
 
 
+@pytest.mark.tier("properties")
 def test_valid_conversion_is_never_unsound_against_the_exact_curve():
     r = check_conversion(bs16_eps, gauss_eps_reference, inputs=GAUSS, **CONV)
     assert r.verdict in ("exact", "conservative"), r.summary()
 
 
+@pytest.mark.tier("properties")
 def test_lower_claims_are_mirrored():
     """claim='lower' (a budget: larger claims more privacy): a B* rounded down is sound, one rounded up by 1e-6
     relative is not.  (The first version of b_star_down computed sqrt(L + eps_g) - sqrt(L) directly: the search
@@ -269,6 +273,7 @@ class ExtraRound(UpFilter):
 
 
 @pytest.mark.parametrize("eps_g", [1.0, 0.75])
+@pytest.mark.tier("properties")
 def test_correct_float_filter_is_never_unsound(eps_g):
     r = check_filter(lambda: UpFilter(eps_g), "rruv16.thm3_4.filter", budget={"eps_g": repr(eps_g)},
                      **FILT)
@@ -285,6 +290,7 @@ def test_float_sum_of_the_budget_is_found():
     assert exact > 1  # the reference halts for a reason: the exact sum of the float costs is over the budget
 
 
+@pytest.mark.tier("slow")
 def test_rule_that_changes_after_many_rounds_is_found():
     r = check_filter(ChangesAfterManyRounds, "rruv16.thm3_4.filter", budget={"eps_g": "1"}, **FILT)
     assert r.verdict == "unsound", r.summary()

@@ -70,6 +70,7 @@ def _mypy_tree(tmp: Path) -> Path:
     return tmp
 
 
+@pytest.mark.tier("slow")
 def test_mypy_strict_passes_on_the_public_api(tmp_path):
     pytest.importorskip("mypy")
     tree = _mypy_tree(tmp_path)
@@ -81,6 +82,7 @@ def test_mypy_strict_passes_on_the_public_api(tmp_path):
     assert "Success: no issues found" in r.stdout
 
 
+@pytest.mark.tier("slow")
 def test_mypy_strict_catches_a_type_error(tmp_path):
     # the check is not vacuous: a wrong use of the public API fails under the same configuration
     pytest.importorskip("mypy")

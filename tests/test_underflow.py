@@ -249,6 +249,7 @@ def streams(draw, fid):
 @pytest.mark.parametrize("fid", FILTER_IDS)
 @settings(phases=[Phase.explicit, Phase.reuse, Phase.generate])  # shrinking sympy is slow
 @given(data=st.data())
+@pytest.mark.tier("slow")
 def test_filter_never_cont_where_exact_rule_halts(fid, data):
     rounds_in, rounds_q, budget = data.draw(streams(fid))
     entry = _entry(fid)

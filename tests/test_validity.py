@@ -89,6 +89,7 @@ ODOMETERS = [
 
 
 @pytest.mark.parametrize("oid,params,delta", ODOMETERS, ids=[o[0] for o in ODOMETERS])
+@pytest.mark.tier("slow")
 def test_odometer_crossing_probability_is_at_most_delta(oid, params, delta):
     eps, N = 0.1, 1500
     bound = odometer_lower_bound_fn(oid, params, eps)

@@ -25,6 +25,8 @@ ROOT = Path(__file__).resolve().parents[1]
 SOURCES = ("pyproject.toml", "README.md", "reference", "spec", "proofs_check")
 _ROW = re.compile(r"^\| `([^`]+)` \| `[^`]*` \| \*\*(\w+)\*\*", re.M)
 
+pytestmark = pytest.mark.tier("wheel")
+
 
 def _need(cond: bool, why: str) -> None:
     if not cond:
@@ -55,7 +57,6 @@ def _verdicts(md: str) -> dict[str, str]:
     return dict(_ROW.findall(md))
 
 
-@pytest.mark.slow
 def test_wheel_in_a_fresh_venv_from_an_empty_directory_reproduces_verdicts_md(tmp_path):
     _need((ROOT / "reference").is_dir(), "not a source checkout")
     _need(_can_build_wheels(), "no wheel build backend offline (install `wheel` or setuptools >= 70.1)")
