@@ -13,6 +13,7 @@ a long cell shows its first sentence and opens (<details>) to the full text.
 from __future__ import annotations
 
 import datetime
+import functools
 import html
 import re
 import subprocess
@@ -20,6 +21,7 @@ import time
 import traceback
 import warnings
 from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
@@ -30,7 +32,7 @@ import dpbounds
 from dpbounds import spec
 from dpbounds.accounting.conversions import b_star
 from dpbounds.audit.common import version_of
-from dpbounds.audit.run import (ADAPTERS, _detail as audit_detail, audit_peers, entry_point_adapters, finding_line,
+from dpbounds.audit.run import (ADAPTERS, _detail as audit_detail, audit_peers, finding_line,
                                 findings_with_witness, summary_counts)
 from dpbounds.evaluation.evaluate import CertificationError, decimal_str, enclose, evaluate
 from dpbounds.outputs import figures
@@ -329,11 +331,17 @@ def section_golden(sec: Section, out: Path, quick: bool) -> None:
         sec.table(["field", "value"], [[k, shown(k)] for k in keys if k in rec], collapse=False)
 
 
-def section_audit(sec: Section, out: Path, quick: bool) -> None:
-    results = []
-    for peer in {**ADAPTERS, **entry_point_adapters()}:  # one at a time, for progress
-        sec.tick(peer)
-        results += audit_peers([peer], quick=True)
+def audit_results() -> list:
+    """The quick audit of every known peer (a peer that is not installed is ``skipped``), its adapters run at once:
+    each is a subprocess, so this thread only waits for them."""
+    import os
+    return audit_peers(quick=True, jobs=max(2, os.cpu_count() or 1))
+
+
+def section_audit(sec: Section, out: Path, quick: bool, results: Callable[[], list] = audit_results) -> None:
+    """``results``: the audit's results (build_report starts the audit first and passes its future's result)."""
+    sec.tick("the installed peers")
+    results = results()
     sec.facts["audit_counts"] = summary_counts(results)
     sec.facts["peers"] = {r.peer: (r.version or version_of(r.peer)) if r.status != "skipped" else "not installed"
                           for r in results}
@@ -822,9 +830,15 @@ def build_report(out_dir: str | Path, *, quick: bool = False, only: list[str] | 
     out = ensure_output_dir(out_dir, "out")
     chosen = [(t, f) for t, f in SECTIONS if not only or t in only or f.__name__ in only]
     sections: list[Section] = []
-    with Progress(len(chosen), "dpbounds report", heartbeat=HEARTBEAT) as bar:
+    # the audit's peers run in subprocesses from the start, while this process builds the other sections
+    pool = ThreadPoolExecutor(max_workers=1)
+    if any(f is section_audit for _, f in chosen):
+        audit = pool.submit(audit_results)
+        chosen = [(t, functools.partial(f, results=audit.result) if f is section_audit else f) for t, f in chosen]
+    with pool, Progress(len(chosen), "dpbounds report", heartbeat=HEARTBEAT) as bar:
         for title, fn in chosen:
-            sec = Section(title, key=fn.__name__, tick=lambda note, t=title: bar.update(0, f"{t}: {note}"))
+            name = getattr(fn, "func", fn).__name__
+            sec = Section(title, key=name, tick=lambda note, t=title: bar.update(0, f"{t}: {note}"))
             bar.update(0, f"{title} ...")
             t0 = time.monotonic()
             try:
