@@ -28,7 +28,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "reference" / "audit" / "history.json"
-PEER_PYTHONS = Path(os.environ.get("DPBOUNDS_PEERS", "/work/peers"))
+PEER_PYTHONS = Path(os.environ.get("DPBOUNDS_PEERS", ".peers"))
 
 
 def interpreter(version: str) -> str:
