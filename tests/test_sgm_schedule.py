@@ -129,42 +129,6 @@ def test_two_step_fixed_size_product_pair():
     _inside(enc, truth)
 
 
-@pytest.mark.tier("slow")
-def test_two_phase_schedule_against_the_product_integral():
-    """Two phases of one step each at different q (different grid origins), add/remove: the larger over the
-    directions of H(P1 x P2 || Q1 x Q2) = E_{X1 ~ P1}[h_2(eps - L1(X1))], h_2 the one-step curve of phase 2 (closed
-    form in Gaussian CDFs, by symmetry below 0), integrated with mpmath."""
-    s, eps = mp.mpf(1), mp.mpf("0.5")
-
-    def one_step(qq, direction):
-        mix = lambda x: (1 - qq) * _phi(x, 0, s) + qq * _phi(x, 1, s)  # noqa: E731
-        if direction == "remove":
-            P, Q = mix, (lambda x: _phi(x, 0, s))
-        else:
-            P, Q = (lambda x: _phi(x, 0, s)), mix
-        return P, Q
-
-    def curve(qq, direction, e):
-        """H_{e^e}(P || Q) of one step: integral of (P - e^e Q)_+ beyond / before the crossing (monotone ratio)."""
-        P, Q = one_step(qq, direction)
-        g = mp.e ** e
-        f = lambda x: P(x) - g * Q(x)  # noqa: E731
-        try:
-            xs = mp.findroot(f, 0.5 + e)
-        except ValueError:
-            return mp.quad(lambda x: max(0, f(x)), [-mp.inf, -5, 0, 5, mp.inf])
-        return mp.quad(f, [xs, mp.inf]) if direction == "remove" else mp.quad(f, [-mp.inf, xs])
-
-    vals = []
-    for direction in ("remove", "add"):
-        P1, Q1 = one_step(mp.mpf("0.1"), direction)
-        L1 = lambda x: mp.log(P1(x) / Q1(x))  # noqa: E731
-        vals.append(mp.quad(lambda x: P1(x) * curve(mp.mpf("0.3"), direction, eps - L1(x)), [-mp.inf, -4, 0, 4, mp.inf]))
-    truth = max(vals)
-    enc = enclose("composition.sgm.schedule.delta", {"phases": "0.1:1:1,0.3:1:1", "eps_g": "0.5"}, rel_tol=1e-3)
-    _inside(enc, truth)
-
-
 # ------------------------------------------------------------------------------------ schedules against one phase
 
 @pytest.mark.tier("slow")
