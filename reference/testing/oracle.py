@@ -203,7 +203,8 @@ class Oracle:
             return enc
         from dpbounds.evaluation.sgm_pld import work_limit
         # beyond OPAQUE_WIDTHS only where the work bound applies (the PLD bracket); elsewhere the cost is unbounded
-        pld = "sgm_pld" in str(getattr(getattr(self, "entry", None), "evaluator", ""))
+        ev = str(getattr(getattr(self, "entry", None), "evaluator", ""))
+        pld = "sgm_pld" in ev or "sgm_schedule" in ev  # (the PLD bracket, directly or through the schedule evaluator)
         for i, tol in enumerate(OPAQUE_WIDTHS[1:] + (REFINE_WIDTHS if pld else ())):
             if not isinstance(peer, float) or self.judge(peer, enc).verdict != "undecided":
                 break
