@@ -48,9 +48,16 @@ WALL_CAP = 1
 #: so that one slow corner of a peer's domain cannot hold a task far beyond its cap (measured: PRV Accountant
 #: calls of minutes at small noise multipliers with thousands of compositions)
 CALL_CAP = 0.25
-#: a task's laws check (dpbounds.audit.laws) runs at most half its seconds, and at most LAWS_CAP s: it adds to the
-#: task's time, within the adapter's --timeout
+#: a task's laws check (dpbounds.audit.laws) has a fixed example budget (laws.EXAMPLES), so its examples depend on
+#: the seed alone; its time is only a cap (reached, the check is `incomplete`): the search's seconds, at least
+#: LAWS_FLOOR s (so that a short search still completes the budget on a loaded machine) and at most LAWS_CAP s
 LAWS_CAP = 30.0
+LAWS_FLOOR = 10.0
+
+
+def laws_cap(seconds: float) -> float:
+    """The time cap of a search task's laws check (LAWS_FLOOR <= cap <= LAWS_CAP)."""
+    return min(max(seconds, LAWS_FLOOR), LAWS_CAP)
 #: a search example against the certified PLD bracket (composition.sgm.*) whose bracket would need a convolution of
 #: more than this many pairs of grid points is skipped, not judged (dpbounds.evaluation.sgm_pld.work_limit): at most about
 #: 8 s a point here, decided by the point alone (measured: q = 0.01, sigma = 1, k = 1000 is judged in 3 s; k = 1e4
@@ -426,7 +433,7 @@ def search_task(module: str, index: int, seed: int, seconds: float, max_examples
                 "margin": None, "witness": {"error": msg}, "peer_value": msg, "enclosure": None, "detail": msg,
                 "reproducer": ""}
     out = r.as_json()
-    out["laws"] = laws_json(decl, python=python, seconds=min(seconds / 2, LAWS_CAP), seed=seed)
+    out["laws"] = laws_json(decl, python=python, seconds=laws_cap(seconds), seed=seed)
     out["declaration"] = index
     out["key"] = witness_key(decl)
     out["seconds"] = round(time.perf_counter() - t0, 2)

@@ -57,11 +57,12 @@ _LEVEL = ("rho", "R", "mu", "V")
 #: the quantity of a reference: registry id prefixes and the names of the certified callables the peers use
 _BY_REF = [("composition.sgm.eps", "eps"), ("composition.sgm.delta", "delta"), ("mechanisms.sgm.rdp", "rdp"),
            ("conversions.", "eps"), ("tradeoff.", "beta")]
-_BY_CALLABLE = {"gauss_sigma_min": "sigma", "laplace_scale_min": "sigma", "sgm_tradeoff": "beta", "sgm_mu": "mu",
+_BY_CALLABLE = {"gauss_sigma_min": "sigma", "sigma_min": "sigma", "laplace_scale_min": "sigma", "sgm_tradeoff": "beta", "sgm_mu": "mu",
                 "gauss_eps": "eps", "exact_eps": "eps", "cks20_eps": "eps", "cks20_on_orders": "eps", "cks20_optimum": "eps",
                 "gauss_eps_of_sigma": "eps", "gauss_eps_two": "eps", "adv_comp_eps": "eps", "kov15_total": "eps",
                 "gauss_delta": "delta", "exact_delta": "delta", "kov15_delta": "delta", "kov15_rr": "delta",
-                "stitching": "boundary"}
+                "stitching": "boundary", "gauss_lower": "eps", "substitution_eps": "eps",
+                "fixed_size_eps": "eps"}
 
 
 def quantity(decl: Declaration) -> str | None:
@@ -110,7 +111,8 @@ def laws_for(decl: Declaration) -> list[str]:
     elif what == "sigma":
         out.append("nonnegative")
         down += [n for n in names if n in _EPS or n in _DELTA]
-        up += [n for n in names if n == "sensitivity"]
+        # more sensitivity, more steps or a larger sampling rate never need less noise
+        up += [n for n in names if n == "sensitivity" or n in _K or n == "q"]
     elif what == "boundary":
         out.append("nonnegative")
         down += [n for n in names if n in _DELTA]
