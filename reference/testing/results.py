@@ -68,6 +68,9 @@ def _rejudged(c: "Comparison", j: Judgement) -> Judgement:
                 return judge_decision(peer == "CONT", j.decision == "CONT", same_theorem=True, role=role,
                                       reference=ref, description=desc)
         return j
+    if j.verdict == "law-violation":
+        # a law checked without a reference (dpbounds.audit.laws): it can only flag, never clear, so it is kept
+        return j
     return Judgement(role, ref, desc, "adapter-error",
                      detail="the adapter's judgement has neither an enclosure nor a decision with a known verdict")
 
