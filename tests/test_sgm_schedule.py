@@ -12,7 +12,13 @@ import pytest
 import dpbounds
 from dpbounds import DomainError, enclose
 
-mp.mp.dps = 40
+
+
+@pytest.fixture(autouse=True)
+def _forty_digits():
+    """The independent truths at 40 digits, restored after each test (never the process's global precision)."""
+    with mp.workdps(40):
+        yield
 
 
 def _gdp_delta(mu, eps):

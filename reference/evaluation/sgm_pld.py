@@ -699,18 +699,12 @@ def _q1_delta(sigma: Fraction, k: int, eps: Fraction, rel_tol: float):
     return Enclosure(lo, hi, 53)
 
 
-def _q1_eps(sigma: Fraction, k: int, delta: Fraction, rel_tol: float):
-    """eps(delta) of the q = 1 curve: delta(.) is decreasing, so an eps whose certified upper delta is <= delta is >=
-    the exact value, and one whose certified lower delta is > delta is <= it; bisection on exact dyadic points."""
+
+def eps_by_bisection(side, delta: Fraction, rel_tol: float, what: str, curve: str):
+    """Enclosure of eps(delta) of a decreasing delta(.) curve from ``side(e)`` (-1: delta(e) > delta certainly, so
+    e <= eps; +1: delta(e) <= delta certainly, so e >= eps; 0: undecided): doubling, then bisection on short dyadic
+    points, to relative width ``rel_tol``."""
     from dpbounds.evaluation.enclosure import CertificationError, Enclosure
-    what = "composition.sgm.eps"
-    fine = min(rel_tol, 1e-6) / 8        # the curve's own width, well below the bisection's target
-
-    def side(e: Fraction) -> int:
-        """-1: delta(e) > delta certainly (e <= eps); +1: delta(e) <= delta certainly (e >= eps); 0: undecided."""
-        lo, hi = _gauss_delta_ball(sigma, k, e, fine, what)
-        return -1 if lo > delta else (+1 if hi <= delta else 0)
-
     if side(Fraction(0)) > 0:
         return Enclosure(Fraction(0), Fraction(0), 53)
     lo, hi = Fraction(0), Fraction(1)
@@ -731,9 +725,23 @@ def _q1_eps(sigma: Fraction, k: int, delta: Fraction, rel_tol: float):
         elif s > 0:
             hi = mid
         else:
-            raise CertificationError(f"{what}: the q = 1 curve is too flat at delta = {float(delta):.3g} to "
+            raise CertificationError(f"{what}: {curve} is too flat at delta = {float(delta):.3g} to "
                                      f"separate eps to relative width {rel_tol:.3g}")
     raise CertificationError(f"{what}: bisection did not close to relative width {rel_tol:.3g}")
+
+
+def _q1_eps(sigma: Fraction, k: int, delta: Fraction, rel_tol: float):
+    """eps(delta) of the q = 1 curve: delta(.) is decreasing, so an eps whose certified upper delta is <= delta is >=
+    the exact value, and one whose certified lower delta is > delta is <= it; bisection on exact dyadic points."""
+    what = "composition.sgm.eps"
+    fine = min(rel_tol, 1e-6) / 8        # the curve's own width, well below the bisection's target
+
+    def side(e: Fraction) -> int:
+        """-1: delta(e) > delta certainly (e <= eps); +1: delta(e) <= delta certainly (e >= eps); 0: undecided."""
+        lo, hi = _gauss_delta_ball(sigma, k, e, fine, what)
+        return -1 if lo > delta else (+1 if hi <= delta else 0)
+
+    return eps_by_bisection(side, delta, rel_tol, what, "the q = 1 curve")
 
 
 def enclose_delta(params, rel_tol: float):

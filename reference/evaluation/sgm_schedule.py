@@ -291,35 +291,13 @@ def _gauss_delta(rho: Fraction, eps: Fraction, rel_tol: float) -> tuple[Fraction
 
 def _gauss_eps(rho: Fraction, delta: Fraction, rel_tol: float, what: str):
     """eps(delta) of the Gaussian curve at rho by bisection on certified deltas (as sgm_pld's q = 1 path)."""
-    from dpbounds.evaluation.enclosure import CertificationError, Enclosure
     fine = min(rel_tol, 1e-6) / 8
 
     def side(e: Fraction) -> int:
         lo, hi = _gauss_delta(rho, e, fine)
         return -1 if lo > delta else (+1 if hi <= delta else 0)
 
-    if side(Fraction(0)) > 0:
-        return Enclosure(Fraction(0), Fraction(0), 53)
-    lo, hi = Fraction(0), Fraction(1)
-    while side(hi) < 0:
-        lo, hi = hi, hi * 2
-        if hi > 2 ** 40:
-            raise CertificationError(f"{what}: eps beyond 2^40 (delta = {float(delta):.3g})")
-    for _ in range(200):
-        if hi - lo <= Fraction(rel_tol) * hi / 2:
-            return Enclosure(lo, hi, 53)
-        mid = Fraction(float((lo + hi) / 2))
-        if not lo < mid < hi:
-            mid = (lo + hi) / 2
-        s = side(mid)
-        if s < 0:
-            lo = mid
-        elif s > 0:
-            hi = mid
-        else:
-            raise CertificationError(f"{what}: the Gaussian curve is too flat at delta = {float(delta):.3g} to "
-                                     f"separate eps to relative width {rel_tol:.3g}")
-    raise CertificationError(f"{what}: bisection did not close to relative width {rel_tol:.3g}")
+    return S.eps_by_bisection(side, delta, rel_tol, what, "the Gaussian curve")
 
 
 # ------------------------------------------------------------------------------------------------ curves
