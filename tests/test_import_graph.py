@@ -49,11 +49,7 @@ SPEC_STRINGS_UP_TO = "evaluation"
 
 #: upward edges that exist today, each with why and who removes it.  This list only shrinks: an edge that no longer
 #: exists fails test_allowed_upward_edges_still_exist, so it is deleted here when it goes.
-ALLOWED_UP: dict[tuple[str, str], str] = {
-    # the pytest plugin's dpbounds_golden fixture reads golden vectors (outputs/); to go with the plugin's rework
-    ("dpbounds.testing.plugin", "dpbounds.outputs.golden"): "the dpbounds_golden fixture builds golden vectors",
-    ("dpbounds.testing.plugin", "dpbounds.outputs.golden_load"): "the dpbounds_golden fixture reads golden vectors",
-}
+ALLOWED_UP: dict[tuple[str, str], str] = {}
 
 
 def modules() -> dict[str, Path]:

@@ -25,6 +25,12 @@ def test_the_pytest_plugin_imports_nothing_heavy():
     assert set(mods) <= {"dpbounds.testing", "dpbounds.testing.plugin"}, mods
 
 
+def test_the_golden_plugin_imports_nothing_heavy():
+    mods = _imported_after("import dpbounds.outputs.golden_plugin")
+    assert not [m for m in mods if m.split(".")[0] in HEAVY], mods
+    assert set(mods) <= {"dpbounds.outputs", "dpbounds.outputs.golden_plugin"}, mods
+
+
 def test_import_dpbounds_imports_nothing_heavy():
     mods = _imported_after("import dpbounds")
     assert not [m for m in mods if m.split(".")[0] in HEAVY], mods

@@ -13,7 +13,7 @@ directionally, decision by decision), using the float fast interval first and ce
 decide, and returns a :class:`CheckResult`: the worst verdict, a shrunk witness and a runnable reproducer.
 :class:`Declaration` states a peer function once (what to call, over which domain, against which reference, with
 which claim); :func:`run_declaration` runs it.  The pytest plugin (:mod:`dpbounds.testing.plugin`) adds
-``assert_sound``, the ``dpbounds_golden`` fixture and ``--dpbounds-seconds``.  :func:`check_laws`
+``--dpbounds-seconds`` for ``assert_sound``; the ``dpbounds_golden`` fixture is :mod:`dpbounds.outputs.golden_plugin`'s.  :func:`check_laws`
 (:mod:`dpbounds.testing.laws`) checks laws that need no reference (monotonicity, range, termination).
 """
 
