@@ -169,8 +169,7 @@ def example_rows(peer: str, decls: list[Any], python: str | None = None) -> list
                 inputs = {k: _text(v) for k, v in point.items()}
                 first = oracles[0]
                 try:
-                    pv = fn(**peer_args(point))
-                    pv = float(pv) if isinstance(pv, (int, float)) and not isinstance(pv, bool) else pv
+                    pv = _as_float(fn(**peer_args(point)))
                 except Exception as e:  # noqa: BLE001 - the peer's failure is a row (ours when our wrapper raised)
                     from dpbounds.testing.results import raised_by
                     if raised_by(e) == "limit":  # an input the wrapper declares it cannot express: not judged
@@ -201,6 +200,17 @@ def example_rows(peer: str, decls: list[Any], python: str | None = None) -> list
         for r in remotes.values():
             r.close()
     return rows
+
+
+def _as_float(v: Any) -> Any:
+    """A peer's int or float answer as a float (an int beyond float64 is +-inf); anything else as it is, for the
+    judgement to call it "not a number"."""
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        return v
+    try:
+        return float(v)
+    except OverflowError:
+        return math.inf if v > 0 else -math.inf
 
 
 def _repro(pair: Any, fn: Any, point: dict[str, Any], enc: Any) -> str:

@@ -517,6 +517,18 @@ def not_judged(results: list[PeerResult]) -> list[str]:
         for s in r.search:
             if s.get("verdict") in NOT_JUDGED:
                 out.append(f"{r.peer} `{s['function']}` (search): {s['verdict']}: {s.get('detail') or ''}"[:400])
+        # a function none of whose rows or searches was judged (the peer raised or returned a non-number on every
+        # input, a search judged no example) was not judged at all: an error is never a pass
+        verdicts: dict[str, list[str]] = {}
+        for c in r.comparisons:
+            verdicts.setdefault(c.function, []).append(c.verdict)
+        for s in r.search:
+            ok = s.get("verdict") not in ("error", *NOT_JUDGED) and s.get("examples", 1) != 0
+            verdicts.setdefault(str(s.get("function")), []).append(s.get("verdict") if ok else "error")
+        for fn, vs in verdicts.items():
+            if all(v == "error" for v in vs):
+                out.append(f"{r.peer} `{fn}`: nothing judged: every row is an error (the peer raised or returned "
+                           "no number on every input)"[:400])
     return list(dict.fromkeys(out))
 
 

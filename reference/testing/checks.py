@@ -23,7 +23,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 
-from dpbounds.testing.verdicts import PASS, ROUNDING_ULPS
+from dpbounds.testing.verdicts import PASS, ROUNDING_ULPS, short_repr
 from dpbounds.evaluation.enclosure import Enclosure
 from dpbounds.spec import DomainError
 from dpbounds.testing import engine
@@ -448,7 +448,7 @@ def _conversion_reproducer(fn: Any, reference: Any, point: dict[str, Any], fixed
     if enc is not None and not enc.pos_inf:
         want = f">= {enc.lower()!r} (the float below the certified lower end)" if claim == "upper" else \
             f"<= {enc.upper()!r} (the float above the certified upper end)"
-        expect = f"# {out.verdict}: the implementation returned {out.peer_value!r}; a sound value is {want}\n"
+        expect = f"# {out.verdict}: the implementation returned {short_repr(out.peer_value)}; a sound value is {want}\n"
     return (f"# dpbounds.testing witness ({out.verdict}): {out.detail}\n"
             f"import dpbounds\n{_import_line(fn, 'fn')}\n{setup}"
             f"print(fn({args}))  # the implementation under test\n"

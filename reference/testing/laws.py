@@ -53,6 +53,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Sequence
 
+from dpbounds.testing.verdicts import short_repr
+
 #: examples per law group when ``max_examples`` is not given
 DEFAULT_EXAMPLES = 200
 #: the most seconds one call may take before ``terminates`` calls it a violation (default of ``call_seconds``)
@@ -261,11 +263,11 @@ def _point_violation(kind: str, p: str | None, x: Mapping[str, Any], v: Any) -> 
     """(gap, what) when value ``v`` at ``x`` breaks the point law; None when it holds."""
     num = isinstance(v, float)
     if kind == "not_nan":
-        return None if num and not math.isnan(v) else (math.inf, f"returned {v!r}, not a number")
+        return None if num and not math.isnan(v) else (math.inf, f"returned {short_repr(v)}, not a number")
     if kind == "finite":
-        return None if num and math.isfinite(v) else (math.inf, f"returned {v!r}, not a finite number")
+        return None if num and math.isfinite(v) else (math.inf, f"returned {short_repr(v)}, not a finite number")
     if not num or math.isnan(v):
-        return (math.inf, f"returned {v!r}, not a number")
+        return (math.inf, f"returned {short_repr(v)}, not a number")
     if kind == "nonnegative":
         return None if v >= 0 else (-v, f"returned {v!r} < 0")
     if kind == "at_most_one":

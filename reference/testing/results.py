@@ -11,7 +11,7 @@ from fractions import Fraction
 from typing import Any
 
 from dpbounds.testing.verdicts import (VERDICTS, Judgement, _finite_or_none, judge_decision, judge_lower,
-                                       judge_upper)
+                                       judge_upper, short_repr)
 
 
 def rejudge(result: "PeerResult") -> "PeerResult":
@@ -104,13 +104,15 @@ class Comparison:
     def shown_value(self) -> str:
         if self.error:
             return ""
-        return repr(self.peer_value) if self.peer_value is not None else self.peer_output
+        return short_repr(self.peer_value) if self.peer_value is not None else self.peer_output
 
     def as_json(self) -> dict[str, Any]:
+        # peer_value is whatever the peer returned (a string, a list, a complex): only a float is a number here
+        pv = self.peer_value
         return {"peer": self.peer, "function": self.function, "check": self.check, "inputs": self.inputs,
-                "peer_value": _finite_or_none(self.peer_value) if self.peer_value is not None else None,
-                "peer_value_is_inf": self.peer_value == math.inf,
-                "peer_output": self.peer_output or (repr(self.peer_value) if self.peer_value is not None else ""),
+                "peer_value": _finite_or_none(pv),
+                "peer_value_is_inf": isinstance(pv, float) and pv == math.inf,
+                "peer_output": self.peer_output or (short_repr(pv) if pv is not None else ""),
                 "verdict": self.verdict,
                 "formula": self.formula.as_json() if self.formula else None,
                 "truth": self.truth.as_json() if self.truth else None,

@@ -173,8 +173,22 @@ def _ratio(a: Fraction, b: Fraction) -> float:
     return _float_near(a / b)
 
 
-def _finite_or_none(x: float | None) -> float | None:
-    return x if x is not None and math.isfinite(x) else None
+def _finite_or_none(x: Any) -> float | None:
+    """``x`` when it is a finite float, else None (a peer may return anything: a string, a list, a complex)."""
+    return float(x) if isinstance(x, float) and math.isfinite(x) else None
+
+
+#: the most characters of a peer's non-numeric answer a report shows
+REPR_LIMIT = 200
+
+
+def short_repr(x: Any, limit: int = REPR_LIMIT) -> str:
+    """``repr(x)`` cut to ``limit`` characters (a peer may return a million-element list); never raises."""
+    try:
+        s = repr(x)
+    except Exception as e:  # noqa: BLE001 - a foreign object's __repr__ may raise
+        s = f"<{type(x).__name__} whose repr raised {type(e).__name__}>"
+    return s if len(s) <= limit else s[:limit - 3] + "..."
 
 
 def _gap_text(j: Judgement) -> str:
@@ -224,7 +238,7 @@ def judge_upper(peer_value: float, lo: Fraction, hi: Fraction, *, role: str, ref
     else ``undecided``."""
     j = Judgement(role, reference, description, "exact", lo, hi)
     if not isinstance(peer_value, float) or math.isnan(peer_value):
-        j.verdict, j.detail = "error", f"the peer returned {peer_value!r}, not a number"
+        j.verdict, j.detail = "error", f"the peer returned {short_repr(peer_value)}, not a number"
         return j
     if peer_value == math.inf:
         j.verdict, j.ratio, j.detail = "conservative", math.inf, "the peer returned +inf (no guarantee claimed)"
@@ -267,7 +281,7 @@ def judge_lower(peer_value: float, lo: Fraction, hi: Fraction, *, role: str, ref
     ``unsound-rounding`` within :data:`ROUNDING_ULPS` float64 steps): it admits more than the reference proves."""
     j = Judgement(role, reference, description, "exact", lo, hi, claim="lower")
     if not isinstance(peer_value, float) or math.isnan(peer_value) or peer_value == math.inf:
-        j.verdict, j.detail = "error", f"the peer returned {peer_value!r}, not a finite number"
+        j.verdict, j.detail = "error", f"the peer returned {short_repr(peer_value)}, not a finite number"
         return j
     pv = Fraction(peer_value)
     down = _float_down(lo)

@@ -1,0 +1,93 @@
+"""A peer that lies in its return type: a string, None, NaN, a list, a generator, a complex, a Fraction, a bool, an
+int beyond float64.  Each is a row the report renders (JSON, markdown, HTML) with its value cut to a short repr,
+and a function none of whose rows was judged fails the gate (exit 2): an error is never a pass."""
+
+from __future__ import annotations
+
+import json
+import math
+import textwrap
+from fractions import Fraction
+
+import pytest
+
+from dpbounds.audit.run import exit_status, not_judged, render_html, render_markdown, to_json
+from dpbounds.testing.results import Comparison, PeerResult
+from dpbounds.testing.verdicts import REPR_LIMIT, judge_upper
+
+LO, HI = Fraction(23, 4), Fraction(23, 4) + Fraction(1, 10**20)
+#: what a hostile peer may return instead of a float
+GARBAGE = ["5.75", None, math.nan, [1.0] * 100_000, complex(1, 1), Fraction(10**20, 3), True, b"5.75", {"eps": 1.0}]
+
+
+def _row(value, function="lie.eps"):
+    j = judge_upper(value, LO, HI, role="formula", reference="conversions.bs16", description="d")
+    return Comparison("lie", function, "value", {"rho": "0.5"}, peer_value=value, formula=j)
+
+
+@pytest.mark.parametrize("value", GARBAGE, ids=lambda v: type(v).__name__)
+def test_a_non_number_is_an_error_row_every_format_renders_and_the_gate_fails(value):
+    res = PeerResult("lie", "1.0", comparisons=[_row(value)])
+    doc = json.loads(to_json([res]))  # was: TypeError (math.isfinite of a str) -> "internal error", no report
+    (c,) = doc["peers"][0]["comparisons"]
+    assert c["verdict"] == "error" and c["peer_value"] is None and c["peer_value_is_inf"] is False
+    assert len(c["peer_output"]) <= REPR_LIMIT and len(c["formula"]["detail"]) <= REPR_LIMIT + 40
+    assert len(render_markdown([res])) < 20_000 and len(render_html([res])) < 40_000  # a 100,000-element list is cut
+    assert exit_status([res]) == 2 and not_judged([res])  # was 0: nothing of lie.eps was judged
+
+
+def test_one_unjudged_row_beside_judged_ones_is_a_finding_not_a_gate_failure():
+    res = PeerResult("lie", "1.0", comparisons=[_row(None), _row(6.0)])
+    assert exit_status([res]) == 0 and not not_judged([res])
+    assert exit_status([res], "error") == 1
+
+
+def test_a_search_that_judged_no_example_fails_the_gate():
+    res = PeerResult("lie", "1.0", comparisons=[], search=[{"function": "lie.eps", "verdict": "error", "examples": 0,
+                                                             "detail": "0 of 200 examples judged"}])
+    assert exit_status([res]) == 2 and "lie.eps" in not_judged([res])[0]
+
+
+INIT = '''
+from dpbounds.testing import Declaration, Peer
+
+PEER = Peer("NAME", dist="dpbounds", module="json")
+
+
+def declarations():
+    return [Declaration(peer=PEER.name, function=f"NAME.{f}", call=__name__ + f".calls:{f}",
+                        reference="conversions.bs16", inputs={"rho": (1e-3, 10.0), "delta": (1e-12, 0.1)},
+                        examples=({"rho": 0.5, "delta": 1e-6},), cites="Bun, Steinke 2016, Prop. 1.3",
+                        against="cited") for f in ("as_str", "huge_int", "as_list")]
+'''
+CALLS = '''
+def as_str(rho, delta):
+    return "5.756521769756932"
+
+
+def huge_int(rho, delta):
+    return 10 ** 5000
+
+
+def as_list(rho, delta):
+    return [1.0] * 100_000
+'''
+
+
+def test_an_audited_peer_returning_a_string_a_huge_int_or_a_list_gets_a_report(tmp_path, monkeypatch):
+    from dpbounds.audit import peers
+    import dpbounds.audit.run as run
+    pkg = tmp_path / "lying_peer"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text(textwrap.dedent(INIT).replace("NAME", "lying_peer"))
+    (pkg / "calls.py").write_text(textwrap.dedent(CALLS))
+    monkeypatch.setattr(peers, "__path__", [*peers.__path__, str(tmp_path)])
+    monkeypatch.setattr(run, "ADAPTERS", run.discover_peers())
+    (r,) = run.audit_peers(peers=["lying_peer"], timeout=None)
+    doc = json.loads(to_json([r]))  # was: internal error (a str peer value), no report
+    rows = {c["function"]: c for c in doc["peers"][0]["comparisons"]}
+    assert rows["lying_peer.as_str"]["verdict"] == "error"
+    assert rows["lying_peer.as_list"]["verdict"] == "error"
+    # an int beyond float64 is +inf, a sound (if useless) upper bound: the peer's answer, not our error
+    assert rows["lying_peer.huge_int"]["verdict"] == "conservative", rows["lying_peer.huge_int"]
+    assert exit_status([r]) == 2
