@@ -65,11 +65,14 @@ _WHY = ("Dominating pairs: for Poisson subsampling with rate q of a mechanism wh
         "loss interval's P- and Q-mass split onto its two grid ends, 'connect the dots' as in DGKKM22; the P-mass "
         "beyond the window at +oo) and by a dominated one (a garbling of the true pair: loss intervals merged, "
         "with fractional splits chosen so that each group's merged loss is its grid loss; Q-masses raised; mass "
-        "outside dropped); their k-fold self-compositions (repeated squaring, direct float convolution with its "
-        "proved error bound added outward, tails below 1e-30 moved to +oo / dropped) give the upper and lower end.  "
-        "The grid step h is refined until the asked relative width is met (the gap closes like k h^2); "
-        "enclose() raises CertificationError below relative width 1e-7 or when the grid would exceed 200,000 "
-        "points.  No float fast path and no mpmath value: enclose() is the evaluator.")
+        "outside dropped); their k-fold self-compositions (repeated squaring; each convolution the direct float "
+        "sum or, for long inputs, a radix-2 FFT with Higham's a-priori error bound (Thm 24.2), untilted and "
+        "exponentially tilted, the proved error added outward; small tails moved to +oo / dropped) give the upper "
+        "and lower end.  The grid step h is refined until the asked relative width is met (the gap closes like "
+        "k h^2); enclose() raises CertificationError below relative width 1e-7 or when the grid would exceed "
+        "200,000 points.  k = 1: the closed form in erfc (the loss is monotone in x, so the hockey-stick region is "
+        "a half-line), in arb at any width down to 1e-40; q = 1: mu-GDP with mu = sqrt(k)/sigma (DRS22, "
+        "Cor. 2.13).  No float fast path and no mpmath value: enclose() is the evaluator.")
 
 #: the neighbouring relation and the sampler (words; the first is the default): see _RELATIONS below
 _OPTIONS = {"relation": ("add_remove", "substitution"), "sampling": ("poisson", "fixed_size")}

@@ -103,8 +103,8 @@ def test_small_q_lower_end_is_not_zero():
     assert enc.lo > 0 and enc.lo <= want <= enc.hi, (enc, rem, add)
     assert enc.rel_width() <= 1e-2
     g = S.step_lower(S.one_step(q, F(1), F(1, 6000), None, 1), "remove")
-    assert not g.m.any()                                          # the degenerate grid (why the cap exists)
-    assert S._truncate(g, S.TAU).m.size == 1                      # collapsed, not convolved
+    assert g.m.sum() < 1e-6      # the (nearly) degenerate grid: why the cap exists
+    assert S._truncate(g, 1e-6).m.size == 1                       # collapsed, not convolved
 
 
 def test_brackets_are_monotone_and_nested_in_eps():

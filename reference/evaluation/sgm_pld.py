@@ -12,18 +12,25 @@ and delta(eps) = max(delta_rem, delta_add).  Every step is an inequality proved 
 * The one-step pair is replaced by two discrete pairs on the grid {i h}: a DOMINATING one (upper end) -- each loss
   interval [ih, (i+1)h]'s P- and Q-mass is split onto its two ends preserving both masses ("connect the dots",
   Doroshenko et al. 2022, arXiv:2207.04380v1, Sec. 3-4), the P-mass beyond the window onto +oo and below it onto
-  the bottom point; the true pair is a post-processing (merge) of it -- and a DOMINATED one (lower end) -- the loss
-  intervals [(i-1/2)h, (i+1/2)h] merged (a post-processing of the true pair), their P-mass lowered to
-  min(p, q e^{ih}) so that the loss is exactly ih, the mass outside the window dropped.  Hockey-stick divergences
-  of products are monotone under post-processing of each factor (data processing), so the k-fold products bracket
-  the truth.
+  the bottom point; the true pair is a post-processing (merge) of it -- and a DOMINATED one (lower end) -- groups
+  of loss intervals (and fractions of them) merged (a post-processing of the true pair), each checked to have
+  merged loss >= its grid point and then tied to it (Q-mass raised), the mass outside the window dropped
+  (:func:`step_lower`).  Hockey-stick divergences of products are monotone under post-processing of each factor
+  (data processing), so the k-fold products bracket the truth.
+* The interval masses of one step are Gaussian CDF differences on float intervals: the boundaries' x from libm
+  expm1/log moved 8 ulps outward (dpbounds.evaluation.npfast's error model), erfc from the certified table of
+  dpbounds.evaluation.np_special, every + - * / rounded outward; e^{loss} on the grid from two arb tables.
 * For a grid pair the k-fold divergence is V(m) = sum_s m^{*k}(s) (1 - e^{eps - s})_+ (+ the +oo mass), which is
-  nondecreasing in every mass m(i) >= 0: elementwise upper (lower) masses give an upper (lower) bound.  The bin
-  masses are Gaussian CDF differences in arb; the k-fold convolution is repeated squaring with numpy's direct
-  (non-FFT) convolution, whose every output entry is a sum of nonnegative products with relative error at most
-  gamma_n = n u / (1 - n u) plus an absolute n 2^-1020 (underflow, even flushed to zero) -- rounded outward after
-  every convolution.  Tails of the partial sums below a mass tau are moved to the window's bottom point / to +oo
-  (upper) or dropped (lower): loss rounded up, or P-mass lowered.
+  nondecreasing in every mass m(i) >= 0: elementwise upper (lower) masses give an upper (lower) bound.  The k-fold
+  convolution is repeated squaring; each convolution either the direct sum (every output entry a sum of
+  nonnegative products with relative error at most gamma_n = n u / (1 - n u) plus an absolute n 2^-1020) or, for
+  long inputs, our radix-2 FFT with Higham's a-priori bound (dpbounds.evaluation.fftconv), untilted and tilted by
+  +-theta so that its absolute error is relative to the masses where delta is read, plus Chernoff caps
+  (:func:`_fft_bounds`) -- rounded outward after every convolution.  Tails of the partial sums below a mass tau
+  are moved to the window's bottom point / to +oo (upper) or dropped (lower): loss rounded up, or P-mass lowered;
+  for eps(delta) tau grows with the partial sum's number of steps within a budget of the width asked
+  (:func:`self_compose`).
+* k = 1 is the closed form in erfc, in arb at the width asked (no grid); q = 1 is mu-GDP's closed form.
 * The final sum is a float dot product of nonnegative terms with certified weights, again rounded outward.
 
 eps(delta) = inf{eps >= 0 : delta(eps) <= delta}: any eps_u with upper(eps_u) <= delta is >= the truth, any eps_l
@@ -74,8 +81,10 @@ def _down(v: arb) -> float:
 
 @dataclass
 class GridPLD:
-    """P-masses m[j] at losses (off + j) h + cm c (elementwise upper or lower bounds) plus a mass at +oo (upper
-    only); c is the grid origin of one step (:attr:`OneStep.c`), cm an integer (k for k remove steps, -k for add)."""
+    """P-masses m[j] at losses (off + j) h + origin (elementwise upper or lower bounds) plus a mass at +oo (upper
+    only).  The origin is ``shift`` when given (an exact ball: grids of different one-step origins composed),
+    else cm c, with c the grid origin of one step (:attr:`OneStep.c`) and cm an integer (k for k remove steps, -k
+    for add)."""
 
     h: Fraction
     off: int
@@ -85,70 +94,140 @@ class GridPLD:
     dropped: float = 0.0   # lower side: total mass dropped (for the report only)
     cm: int = 0
     c: arb | None = None
+    shift: arb | None = None
+
+    def origin(self) -> arb | int:
+        """The exact loss of index -off (a ball, or 0)."""
+        if self.shift is not None:
+            return self.shift
+        return self.cm * self.c if self.cm else 0
 
     def loss(self, j: int) -> arb:
         """The exact loss of entry j, as a ball."""
-        return (self.off + j) * _a(self.h) + (self.cm * self.c if self.cm else 0)
+        return (self.off + j) * _a(self.h) + self.origin()
 
 
-def _gauss_tails(xs: list, sigma: arb) -> tuple[list, list, list, list]:
-    """For each x (arb, or None = -oo): (F0, T0, F1, T1) = CDF and upper tail of N(0, s^2), N(1, s^2)."""
-    r2 = arb(2).sqrt()
-    F0, T0, F1, T1 = [], [], [], []
-    for x in xs:
-        if x is None:
-            F0.append(arb(0)); T0.append(arb(1)); F1.append(arb(0)); T1.append(arb(1))
-            continue
-        for c, F, T in ((0, F0, T0), (1, F1, T1)):
-            z = (x - c) / (sigma * r2)
-            if z > 0:   # the small side in erfc, the other as 1 - it (absolute precision suffices there)
-                t = z.erfc() / 2          # P(X > x)
-                f = 1 - t
-            else:
-                f = (-z).erfc() / 2       # P(X <= x)
-                t = 1 - f
-            F.append(f); T.append(t)
-    return F0, T0, F1, T1
+# ---- vectorized interval arithmetic (float64 arrays; every result moved outward past its rounding)
+# + - * / are correctly rounded: one step outward (nextafter) encloses the exact result.  expm1 and log are libm
+# kernels documented to a few ulps: moved 8 ulps outward, the error model of dpbounds.evaluation.npfast
+# (TRANSCENDENTAL_ULPS).  erfc is np_special's certified table.
+
+_K8 = 8 * 2.0 ** -52
+_T8 = 8 * 2.0 ** -1074
 
 
-def _mass(F: list, T: list, i: int, j: int) -> arb:
-    """P(x_i < X <= x_j) from CDFs or tails, whichever side does not cancel."""
-    a, b = T[i] - T[j], F[j] - F[i]
-    return a if a.rad() <= b.rad() else b   # both enclose the same number: the tighter one
+def _dn(x):
+    return np.nextafter(x, -np.inf)
 
 
-def _x_of_rem_loss(l: arb, q: arb, sigma: arb):
-    """x with L_rem(x) = l, L_rem(x) = log(1 - q + q exp((2x - 1)/(2 s^2))); None (= -oo) when l <= log(1 - q)."""
-    t = l.exp() - (1 - q)
-    if t <= 0:
-        return None
-    if not t > 0:
-        raise ArithmeticError("loss boundary too close to log(1 - q): raise the precision")
-    return sigma ** 2 * (t / q).log() + arb(1) / 2
+def _upv(x):
+    return np.nextafter(x, np.inf)
+
+
+def _dn8(r):
+    return r - (np.abs(r) * _K8 + _T8)
+
+
+def _up8(r):
+    return r + (np.abs(r) * _K8 + _T8)
+
+
+def _ab(v: arb) -> tuple[float, float]:
+    return float_down(v), float_up(v)
+
+
+def _imul_pos(alo, ahi, blo, bhi):
+    """[a] [b] with b > 0 (a of any sign)."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        lo = np.minimum(alo * blo, alo * bhi)
+        hi = np.maximum(ahi * blo, ahi * bhi)
+    return _dn(lo), _upv(hi)
+
+
+def _exp_grid(base: arb, step: arb, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """Float bounds lo <= e^{base + j step} <= hi, j < n: two tables of arb values (e^{j step}, j < B, and
+    e^{base + B J step}, B about sqrt n) rounded outward, multiplied once and moved one step further out."""
+    B = max(16, math.isqrt(max(n, 1)) + 1)
+    nb = -(-n // B) if n else 0
+    lo_t = np.empty(min(B, max(n, 1)))
+    hi_t = np.empty_like(lo_t)
+    Hlo = np.empty(max(nb, 1))
+    Hhi = np.empty_like(Hlo)
+    with arb_prec(_BITS):
+        e1 = step.exp()
+        v = arb(1)
+        for i in range(lo_t.size):
+            lo_t[i], hi_t[i] = _down(v), _up(v)
+            v = v * e1
+        eb = (B * step).exp()
+        v = base.exp()
+        for J in range(nb):
+            Hlo[J], Hhi[J] = _down(v), _up(v)
+            v = v * eb
+    J = np.arange(n) // B
+    i = np.arange(n) % B
+    with np.errstate(over="ignore", under="ignore"):
+        lo = np.minimum(_dn(Hlo[J] * lo_t[i]), np.finfo(np.float64).max)
+        hi = _upv(Hhi[J] * hi_t[i])
+    return np.maximum(lo, 0.0), hi
+
+
+def _tails(xlo, xhi, mean: float, r: tuple[float, float]):
+    """Bounds of the upper tail T = P(N(mean, s^2) > x) and the CDF F = P(<= x) at x in [xlo, xhi], with
+    r = [1/(s sqrt 2)] (x = -inf allowed: T = 1, F = 0)."""
+    from dpbounds.evaluation.np_special import erfc_interval
+    with np.errstate(invalid="ignore"):
+        dlo, dhi = _dn(xlo - mean), _upv(xhi - mean)
+        zlo, zhi = _imul_pos(dlo, dhi, r[0], r[1])
+    ninf = np.isneginf(xlo)
+    zlo = np.where(ninf, -1e300, zlo)
+    zhi = np.where(ninf, -1e300, zhi)
+    elo, ehi = erfc_interval(zlo, zhi)           # erfc decreasing: bounds over [zlo, zhi]
+    flo, fhi = erfc_interval(-zhi, -zlo)
+    Tlo, Thi = elo / 2, ehi / 2
+    Flo, Fhi = flo / 2, fhi / 2
+    Tlo = np.where(ninf, 1.0, Tlo); Thi = np.where(ninf, 1.0, Thi)
+    Flo = np.where(ninf, 0.0, Flo); Fhi = np.where(ninf, 0.0, Fhi)
+    return Tlo, np.minimum(Thi, 1.0), Flo, np.minimum(Fhi, 1.0)
+
+
+def _bin_masses(Tlo, Thi, Flo, Fhi):
+    """Interval masses of (x_i, x_{i+1}] from tails and CDFs at the boundaries: both enclose it; intersected."""
+    a_lo = _dn(Tlo[:-1] - Thi[1:])
+    a_hi = _upv(Thi[:-1] - Tlo[1:])
+    b_lo = _dn(Flo[1:] - Fhi[:-1])
+    b_hi = _upv(Fhi[1:] - Flo[:-1])
+    lo = np.maximum(np.maximum(a_lo, b_lo), 0.0)
+    hi = np.minimum(a_hi, b_hi)
+    return lo, np.maximum(hi, lo)
 
 
 @dataclass
 class OneStep:
     """Certified interval masses of one step between the REMOVE-loss boundaries b_j = c + j h/2, j_lo <= j <= j_hi.
 
-    The origin c = log(1 - q) + h/2 (0 when q = 1) puts the infimum log(1 - q) of the remove loss on a half-grid
-    boundary (b_{-1}), so the lowest remove group and the highest add group each have a full half-bin on the far
-    side of their grid point to balance against (see :func:`step_lower`)."""
+    The origin c = log(1 - q) + h (0 when q = 1) puts the infimum log(1 - q) of the remove loss on a grid point
+    (l_{-1}) and a half-grid boundary (b_{-2}), so the lowest remove group and the highest add group each have a
+    full half-bin on the far side of their grid point to balance against (see :func:`step_lower`).
+    N0 = (lo, hi) float arrays of the N(0, s^2)-mass of {x: L_rem(x) in (b_{j_lo+i}, b_{j_lo+i+1}]}, N1 likewise
+    for N(1, s^2); below / above: the (N0, N1) masses, as (lo, hi) float pairs, of {L_rem <= b_{j_lo}} and
+    {L_rem > b_{j_hi}}."""
 
     h: Fraction
     c: arb
     j_lo: int
     j_hi: int
-    N0: list            # N0[i] = N(0, s^2)-mass of {x: L_rem(x) in (b_{j_lo+i}, b_{j_lo+i+1}]}
-    N1: list
-    below: tuple        # (N0, N1) mass of {L_rem <= b_{j_lo}}
-    above: tuple        # (N0, N1) mass of {L_rem > b_{j_hi}}
+    N0: tuple
+    N1: tuple
+    below: tuple
+    above: tuple
     q: arb
+    qf: Fraction = Fraction(1)
 
 
 def _window_z(k: int = 1) -> float:
-    """z with P(N(0, 1) > z) < 1e-22 / k: the one-step window's tails (moved to +oo on the upper side, certified in
-    arb whatever z is) then add < 1e-22 to the k-fold delta (Mills: P(N > z) < phi(z)/z)."""
+    """z with P(N(0, 1) > z) < 1e-22 / k: the one-step window's tails (moved to +oo on the upper side, certified
+    whatever z is) then add < 1e-22 to the k-fold delta (Mills: P(N > z) < phi(z)/z)."""
     z = 9.0
     while math.exp(-z * z / 2) / (z * math.sqrt(2 * math.pi)) >= 1e-22 / k:
         z += 0.25
@@ -156,8 +235,15 @@ def _window_z(k: int = 1) -> float:
 
 
 def one_step(q: Fraction, sigma: Fraction, h: Fraction, z: float | None = None, k: int = 1) -> OneStep:
-    """Interval masses of one step on the half-grid of the remove loss; window x in [-s z, 1 + s z]."""
+    """Interval masses of one step on the half-grid of the remove loss; window x in [-s z, 1 + s z].
+
+    The boundaries: for q < 1, b_j = log(1 - q) + (j + 2) h/2 and e^{b_j} - (1 - q) = (1 - q) expm1((j + 2) h/2),
+    so the x with L_rem(x) = b_j is x_j = s^2 (log((1 - q)/q) + log expm1((j + 2) h/2)) + 1/2 (no cancellation),
+    and x_j = -oo for j <= -1 (see the comment there); for
+    q = 1, x_j = s^2 j h/2 + 1/2.  All in float intervals (module notes), the Gaussian masses from the certified
+    erfc table."""
     z = _window_z(k) if z is None else z
+    q, sigma, h = Fraction(q), Fraction(sigma), Fraction(h)
     with arb_prec(_BITS):
         qa, sa = _a(q), _a(sigma)
         ha = _a(h) / 2
@@ -174,43 +260,87 @@ def one_step(q: Fraction, sigma: Fraction, h: Fraction, z: float | None = None, 
             raise CertificationError(f"composition.sgm: a one-step grid of step {float(h):.3g} would have "
                                      f"{(j_hi - j_lo) // 2} points (> {MAX_GRID}); the bracket is not certified at "
                                      f"q = {float(q):.3g} with this width")
-        xs = []
-        for j in range(j_lo, j_hi + 1):
-            lj = c + j * ha
-            if q < 1:   # b_j <= b_{-1} = log(1 - q), the infimum of the remove loss: x = -oo (exactly)
-                xs.append(None if j <= -1 else _x_of_rem_loss(lj, qa, sa))
-            else:
-                xs.append(sa ** 2 * lj + arb(1) / 2)
-        F0, T0, F1, T1 = _gauss_tails(xs, sa)
-        n = j_hi - j_lo
-        N0 = [_mass(F0, T0, i, i + 1) for i in range(n)]
-        N1 = [_mass(F1, T1, i, i + 1) for i in range(n)]
-        return OneStep(h, c, j_lo, j_hi, N0, N1, (F0[0], F1[0]), (T0[n], T1[n]), qa)
+        s2 = _ab(sa ** 2)
+        r = _ab(1 / (sa * arb(2).sqrt()))
+        K = _ab(((1 - qa) / qa).log()) if q < 1 else (0.0, 0.0)
+    h2lo, h2hi = float_down(h / 2), float_up(h / 2)
+    j = np.arange(j_lo, j_hi + 1, dtype=np.float64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        if q < 1:
+            jj = j + 2.0                                  # b_j = log(1 - q) + (j + 2) h/2; exact (small integers)
+            ylo, yhi = _dn(jj * h2lo), _upv(jj * h2hi)
+            elo = _dn8(np.expm1(np.maximum(ylo, 0.0)))
+            ehi = _up8(np.expm1(yhi))
+            llo, lhi = _dn8(np.log(np.maximum(elo, 0.0))), _up8(np.log(ehi))
+            ulo, uhi = _dn(llo + K[0]), _upv(lhi + K[1])
+            xlo, xhi = _imul_pos(ulo, uhi, s2[0], s2[1])
+            xlo, xhi = _dn(xlo + 0.5), _upv(xhi + 0.5)
+            # x = -oo for j <= -1: exact for j <= -2 (b_j <= log(1 - q)); at j = -1 it merges the half-bin
+            # (log(1 - q), b_{-1}] into the next one, (b_{-1}, b_0] -- the same bin of the dominating split, and for the
+            # dominated sweep a set of outcomes whose true masses are used (labels do not matter)
+            neg = j <= -1.0
+            xlo = np.where(neg | np.isnan(xlo), -np.inf, xlo)
+            xhi = np.where(neg, -np.inf, xhi)
+            xhi = np.where(np.isnan(xhi), np.inf, xhi)
+        else:
+            blo, bhi = _dn(j * h2lo), _upv(j * h2hi)
+            xlo, xhi = _imul_pos(blo, bhi, s2[0], s2[1])
+            xlo, xhi = _dn(xlo + 0.5), _upv(xhi + 0.5)
+    T0lo, T0hi, F0lo, F0hi = _tails(xlo, xhi, 0.0, r)
+    T1lo, T1hi, F1lo, F1hi = _tails(xlo, xhi, 1.0, r)
+    N0 = _bin_masses(T0lo, T0hi, F0lo, F0hi)
+    N1 = _bin_masses(T1lo, T1hi, F1lo, F1hi)
+    below = ((F0lo[0], F0hi[0]), (F1lo[0], F1hi[0]))
+    above = ((T0lo[-1], T0hi[-1]), (T1lo[-1], T1hi[-1]))
+    return OneStep(h, c, j_lo, j_hi, N0, N1, below, above, qa, q)
 
 
-def _pq(step: OneStep, i: int, direction: str) -> tuple[arb, arb]:
-    """(P-mass, Q-mass) of half-bin i (remove loss in (b_{j_lo+i}, b_{j_lo+i+1}]) in a direction."""
-    q = step.q
-    pr = (1 - q) * step.N0[i] + q * step.N1[i]
-    qr = step.N0[i]
-    return (pr, qr) if direction == "remove" else (qr, pr)
+def _pq_arrays(step: OneStep, direction: str):
+    """(Plo, Phi, Qlo, Qhi) float arrays over the half-bins of a direction (P the first law of its pair)."""
+    with arb_prec(_BITS):
+        qlo, qhi = _ab(step.q)
+        rlo, rhi = _ab(1 - step.q)
+    a_lo, a_hi = step.N0
+    b_lo, b_hi = step.N1
+    mlo = _dn(_dn(rlo * a_lo) + _dn(qlo * b_lo))
+    mhi = _upv(_upv(rhi * a_hi) + _upv(qhi * b_hi))
+    mlo = np.maximum(mlo, 0.0)
+    if direction == "remove":
+        return mlo, mhi, a_lo, a_hi
+    return a_lo, a_hi, mlo, mhi
+
+
+def _mix(step: OneStep, which: tuple) -> tuple[float, float]:
+    """(lo, hi) of (1 - q) N0 + q N1 for a (N0, N1) pair of (lo, hi) floats."""
+    with arb_prec(_BITS):
+        v_lo = (1 - step.q) * _a(Fraction(which[0][0])) + step.q * _a(Fraction(which[1][0]))
+        v_hi = (1 - step.q) * _a(Fraction(which[0][1])) + step.q * _a(Fraction(which[1][1]))
+        return max(0.0, _down(v_lo)), _up(v_hi)
 
 
 def _half_bins(step: OneStep, direction: str):
     """Grid point i of a direction is at loss c + ih (remove) or -c + ih (add); the half-bins just below it (A_i)
     and just above it (B_i), as indices into the step's masses; the usable range of i."""
     jl = step.j_lo
+    n = len(step.N0[0])
     if direction == "remove":
-        ia, ib = (lambda i: 2 * i - 1 - jl), (lambda i: 2 * i - jl)
-    else:   # add loss l' = -L_rem: [-c + ih - h/2, -c + ih) is remove loss (c - ih, c - ih + h/2]
-        ia, ib = (lambda i: -2 * i - jl), (lambda i: -2 * i - 1 - jl)
-    n = len(step.N0)
-    ok = [i for i in range(-n, n + 1) if 0 <= ia(i) < n and 0 <= ib(i) < n]
-    return ia, ib, min(ok), max(ok)
+        # ia(i) = 2i - 1 - jl, ib(i) = 2i - jl, both in [0, n)
+        i_lo = -(-(1 + jl) // 2)
+        i_hi = (n - 1 + jl) // 2
+        return (lambda i: 2 * i - 1 - jl), (lambda i: 2 * i - jl), i_lo, i_hi
+    # add loss l' = -L_rem: [-c + ih - h/2, -c + ih) is remove loss (c - ih, c - ih + h/2]
+    # ia(i) = -2i - jl, ib(i) = -2i - 1 - jl, both in [0, n)
+    i_lo = -((n - 1 + jl) // 2)
+    i_hi = (-1 - jl) // 2
+    return (lambda i: -2 * i - jl), (lambda i: -2 * i - 1 - jl), i_lo, i_hi
 
 
 def _origin(step: OneStep, direction: str) -> tuple[arb, int]:
     return step.c, (1 if direction == "remove" else -1)
+
+
+def _idx(f, i):
+    return f(i) if not isinstance(i, np.ndarray) else f(i).astype(np.intp)
 
 
 def step_upper(step: OneStep, direction: str) -> GridPLD:
@@ -219,100 +349,186 @@ def step_upper(step: OneStep, direction: str) -> GridPLD:
     h = step.h
     ia, ib, i_lo, i_hi = _half_bins(step, direction)
     c, sgn = _origin(step, direction)
-    m = np.zeros(i_hi - i_lo + 1)
+    Plo, Phi, Qlo, Qhi = _pq_arrays(step, direction)
+    n = len(Plo)
+    I = np.arange(i_lo, i_hi)
+    jb, ja = _idx(ib, I), _idx(ia, I + 1)
+    plo, phi = _dn(Plo[jb] + Plo[ja]), _upv(Phi[jb] + Phi[ja])
+    qlo, qhi = _dn(Qlo[jb] + Qlo[ja]), _upv(Qhi[jb] + Qhi[ja])
     with arb_prec(_BITS):
         ha = _a(h)
-        eh = ha.exp()
-        for i in range(i_lo, i_hi):
-            # [l_i, l_{i+1}] = B_i and A_{i+1}
-            pb, qb = _pq(step, ib(i), direction)
-            pa, qa = _pq(step, ia(i + 1), direction)
-            p, qq = pb + pa, qb + qa
-            li = sgn * c + i * ha
-            # mass to l_{i+1}: (p - q e^{l_i}) / (1 - e^{-h}); to l_i: (q e^{l_{i+1}} - p) / (e^h - 1)
-            to_hi = (p - qq * li.exp()) / (1 - 1 / eh)
-            to_lo = (qq * (li + ha).exp() - p) / (eh - 1)
-            pu = _up(p)
-            m[i + 1 - i_lo] += min(max(_up(to_hi), 0.0), pu)
-            m[i - i_lo] += min(max(_up(to_lo), 0.0), pu)
-        # everything outside [l_{i_lo}, l_{i_hi}]: below -> onto l_{i_lo}, above -> +oo
-        n = len(step.N0)
-        lo_idx = [j for j in range(n) if (j < min(ia(i_lo), ib(i_lo)) if direction == "remove"
-                                          else j > max(ia(i_lo), ib(i_lo)))]
-        hi_idx = [j for j in range(n) if (j > max(ia(i_hi), ib(i_hi)) if direction == "remove"
-                                          else j < min(ia(i_hi), ib(i_hi)))]
-        lo_idx.append(ia(i_lo))      # A_{i_lo}: below l_{i_lo}
-        hi_idx.append(ib(i_hi))      # B_{i_hi}: above l_{i_hi}
-        if direction == "remove":
-            p_below = (1 - step.q) * step.below[0] + step.q * step.below[1]
-            p_above = (1 - step.q) * step.above[0] + step.q * step.above[1]
-        else:  # add loss = -remove loss: remove loss below the window is add loss above it
-            p_above, p_below = step.below[0], step.above[0]
-        p_below += sum((_pq(step, j, direction)[0] for j in lo_idx), arb(0))
-        p_above += sum((_pq(step, j, direction)[0] for j in hi_idx), arb(0))
-        m[0] += _up(p_below)
-        inf = _up(p_above)
-    m = _bump_up(m, 4)   # each entry is a float sum of at most three upper floats: 4 ulps cover its rounding
-    return GridPLD(h, i_lo, m, inf, True, cm=sgn, c=c)
+        Elo, Ehi = _exp_grid(sgn * c + i_lo * ha, ha, i_hi - i_lo + 1)     # e^{l_i}, i_lo <= i <= i_hi
+        d1 = _ab(1 - (-ha).exp())
+        d2 = _ab(ha.exp() - 1)
+    with np.errstate(over="ignore", invalid="ignore"):
+        # to l_{i+1}: (p - q e^{l_i}) / (1 - e^{-h}); to l_i: (q e^{l_{i+1}} - p) / (e^h - 1)  (upper bounds)
+        num = _upv(phi - _dn(qlo * Elo[:-1]))
+        to_hi = _upv(np.where(num >= 0, num / d1[0], num / d1[1]))
+        num = _upv(_upv(qhi * Ehi[1:]) - plo)
+        to_lo = _upv(np.where(num >= 0, num / d2[0], num / d2[1]))
+    to_hi = np.minimum(np.maximum(np.nan_to_num(to_hi, nan=np.inf), 0.0), phi)
+    to_lo = np.minimum(np.maximum(np.nan_to_num(to_lo, nan=np.inf), 0.0), phi)
+    m = np.zeros(i_hi - i_lo + 1)
+    m[1:] += to_hi
+    m[:-1] += to_lo
+    m = _upv(m)
+    # everything outside [l_{i_lo}, l_{i_hi}]: below -> onto l_{i_lo}, above -> +oo
+    if direction == "remove":
+        lo_sl, hi_sl = slice(0, ia(i_lo) + 1), slice(ib(i_hi), n)
+        pb, pa = _mix(step, step.below), _mix(step, step.above)
+    else:
+        lo_sl, hi_sl = slice(ia(i_lo), n), slice(0, ib(i_hi) + 1)
+        pa, pb = step.below[0], step.above[0]     # add: P = N0; remove loss below the window is add loss above it
+    p_below = Fraction(pb[1]) + Fraction(_upper_sum(Phi[lo_sl]))
+    p_above = Fraction(pa[1]) + Fraction(_upper_sum(Phi[hi_sl]))
+    m[0] = float_up(Fraction(float(m[0])) + p_below)
+    return GridPLD(h, i_lo, m, float_up(p_above), True, cm=sgn, c=c)
+
+
+#: groups nearest the hard edge of the loss support built by the exact sequential sweep (the rest vectorized)
+_EDGE_GROUPS = 256
 
 
 def step_lower(step: OneStep, direction: str) -> GridPLD:
-    """Dominated grid pair (a garbling of the true pair, then Q-masses raised).
+    """Dominated grid pair (a garbling of the true pair, then P-masses lowered / Q-masses raised).
 
-    The half-bins (loss intervals of width h/2 between l_i - h/2, l_i, l_i + h/2) are swept from the hard edge of
-    the loss support (the remove loss is > log(1 - q) = l_0 - h/2: from the bottom up; the add loss is
-    < -log(1 - q): from the top down; q = 1: from the top down).  Group i (grid point l_i) takes what is left of
-    the current half-bin, then whole half-bins, while its surplus sum(p - e^{l_i} q) keeps its sign (>= 0 going
-    down, <= 0 going up), and of the first half-bin that would flip it the fraction that brings it to 0 (on the
-    side >= 0, within 2^-30); the rest of that half-bin starts the next group.  Sending each x of a split half-bin to
-    one group or the other with fixed probabilities is a Markov kernel (a garbling of the true pair); the group's
-    merged loss log(p_i/q_i) is then >= l_i (checked in arb) and raising its Q-mass to p_i e^{-l_i} puts it at
-    exactly l_i.  A group whose check fails joins the next one (all its pieces then lie above the next grid
-    point's target side as far as validity is concerned: only the final check of each group matters).  Mass outside
-    the window and what is left below the lowest group are dropped (P-mass lowered).
+    Every grid point l_i gets a group: a set of half-bins and fractions of half-bins (sending each x of a split
+    half-bin to one group or another with fixed probabilities, or to none, is a Markov kernel followed by dropping
+    outcomes: a garbling).  A group whose merged P- and Q-mass satisfy p >= e^{l_i} q (checked on float bounds
+    rounded the safe way: lower p, upper q) is tied at l_i with P-mass p (raising its Q-mass to p e^{-l_i} >= q);
+    one that fails the check goes to l_{i-1} if it passes there, else is dropped.
+
+    The groups: near the hard edge of the support (the remove loss is > log(1 - q) = l_0 - h/2: the bottom; the add
+    loss < -log(1 - q): the top) the sweep of the exact arithmetic path -- group i takes what is left of the current
+    half-bin, then whole half-bins, while its surplus sum(p - e^{l_i} q) keeps its sign, and of the first half-bin
+    that would flip it the fraction that brings it to 0 (on the safe side); the rest starts the next group -- for
+    the first _EDGE_GROUPS groups.  Beyond, group i is its two half-bins A_i (below l_i) and B_i (above); one whose
+    surplus is negative takes the fraction of A_{i+1} (all of whose losses exceed l_i) that brings it to 0 (three
+    vectorized passes, each seeing the fractions the previous one gave away); the donor's surplus only rises.
+    Mass outside the window is dropped.
     """
     h = step.h
     ia, ib, i_lo, i_hi = _half_bins(step, direction)
     c, sgn = _origin(step, direction)
-    m = np.zeros(i_hi - i_lo + 1)
-    up = direction == "remove" and step.q < 1
-    if up:      # A_{i_lo}, B_{i_lo}, A_{i_lo + 1}, ...: increasing loss
-        grid = range(i_lo, i_hi + 1)
-        order = [k for i in grid for k in (ia(i), ib(i))]
-    else:       # B_{i_hi}, A_{i_hi}, B_{i_hi - 1}, ...: decreasing loss
-        grid = range(i_hi, i_lo - 1, -1)
-        order = [k for i in grid for k in (ib(i), ia(i))]
-    sg = -1.0 if up else 1.0        # the sweep keeps sg * surplus >= 0
+    Plo, Phi, Qlo, Qhi = _pq_arrays(step, direction)
+    G = i_hi - i_lo + 1
     with arb_prec(_BITS):
         ha = _a(h)
-        pieces = [_pq(step, k, direction) for k in order]
-        t = 0                       # current half-bin
-        rem = 1.0                   # the part of it not yet given to a group (a float, rounded down: the parts
-        cp, cq = arb(0), arb(0)     # given out never exceed the whole); carried over from a failed group
-        for i in grid:
-            e = (sgn * c + i * ha).exp()
-            pg, qg = cp, cq
-            sur = sg * float((cp - e * cq).mid())
-            while t < len(pieces):
-                p, q = pieces[t]
-                pf, qf = (p, q) if rem == 1.0 else (p * rem, q * rem)
-                d = sg * float((pf - e * qf).mid())
-                if sur + d >= 0:
-                    pg, qg, sur = pg + pf, qg + qf, sur + d
+        Elo, Ehi = _exp_grid(sgn * c + i_lo * ha, ha, G)
+    Pm, Qm = Plo, Qhi     # decisions on the safe-side values the check uses
+    I = np.arange(i_lo, i_hi + 1)
+    JA, JB = _idx(ia, I), _idx(ib, I)
+    fa = np.ones(G)     # available fraction of A_i, B_i
+    fb = np.ones(G)
+    m = np.zeros(G)
+    done = np.zeros(G, dtype=bool)
+    edge = step.qf < 1
+    up = direction == "remove" and edge
+    if edge:
+        # the sequential sweep from the hard edge, on float bounds
+        if up:
+            gi = list(range(G))
+            order = [(g, w) for g in gi for w in (0, 1)]          # (group, 0 = A / 1 = B), increasing loss
+        else:
+            gi = list(range(G - 1, -1, -1))
+            order = [(g, w) for g in gi for w in (1, 0)]          # decreasing loss
+        sg = -1.0 if up else 1.0
+
+        def piece(t):
+            g, w = order[t]
+            j = JA[g] if w == 0 else JB[g]
+            return g, w, Plo[j], Phi[j], Qlo[j], Qhi[j], Pm[j], Qm[j]
+
+        t, rem = 0, 1.0
+        cpl, cqh, cpm, cqm = 0.0, 0.0, 0.0, 0.0      # carry of a failed group
+        ng = 0
+        for g in gi:
+            # stop once past the edge, with no carry, and with every piece of the swept groups used up (a piece
+            # of a swept group left behind would belong to no group: its mass lost to the lower bound)
+            if ng >= _EDGE_GROUPS and cpl == 0.0 and cqh == 0.0 and t >= 2 * ng:
+                break
+            ng += 1
+            el, eh = float(Elo[g]), float(Ehi[g])
+            e = eh
+            pgl, qgh, pgm, qgm = cpl, cqh, cpm, cqm
+            sur = sg * (pgm - e * qgm)
+            while t < len(order):
+                _, w, pl, ph, ql, qh, pm, qm = piece(t)
+                if rem != 1.0:
+                    pl, qh = math.nextafter(pl * rem, -math.inf), math.nextafter(qh * rem, math.inf)
+                    pm, qm = pm * rem, qm * rem
+                d = sg * (pm - e * qm)
+                if sur + d >= 0 or d >= -1e-300:     # (a piece of no mass is taken whole)
+                    pgl = max(0.0, math.nextafter(pgl + pl, -math.inf))
+                    qgh = math.nextafter(qgh + qh, math.inf)
+                    pgm, qgm, sur = pgm + pm, qgm + qm, sur + d
                     t, rem = t + 1, 1.0
                     continue
-                # the fraction of this half-bin that brings the surplus to (just on the safe side of) 0
-                f = sur / -d * (1.0 - sg * 2.0 ** -30) if d < 0 else 0.0
+                # the fraction that brings the surplus to 0, past it on the safe side by a margin that covers the
+                # float roundings of the check (relative 2^-20 of the surplus plus 1e-13 of the masses)
+                marg = abs(sur) * 2.0 ** -20 + 1e-13 * (pgm + abs(pm) + e * (qgm + abs(qm)))
+                f = (sur - sg * marg) / -d if d < 0 else 0.0
                 f = max(0.0, min(1.0, f))
-                pg, qg = pg + pf * f, qg + qf * f
+                pgl = max(0.0, math.nextafter(pgl + math.nextafter(pl * f, -math.inf), -math.inf))
+                qgh = math.nextafter(qgh + math.nextafter(qh * f, math.inf), math.inf)
+                pgm, qgm = pgm + pm * f, qgm + qm * f
                 rem = max(0.0, math.nextafter(rem * (1.0 - f), -math.inf) * (1.0 - 2.0 ** -52))
                 break
-            if pg - e * qg >= 0:    # certified: the merged loss is >= l_i
-                m[i - i_lo] = _down(pg)
-                cp, cq = arb(0), arb(0)
+            done[g] = True
+            if math.nextafter(pgl - math.nextafter(eh * qgh, math.inf), -math.inf) >= 0:
+                m[g] = pgl
+                cpl = cqh = cpm = cqm = 0.0
             else:
-                cp, cq = pg, qg
-    return GridPLD(h, i_lo, m, 0.0, False, cm=sgn, c=c)
+                cpl, cqh, cpm, cqm = pgl, qgh, pgm, qgm
+        # what the sweep used: pieces before t are gone, piece t has `rem` left
+        for tt in range(min(t, len(order))):
+            g, w = order[tt]
+            (fa if w == 0 else fb)[g] = 0.0
+        if t < len(order):
+            g, w = order[t]
+            (fa if w == 0 else fb)[g] = rem
+    # the rest: group i = fa_i A_i + fb_i B_i, borrowing from A_{i+1} when its surplus is negative
+    free = ~done
+    PAl, PAh, QAl, QAh, PAm, QAm = Plo[JA], Phi[JA], Qlo[JA], Qhi[JA], Pm[JA], Qm[JA]
+    PBl, QBh, PBm, QBm = Plo[JB], Qhi[JB], Pm[JB], Qm[JB]
+    Em = Ehi
+    f = np.zeros(G)          # fraction of A_{i+1} taken by group i
+    for _ in range(3):
+        give = np.zeros(G)
+        give[1:] = f[:-1]
+        fa_own = np.maximum(fa - give, 0.0)
+        sur = fa_own * (PAm - Em * QAm) + fb * (PBm - Em * QBm)
+        dA = np.zeros(G)
+        dA[:-1] = PAm[1:] - Em[:-1] * QAm[1:]    # surplus of all of A_{i+1} against l_i (> 0)
+        avail = np.zeros(G)
+        avail[:-1] = np.where(free[1:], fa[1:], 0.0)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            marg = 1e-13 * (fa_own * (PAm + Em * QAm) + fb * (PBm + Em * QBm))
+            need = np.where((sur < marg) & (dA > 0), (-sur * (1 + 2.0 ** -20) + 2 * marg) / dA, 0.0)
+        f = np.where(free, np.minimum(np.nan_to_num(need, nan=0.0), avail), 0.0)
+    give = np.zeros(G)
+    give[1:] = f[:-1]
+    fa_own = np.maximum(_dn(fa - give), 0.0)
+    with np.errstate(over="ignore", invalid="ignore"):
+        pl = _dn(_dn(fa_own * PAl) + _dn(fb * PBl))
+        qh = _upv(_upv(fa_own * QAh) + _upv(fb * QBh))
+        PAl1 = np.zeros(G); QAh1 = np.zeros(G)
+        PAl1[:-1], QAh1[:-1] = PAl[1:], QAh[1:]
+        pl = _dn(pl + _dn(f * PAl1))
+        qh = _upv(qh + _upv(f * QAh1))
+        pl = np.maximum(pl, 0.0)
+        ok = _dn(pl - _upv(Ehi * qh)) >= 0
+        mb = np.where(free & ok, pl, 0.0)
+        # failed groups: at l_{i-1} if they pass there
+        ok1 = np.zeros(G, dtype=bool)
+        ok1[1:] = _dn(pl[1:] - _upv(Ehi[:-1] * qh[1:])) >= 0
+    m = m + mb
+    move = free & ~ok & ok1 & (pl > 0)
+    if move.any():
+        idx = np.nonzero(move)[0]
+        np.add.at(m, idx - 1, pl[idx])
+        m[idx - 1] = _dn(m[idx - 1])
+    return GridPLD(h, i_lo, np.maximum(m, 0.0), 0.0, False, cm=sgn, c=c)
 
 
 def _bump_up(m: np.ndarray, ulps: int) -> np.ndarray:
@@ -335,22 +551,25 @@ def _upper_sum(m: np.ndarray) -> float:
     return math.nextafter(math.fsum(m.tolist()), math.inf)
 
 
-def _truncate(g: GridPLD, tau: float) -> GridPLD:
+def _truncate(g: GridPLD, tau: float, tau_bottom: float | None = None) -> GridPLD:
     """Tails of total mass <= tau: upper -- bottom tail onto the first kept point, top tail onto +oo; lower --
-    both dropped."""
+    both dropped.  ``tau_bottom`` (upper side only): the bottom tail's threshold, when it differs (moving mass up
+    to a still low loss moves delta far less than moving it to +oo)."""
     m = g.m
     n = m.size
     if n == 0:
         return g
     c = np.cumsum(m)           # float cumsums only decide WHERE to cut; the moved masses are summed exactly
-    lo = int(np.searchsorted(c, tau, side="right"))  # m[:lo] has (float) cumulative <= tau
+    tb = tau_bottom if (tau_bottom is not None and g.upper) else tau
+    lo = int(np.searchsorted(c, tb, side="right"))  # m[:lo] has (float) cumulative <= tb
     rc = np.cumsum(m[::-1])
     hi_cut = int(np.searchsorted(rc, tau, side="right"))
     hi = n - hi_cut
     if lo >= hi and not g.upper and _upper_sum(m) <= tau:
         # a lower grid with (almost) no mass: dropped whole, one zero point kept (its zero convolutions would
         # otherwise double in length at every squaring)
-        return GridPLD(g.h, g.off, np.zeros(1), 0.0, False, g.dropped + math.fsum(m.tolist()), cm=g.cm, c=g.c)
+        return GridPLD(g.h, g.off, np.zeros(1), 0.0, False, g.dropped + math.fsum(m.tolist()), cm=g.cm, c=g.c,
+                       shift=g.shift)
     if lo >= hi:
         lo, hi = 0, n
     if lo == 0 and hi == n:
@@ -360,10 +579,15 @@ def _truncate(g: GridPLD, tau: float) -> GridPLD:
     if g.upper:
         mid[0] = math.nextafter(mid[0] + _upper_sum(bot), math.inf) if lo else mid[0]
         inf = math.nextafter(g.inf + _upper_sum(topm), math.inf) if hi < n else g.inf
-        return GridPLD(g.h, g.off + lo, mid, inf, True, cm=g.cm, c=g.c)
+        return GridPLD(g.h, g.off + lo, mid, inf, True, cm=g.cm, c=g.c, shift=g.shift)
     dropped = g.dropped + math.fsum(bot.tolist()) + math.fsum(topm.tolist())
-    return GridPLD(g.h, g.off + lo, mid, 0.0, False, dropped, cm=g.cm, c=g.c)
+    return GridPLD(g.h, g.off + lo, mid, 0.0, False, dropped, cm=g.cm, c=g.c, shift=g.shift)
 
+
+#: convolutions whose shorter input exceeds this many points use the FFT with its error bound (fftconv)
+_FFT_MIN = 512
+#: ... and whose product of lengths exceeds this (below it the blocked direct sum is faster, measured)
+_FFT_WORK = 2e7
 
 #: block size of the direct convolution by matrix products
 _BLOCK = 128
@@ -414,8 +638,14 @@ def work_limit(products: float | None):
         _WORK_LIMIT[0] = old
 
 
-def convolve(a: GridPLD, b: GridPLD, tau: float = TAU) -> GridPLD:
+def convolve(a: GridPLD, b: GridPLD, tau: float = TAU, theta: float | None = None,
+             junk: float | None = None, tau_bottom: float | None = None) -> GridPLD:
     """The (upper or lower) masses of the sum of independent losses, rounded outward, tails truncated.
+
+    With ``theta`` (a tilt >= 0, see :func:`_fft_bounds`) and both inputs long (_FFT_MIN, _FFT_WORK), the
+    convolution is the certified FFT's -- unless ``junk`` is given and the FFT's a-priori error bound, summed over
+    the output, would exceed it (its absolute error adds mass to an upper bound: the direct sum's error is
+    relative); otherwise the direct sum below.
 
     Error bound (Higham, Accuracy and Stability of Numerical Algorithms, 2nd ed., eq. (3.4) and Lemma 3.1): a sum
     of n nonnegative products evaluated in floating point in any order, with or without fused multiply-adds, is
@@ -429,36 +659,180 @@ def convolve(a: GridPLD, b: GridPLD, tau: float = TAU) -> GridPLD:
         from dpbounds.evaluation.enclosure import CertificationError
         raise CertificationError(f"composition.sgm: a convolution of {a.m.size} x {b.m.size} grid points is beyond "
                                  f"this search's work bound ({lim:.3g} pairs, dpbounds.evaluation.sgm_pld.work_limit)")
-    c, n = direct_convolution(a.m, b.m)
-    gam = 2.0 * n * _U             # >= gamma_n = n u / (1 - n u) for n u <= 1/2
-    if n * _U > 0.25:
-        raise ArithmeticError("convolution too long for the error bound")
-    t = (n + 1) * _TINY
+    if a.h != b.h or a.upper != b.upper:
+        raise ValueError("convolve: both grids need the same step h and the same side (upper or lower)")
+    if a.shift is None and b.shift is None and (a.c is b.c or not a.cm or not b.cm):
+        org = dict(cm=a.cm + b.cm, c=a.c if a.cm else b.c)
+    else:
+        with arb_prec(_BITS):
+            org = dict(shift=a.origin() + b.origin())
+    if theta is not None and min(a.m.size, b.m.size) > _FFT_MIN and a.m.size * b.m.size > _FFT_WORK and \
+            (junk is None or _fft_junk(a.m, b.m) <= junk):
+        c = _fft_bounds(a, b, theta)
+    else:
+        c, n = direct_convolution(a.m, b.m)
+        gam = 2.0 * n * _U             # >= gamma_n = n u / (1 - n u) for n u <= 1/2
+        if n * _U > 0.25:
+            raise ArithmeticError("convolution too long for the error bound")
+        t = (n + 1) * _TINY
+        if a.upper:
+            c = np.nextafter(np.nextafter(c * (1.0 + gam), np.inf) + t, np.inf)
+        else:
+            c = np.maximum(np.nextafter(np.nextafter(c * (1.0 - gam), -np.inf) - t, -np.inf), 0.0)
     if a.upper:
-        c = np.nextafter(np.nextafter(c * (1.0 + gam), np.inf) + t, np.inf)
         sa, sb = _upper_sum(a.m), _upper_sum(b.m)
         # +oo: a_inf (|b| + b_inf) + b_inf |a| (upper; exact in Fractions, then rounded up)
         inf = float_up(Fraction(a.inf) * (Fraction(sb) + Fraction(b.inf)) + Fraction(b.inf) * Fraction(sa))
-        g = GridPLD(a.h, a.off + b.off, c, inf, True, cm=a.cm + b.cm, c=a.c)
+        g = GridPLD(a.h, a.off + b.off, c, inf, True, **org)
     else:
-        c = np.maximum(np.nextafter(np.nextafter(c * (1.0 - gam), -np.inf) - t, -np.inf), 0.0)
-        g = GridPLD(a.h, a.off + b.off, c, 0.0, False, a.dropped + b.dropped, cm=a.cm + b.cm, c=a.c)
-    return _truncate(g, tau)
+        g = GridPLD(a.h, a.off + b.off, c, 0.0, False, a.dropped + b.dropped, **org)
+    return _truncate(g, tau, tau_bottom)
 
 
-def self_compose(g: GridPLD, k: int, tau: float = TAU) -> GridPLD:
-    """The k-fold composition by repeated squaring."""
+#: tilts of the Chernoff caps on the upper side (multiples of theta): they trim the FFT's absolute error
+#: beyond both ends of the support, so the tails can be truncated as on the direct path
+_CAP_TILTS = (-16.0, -4.0, 4.0, 16.0)
+
+
+def _tilt_tables(na: int, nb: int, th_f: float, h: Fraction, sq: bool):
+    """(ta, tb, back) as (lo, hi) float bounds: ta_i = e^{th h (i - ra)}, tb likewise, back_j = e^{th h (ra + rb - j)},
+    with ra, rb the top indices (th > 0) or 0 (th < 0), so that ta, tb <= 1: slices of one grid of e^{th h m}."""
+    n = na + nb - 1
+    with arb_prec(_BITS):
+        th = _a(Fraction(th_f)) * _a(h)
+        lo, hi = _exp_grid(-(n - 1) * th, th, 2 * n - 1)       # index m + n - 1 holds e^{th h m}, |m| < n
+
+    def sl(m0: int, m1: int, rev: bool = False):
+        a_, b_ = lo[m0 + n - 1:m1 + n], hi[m0 + n - 1:m1 + n]
+        return (a_[::-1], b_[::-1]) if rev else (a_, b_)
+
+    if th_f > 0:
+        ta, tb = sl(-(na - 1), 0), sl(-(nb - 1), 0)
+        back = sl(0, n - 1, rev=True)             # back_j = e^{th h (n - 1 - j)}
+    else:
+        ta, tb = sl(0, na - 1), sl(0, nb - 1)
+        back = sl(-(n - 1), 0, rev=True)          # back_j = e^{-th h j}
+    return ta, tb, back
+
+
+def _fft_bounds(a: GridPLD, b: GridPLD, theta: float) -> np.ndarray:
+    """Elementwise bounds (upper if a.upper, else lower) of the exact convolution of a.m and b.m by two certified
+    FFT convolutions (dpbounds.evaluation.fftconv: computed value c~ and a bound E on every entry's error), and on
+    the upper side Chernoff caps:
+
+    * untilted: exact_j in [c~_j - E, c~_j + E] -- an absolute error, fine where the masses are large;
+    * tilted by theta > 0 and by -theta: a'_i = a_i e^{theta h (i - ra)} (ra = the top index for theta > 0, the
+      bottom one for -theta, so the factors are <= 1), b' likewise, rounded up for upper bounds (down for lower);
+      the exact convolution of the tilted inputs is then
+      >= (<=) e^{theta h (j - ra - rb)} exact_j, so exact_j <= (c~'_j + E') e^{theta h (ra + rb - j)} (>= with
+      c~' - E' and the factor's lower bound) -- an error relative to the masses near the losses where the
+      hockey-stick divergence is read;
+    * caps (upper side): for any real phi, sum_j exact_j e^{phi s_j} = M_a(phi) M_b(phi) (M the inputs' moment
+      sums, losses adding), so exact_j <= S_a S_b e^{phi h (ra + rb - j)} with S_a = sum_i a_i e^{phi h (i - ra)}
+      (ra the top index for phi > 0, 0 for phi < 0) -- Chernoff's bound, rounded up: it trims the FFT's error
+      beyond both ends of the support.
+    All are bounds of the same numbers: the tightest is kept (min for upper, max for lower).
+    """
+    from dpbounds.evaluation.fftconv import fft_convolution
+    sq = b is a
+    up = a.upper
+    na, nb = a.m.size, (a.m.size if sq else b.m.size)
+    c0, e0 = fft_convolution(a.m, None if sq else b.m)
+    best = _upv(_upv(c0) + e0) if up else _dn(_dn(c0) - e0)
+    for th in (theta, -theta):
+        ta, tb, back = _tilt_tables(na, nb, th, a.h, sq)
+        with np.errstate(over="ignore", under="ignore", invalid="ignore"):
+            if up:
+                at = _upv(a.m * ta[1])
+                bt = at if sq else _upv(b.m * tb[1])
+                c1, e1 = fft_convolution(at, None if sq else bt)
+                u1 = _upv(np.maximum(_upv(c1) + e1, 0.0) * back[1])
+                best = np.minimum(best, np.where(np.isnan(u1), np.inf, u1))
+            else:
+                at = _dn(a.m * ta[0])
+                bt = at if sq else _dn(b.m * tb[0])
+                c1, e1 = fft_convolution(at, None if sq else bt)
+                l1 = _dn(np.maximum(_dn(_dn(c1) - e1), 0.0) * back[0])
+                best = np.maximum(best, np.where(np.isnan(l1), 0.0, l1))
+    if up:
+        with np.errstate(over="ignore", under="ignore", invalid="ignore"):
+            for phi in _CAP_TILTS:
+                ta2, tb2, back2 = _tilt_tables(na, nb, phi * theta, a.h, sq)
+                sa_ = _upper_sum(_upv(a.m * ta2[1]))
+                sb_ = sa_ if sq else _upper_sum(_upv(b.m * tb2[1]))
+                cap = _upv(_upv(sa_ * sb_) * back2[1])
+                best = np.minimum(best, np.where(np.isnan(cap), np.inf, cap))
+    return np.maximum(best, 0.0)
+
+
+def _fft_junk(a: np.ndarray, b: np.ndarray) -> float:
+    """The untilted FFT error bound (fftconv.error_bound) times the output length: the most mass its absolute
+    error can add to an upper bound."""
+    from dpbounds.evaluation import fftconv
+    m = a.size + b.size - 1
+    n = 1 << max(1, (m - 1).bit_length())
+    a1, a2 = fftconv._norm_bounds(a)
+    b1, b2 = fftconv._norm_bounds(b)
+    return fftconv.error_bound(n, a1, a2, b1, b2) * m
+
+
+def self_compose(g: GridPLD, k: int, tau: float = TAU, theta: float | None = None,
+                 budget: float | None = None) -> GridPLD:
+    """The k-fold composition by repeated squaring (``theta``: see :func:`convolve`).
+
+    ``budget`` (an absolute amount of delta): each truncated tail is carried into delta by the remaining
+    composition, at most k/f times for an f-fold partial result (its mass is multiplied by the other factors'
+    total masses, each about 1); so an f-fold result may be truncated with tau_f = budget f / (4 k L), L bounding
+    the number of convolutions: all together they move delta by at most about budget / 4.  Without it, ``tau``
+    everywhere."""
+    k0, levels = k, 2 * max(1, k.bit_length())
+
+    def lim(f: int) -> float | None:
+        return None if budget is None else max(tau, budget * f / (4 * k0 * levels))
+
+    def _tb(t_: float) -> float | None:
+        # the FFT leaves its error mass below the support too (bounded by the -theta tilt and the caps): with the
+        # FFT, an upper grid's bottom tail (moved up to the first kept point, where it stays far below eps) is
+        # cut at 1e-12 at least
+        return None if theta is None else max(t_, 1e-12)
+
     result: GridPLD | None = None
-    base = _truncate(g, tau)
+    fr = 0
+    base = _truncate(g, tau if budget is None else lim(1))
+    fb = 1
     while True:
         if k & 1:
-            result = base if result is None else convolve(result, base, tau)
+            if result is None:
+                result, fr = base, fb
+            else:
+                fr += fb
+                t_ = tau if budget is None else lim(fr)
+                result = convolve(result, base, t_, theta, None, _tb(t_))
         k >>= 1
         if not k:
             break
-        base = convolve(base, base, tau)
+        fb *= 2
+        t_ = tau if budget is None else lim(fb)
+        base = convolve(base, base, t_, theta, None, _tb(t_))
     assert result is not None
     return result
+
+
+def compose(parts: list, tau: float = TAU, theta: float | None = None) -> GridPLD:
+    """The composition of heterogeneous steps: ``parts`` a list of ``(GridPLD, k_i)`` (each grid k_i times), all on
+    the same h and the same side (all upper or all lower; different one-step origins allowed: the result's origin
+    is the exact sum).  Each part is self-composed by repeated squaring, then the parts are convolved together
+    (smallest first); every convolution's error is bounded and added outward as in :func:`convolve`."""
+    if not parts:
+        raise ValueError("compose: no parts")
+    grids = [self_compose(g, int(k), tau, theta) for g, k in parts if int(k) > 0]
+    if not grids:
+        raise ValueError("compose: every part has k = 0")
+    grids.sort(key=lambda g: g.m.size)
+    out = grids[0]
+    for g in grids[1:]:
+        out = convolve(out, g, tau, theta)
+    return out
 
 
 # ------------------------------------------------------------------------------------------------ delta(eps)
@@ -473,23 +847,9 @@ class Weights:
 
 
 def weights(g: GridPLD) -> Weights:
-    n = g.m.size
-    lo = np.empty(n)
-    hi = np.empty(n)
+    """Certified float bounds of e^{-s_j} for the grid losses s_j (two arb tables, one product: _exp_grid)."""
     with arb_prec(_BITS):
-        eh = (-_a(g.h)).exp()
-        e0 = (-g.loss(0)).exp()
-        # e^{-s_j} = e0 * eh^j, each power computed directly (balls stay tight: no long recurrence)
-        step = 256
-        base = e0
-        ehs = eh ** step
-        for j0 in range(0, n, step):
-            v = base
-            for j in range(j0, min(j0 + step, n)):
-                lo[j] = _down(v)
-                hi[j] = _up(v)
-                v = v * eh
-            base = base * ehs
+        lo, hi = _exp_grid(-g.loss(0), -_a(g.h), g.m.size)
     return Weights(lo, hi)
 
 
@@ -500,8 +860,7 @@ def delta_bound(g: GridPLD, w: Weights, eps: Fraction) -> float:
         e_lo, e_hi = float_down(ee), float_up(ee)
     # grid points with s_j > eps only (the weight is 0 otherwise)
     with arb_prec(_BITS):   # the first j with s_j > eps, less two (a zero weight costs nothing)
-        j0 = max(0, math.floor(float((_a(eps) - g.cm * g.c) / _a(g.h))) - g.off - 2) if g.cm else \
-            max(0, math.floor(eps / g.h) - g.off - 2)
+        j0 = max(0, math.floor(float((_a(eps) - g.origin()) / _a(g.h))) - g.off - 2)
     m = g.m[j0:]
     if g.upper:
         prod = np.nextafter(e_lo * w.lo[j0:], -np.inf)           # <= e^eps e^{-s}
@@ -583,16 +942,44 @@ class Bracket:
         return max(delta_bound(g, w, eps) for g, w in self.lo.values())
 
 
-def bracket(q: Fraction, sigma: Fraction, k: int, h: Fraction, z: float | None = None, tau: float = TAU) -> Bracket:
-    """Compose the dominating and dominated grid pairs of both directions k times, on the loss grid of step h."""
+def _theta_for(g: GridPLD, k: int, eps_hint: float | None, delta_hint: float | None) -> float:
+    """A tilt for the FFT's second bound: about the saddle point of the k-fold loss at the eps of interest (normal
+    approximation from the one-step grid's moments).  Any theta >= 0 gives valid bounds; this one makes them tight
+    where delta(eps) is read."""
+    with arb_prec(_BITS):
+        s0 = float(g.loss(0).mid())
+    s = s0 + float(g.h) * np.arange(g.m.size)
+    tot = float(g.m.sum()) or 1.0
+    mu = float((g.m * s).sum()) / tot
+    var = max(float((g.m * s * s).sum()) / tot - mu * mu, 1e-300)
+    if delta_hint is not None and delta_hint > 0:
+        zz = math.sqrt(max(2 * math.log(1 / min(delta_hint, 0.5)), 0.5))
+        th = zz / math.sqrt(k * var)
+    elif eps_hint is not None:
+        th = (eps_hint - k * mu) / (k * var)
+    else:
+        th = 1.0
+    return float(min(64.0, max(0.25, th)))
+
+
+def bracket(q: Fraction, sigma: Fraction, k: int, h: Fraction, z: float | None = None, tau: float = TAU,
+            fast: bool = False, eps_hint: float | None = None, delta_hint: float | None = None,
+            budget: float | None = None) -> Bracket:
+    """Compose the dominating and dominated grid pairs of both directions k times, on the loss grid of step h.
+
+    ``fast``: convolutions by the certified FFT (:func:`_fft_bounds`) with a tilt chosen for ``eps_hint`` (delta
+    asked at that eps) or ``delta_hint`` (eps asked at that delta); the hints only tune the tightness, never the
+    validity.  ``budget``: see :func:`self_compose`."""
     t0 = time.perf_counter()
     step = one_step(q, sigma, h, z, k)
     up, lo = {}, {}
     size = 0
     dirs = ("remove",) if q == 1 else ("remove", "add")   # q = 1: the two directions are mirror images
     for d in dirs:
-        gu = self_compose(step_upper(step, d), k, tau)
-        gl = self_compose(step_lower(step, d), k, tau)
+        su = step_upper(step, d)
+        th = _theta_for(su, k, eps_hint, delta_hint) if fast else None
+        gu = self_compose(su, k, tau, th, budget)
+        gl = self_compose(step_lower(step, d), k, tau, th, budget)
         size = max(size, gu.m.size, gl.m.size)
         up[d] = (gu, weights(gu))
         lo[d] = (gl, weights(gl))
@@ -615,18 +1002,27 @@ def _h_for(width_per_kh2: float, k: int, target: float) -> Fraction:
     return Fraction(1, math.ceil(1 / h))
 
 
-def cached_bracket(q: Fraction, sigma: Fraction, k: int, h: Fraction) -> Bracket:
+#: whether enclose() uses the certified FFT for long convolutions (off: its absolute error bound leaves mass in
+#: the tails that the budgeted truncations cannot remove at the widths DP-SGD needs, measured; see fftconv)
+_FAST = False
+
+
+def cached_bracket(q: Fraction, sigma: Fraction, k: int, h: Fraction, delta_hint: float | None = None,
+                   eps_hint: float | None = None, budget: float | None = None) -> Bracket:
     # the work bound is part of the key: a bracket computed without it is never served inside it, so which points
     # a search judges never depends on what ran before in the process
-    return _cached_bracket(q, sigma, k, h, _WORK_LIMIT[0])
+    return _cached_bracket(q, sigma, k, h, _WORK_LIMIT[0], delta_hint, eps_hint, budget)
 
 
 @functools.lru_cache(maxsize=8)
-def _cached_bracket(q: Fraction, sigma: Fraction, k: int, h: Fraction, limit: float | None) -> Bracket:
-    return bracket(q, sigma, k, h)
+def _cached_bracket(q: Fraction, sigma: Fraction, k: int, h: Fraction, limit: float | None,
+                    delta_hint: float | None = None, eps_hint: float | None = None,
+                    budget: float | None = None) -> Bracket:
+    return bracket(q, sigma, k, h, fast=_FAST, delta_hint=delta_hint, eps_hint=eps_hint, budget=budget)
 
 
-def _refine(q: Fraction, sigma: Fraction, k: int, rel_tol: float, width_of, what: str):
+def _refine(q: Fraction, sigma: Fraction, k: int, rel_tol: float, width_of, what: str, delta: float | None = None,
+            eps: float | None = None):
     """Brackets on finer grids until width_of(bracket) <= rel_tol (the width's model: C k h^2, C measured)."""
     from dpbounds.evaluation.enclosure import CertificationError
     if rel_tol < MIN_REL_TOL:
@@ -637,10 +1033,17 @@ def _refine(q: Fraction, sigma: Fraction, k: int, rel_tol: float, width_of, what
     # sets, whose loss is <= 0, so with the first grid point above 0 (h/2 > -log(1 - q), measured to fail already
     # at h = 1.67 q) no group certifies and the lower end is 0 (q = 1e-4, k = 1e5 spent minutes convolving zeros)
     cap = Fraction(1, math.ceil(1 / q)) if q < 1 else Fraction(1)
-    h = min(_h_for(0.5, k, rel_tol), cap)
+    h = min(_h_for(0.75, k, rel_tol), cap)
+    # the hints (the tilt and the truncation threshold) rounded down to a power of ten, so that nearby questions
+    # share a cached bracket
+    d_hint = 10.0 ** math.floor(math.log10(delta)) if delta and delta > 0 else None
+    e_hint = round(eps, 1) if eps is not None else None
+    # eps(delta): truncations and FFT error mass may move delta by about budget/2 in all, a twentieth of the
+    # width asked (the tilt and this budget tune tightness and speed only; every bound stays valid)
+    budget = 0.05 * rel_tol * d_hint if d_hint is not None else None
     best = None
     for _ in range(5):
-        b = cached_bracket(q, sigma, k, h)
+        b = cached_bracket(q, sigma, k, h, d_hint, e_hint, budget)
         w, res = width_of(b)
         if best is None or w < best[0]:
             best = (w, res, b)
@@ -650,9 +1053,9 @@ def _refine(q: Fraction, sigma: Fraction, k: int, rel_tol: float, width_of, what
             break
         # the width closes faster than h^2 at coarse grids (measured at q = 1e-4, k = 1e5, delta = 1e-12: 0.374,
         # 0.0352, 0.00695 at h = 1e-4, 5e-5, 2.5e-5), so a cubic model aiming at half the tolerance, each step
-        # between a quarter and a half of h (a finer grid costs about h^-1.4 in time)
+        # between a quarter and 0.85 of h (a finer grid costs about h^-1.4 in time)
         f = (0.5 * rel_tol / w) ** (1 / 3) if math.isfinite(w) and w > 0 else 0.25
-        h = min(cap, Fraction(1, math.ceil(1 / (float(h) * min(0.5, max(0.25, f))))))
+        h = min(cap, Fraction(1, math.ceil(1 / (float(h) * min(0.85, max(0.25, f))))))
     raise CertificationError(f"{what}: certified only to relative width {best[0]:.3g} > {rel_tol:.3g} "
                              f"(grid step {best[2].h}, {best[2].grid_points} points); ask a wider rel_tol")
 
@@ -744,17 +1147,139 @@ def _q1_eps(sigma: Fraction, k: int, delta: Fraction, rel_tol: float):
     return eps_by_bisection(side, delta, rel_tol, what, "the q = 1 curve")
 
 
+# ------------------------------------------------------------------------------------------------ k = 1: one step
+# One step is a hockey-stick divergence of two Gaussian mixtures on the line with a monotone likelihood ratio, so it
+# has a closed form in erfc (the region where the loss exceeds eps is a half-line):
+#   remove: delta_rem(eps) = P(X > x) - e^eps Q(X > x), x = s^2 log((e^eps - (1 - q))/q) + 1/2 (L_rem(x) = eps);
+#   add:    delta_add(eps) = Q0(X < x') - e^eps P(X < x'), x' the point with L_rem(x') = -eps, when
+#           e^{-eps} > 1 - q (else the add loss, < -log(1 - q) <= eps, never exceeds eps: delta_add = 0),
+# with P = (1 - q) N(0, s^2) + q N(1, s^2) and Q = Q0 = N(0, s^2) -- evaluated in arb (every erfc, exp and log a
+# certified ball), at increasing precision until the asked width is met: no grid, no discretization error.
+# proofs_check composition.sgm.one_step_closed_form checks the grid bracket against the same formula; the tests
+# check this enclosure against mpmath quadrature of the hockey-stick integral from its definition.
+
+#: the narrowest relative width the one-step closed form is asked for (its precision grows with the width asked)
+K1_MIN_REL_TOL = 1e-40
+
+
+def _k1_delta_ball(q: Fraction, sigma: Fraction, eps: Fraction, bits: int) -> tuple[arb, arb]:
+    """(delta_rem, delta_add) at eps, as arb balls."""
+    with arb_prec(bits):
+        qa, sa, ea = _a(q), _a(sigma), _a(eps)
+        r2 = sa * arb(2).sqrt()
+        E = ea.exp()
+
+        def tail(x, mean):       # P(N(mean, s^2) > x)
+            return ((x - mean) / r2).erfc() / 2
+
+        def cdf(x, mean):        # P(N(mean, s^2) < x), without cancelling 1 - tail
+            return (-(x - mean) / r2).erfc() / 2
+
+        x = sa ** 2 * ((E - (1 - qa)) / qa).log() + arb(1) / 2
+        # (1 - q) T0 + q T1 - e^eps T0, with the (1 - q) T0 terms cancelled
+        rem = qa * (tail(x, 1) - tail(x, 0)) - (E - 1) * tail(x, 0)
+        t = (-ea).exp() - (1 - qa)
+        if t > 0:
+            xa = sa ** 2 * (t / qa).log() + arb(1) / 2
+            add = cdf(xa, 0) - E * ((1 - qa) * cdf(xa, 0) + qa * cdf(xa, 1))
+        elif t <= 0:
+            add = arb(0)
+        else:                    # undecided at this precision: the add value is in [0, its value if t > 0]
+            raise ArithmeticError("precision")
+        return rem, add
+
+
+def _k1_ends(q: Fraction, sigma: Fraction, eps: Fraction, bits: int) -> tuple[Fraction, Fraction] | None:
+    """Exact rational [lo, hi] of max(delta_rem, delta_add) at eps (and >= 0), or None if undecided at these bits."""
+    from dpbounds.evaluation.numeric import arb_endpoints
+    try:
+        rem, add = _k1_delta_ball(q, sigma, eps, bits)
+    except ArithmeticError:
+        return None
+    er, ea_ = arb_endpoints(rem), arb_endpoints(add)
+    if er is None or ea_ is None:
+        return None
+    lo = max(er[0], ea_[0], Fraction(0))
+    hi = max(er[1], ea_[1], Fraction(0))
+    return lo, hi
+
+
+def _k1_tol(rel_tol: float, what: str) -> None:
+    from dpbounds.evaluation.enclosure import CertificationError
+    if rel_tol < K1_MIN_REL_TOL:
+        raise CertificationError(f"{what}: the one-step closed form is not attempted below relative width "
+                                 f"{K1_MIN_REL_TOL:g} (asked {rel_tol:.3g})")
+
+
+def _k1_delta(q: Fraction, sigma: Fraction, eps: Fraction, rel_tol: float):
+    from dpbounds.evaluation.enclosure import CertificationError, Enclosure
+    bits = 64 + int(-math.log2(max(rel_tol, 1e-300)))
+    while bits <= 1 << 14:
+        ends = _k1_ends(q, sigma, eps, bits)
+        if ends is not None:
+            lo, hi = ends
+            if hi == lo or (hi > 0 and (hi - lo) <= Fraction(rel_tol) * hi):
+                return Enclosure(lo, hi, bits)
+        bits *= 2
+    raise CertificationError(f"composition.sgm.delta: the one-step closed form was not certified to relative width "
+                             f"{rel_tol:.3g} at eps = {float(eps):.6g}")
+
+
+def _k1_eps(q: Fraction, sigma: Fraction, delta: Fraction, rel_tol: float):
+    """eps(delta) at k = 1 by bisection on the closed form (delta(.) nonincreasing: an eps whose upper delta is
+    <= delta is >= the exact value; one whose lower delta is > delta is <= it)."""
+    from dpbounds.evaluation.enclosure import CertificationError, Enclosure
+    what = "composition.sgm.eps"
+
+    def side(e: Fraction) -> int:
+        bits = 64 + int(-math.log2(max(rel_tol, 1e-300)))
+        while bits <= 1 << 13:
+            ends = _k1_ends(q, sigma, e, bits)
+            if ends is not None:
+                lo, hi = ends
+                if lo > delta:
+                    return -1
+                if hi <= delta:
+                    return +1
+            bits *= 2
+        return 0
+
+    if side(Fraction(0)) > 0:
+        return Enclosure(Fraction(0), Fraction(0), 53)
+    lo, hi = Fraction(0), Fraction(1)
+    while side(hi) < 0:
+        lo, hi = hi, hi * 2
+        if hi > 2 ** 40:
+            raise CertificationError(f"{what}: eps beyond 2^40 (delta = {float(delta):.3g})")
+    for _ in range(400):
+        if hi - lo <= Fraction(rel_tol) * hi / 2:
+            return Enclosure(lo, hi, 53)
+        mid = (lo + hi) / 2
+        s_ = side(mid)
+        if s_ < 0:
+            lo = mid
+        elif s_ > 0:
+            hi = mid
+        else:
+            raise CertificationError(f"{what}: the one-step curve is too flat at delta = {float(delta):.3g} to "
+                                     f"separate eps to relative width {rel_tol:.3g}")
+    raise CertificationError(f"{what}: bisection did not close to relative width {rel_tol:.3g}")
+
+
 def enclose_delta(params, rel_tol: float):
     """Certified enclosure of composition.sgm.delta at exact parameters q, sigma, k, eps_g."""
     q, sigma, k, eps = params["q"], params["sigma"], _steps(params, "composition.sgm.delta"), params["eps_g"]
     if Fraction(q) == 1:
         return _q1_delta(Fraction(sigma), k, Fraction(eps), float(rel_tol))
+    if k == 1:
+        _k1_tol(float(rel_tol), "composition.sgm.delta")
+        return _k1_delta(Fraction(q), Fraction(sigma), Fraction(eps), float(rel_tol))
 
     def width(b: Bracket):
         lo, hi = b.delta(eps)
         return _rel(lo, hi), (lo, hi)
 
-    (lo, hi), _ = _refine(q, sigma, k, float(rel_tol), width, "composition.sgm.delta")
+    (lo, hi), _ = _refine(q, sigma, k, float(rel_tol), width, "composition.sgm.delta", eps=float(eps))
     return _enclosure(lo, hi)
 
 
@@ -763,12 +1288,15 @@ def enclose_eps(params, rel_tol: float):
     q, sigma, k, delta = params["q"], params["sigma"], _steps(params, "composition.sgm.eps"), params["delta"]
     if Fraction(q) == 1:
         return _q1_eps(Fraction(sigma), k, Fraction(delta), float(rel_tol))
+    if k == 1:
+        _k1_tol(float(rel_tol), "composition.sgm.eps")
+        return _k1_eps(Fraction(q), Fraction(sigma), Fraction(delta), float(rel_tol))
 
     def width(b: Bracket):
         lo, hi = b.eps(delta)
         return _rel(lo, hi), (lo, hi)
 
-    (lo, hi), _ = _refine(q, sigma, k, float(rel_tol), width, "composition.sgm.eps")
+    (lo, hi), _ = _refine(q, sigma, k, float(rel_tol), width, "composition.sgm.eps", delta=float(delta))
     return _enclosure(lo, hi)
 
 

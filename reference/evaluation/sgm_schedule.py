@@ -31,10 +31,11 @@ import math
 import time
 from fractions import Fraction
 
+import numpy as np
 from flint import arb
 
 from dpbounds.evaluation import sgm_pld as S
-from dpbounds.evaluation.numeric import arb_prec, float_up
+from dpbounds.evaluation.numeric import arb_prec, float_down, float_up
 
 RELATIONS = ("add_remove", "substitution")
 SAMPLINGS = ("poisson", "fixed_size")
@@ -162,7 +163,19 @@ def symmetric_step(kind: str, q: Fraction, sigma: Fraction, h: Fraction, z: floa
         N0 = [Pt[J - 1 - i] for i in range(J)] + Qt
         N1[J - 1] = N1[J - 1] + pair.atom
         N0[J - 1] = N0[J - 1] + pair.atom
-        return S.OneStep(h, arb(0), -J, J, N0, N1, (P_above, Q_above), (Q_above, P_above), arb(1))
+        return S.OneStep(h, arb(0), -J, J, _intervals(N0), _intervals(N1), (_ends(P_above), _ends(Q_above)),
+                         (_ends(Q_above), _ends(P_above)), arb(1))
+
+
+def _ends(v: arb) -> tuple[float, float]:
+    """(lo, hi) floats enclosing the ball v, lo clipped at 0 (a mass)."""
+    return max(0.0, float_down(v)), float_up(v)
+
+
+def _intervals(vs: list) -> tuple:
+    """A list of mass balls as the (lo, hi) float arrays sgm_pld.OneStep holds."""
+    ends = [_ends(v) for v in vs]
+    return np.array([e[0] for e in ends]), np.array([e[1] for e in ends])
 
 
 # ------------------------------------------------------------------------------------------------ brackets
@@ -193,7 +206,7 @@ def _origin(g: "S.GridPLD") -> arb:
 
 def _with_origin(g: "S.GridPLD", origin: arb) -> "S.GridPLD":
     """g with its origin set to the ball ``origin`` (losses (off + j) h + origin)."""
-    return dataclasses.replace(g, cm=1, c=origin)
+    return dataclasses.replace(g, cm=0, c=None, shift=origin)
 
 
 def _convolve_any(a: "S.GridPLD", b: "S.GridPLD", tau: float) -> "S.GridPLD":
