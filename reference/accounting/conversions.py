@@ -32,6 +32,7 @@ from functools import lru_cache
 from typing import Any
 
 import sympy as sp
+from flint import arb
 
 from dpbounds import spec
 from dpbounds.spec import DomainError, parse_exact
@@ -184,6 +185,106 @@ def _fast_certify(entry_id: str, params: dict, rel_tol: Fraction) -> Enclosure |
     return None
 
 
+@lru_cache(maxsize=64)
+def _window_bits(rel_tol: Fraction) -> tuple[int, int, float]:
+    """(k, bits, t) of a CKS20 window: half-width w = 2^-k (c - 1), the arb precision for relative width rel_tol,
+    and a float t <= rel_tol (the width test below is decided against t, so passing it implies rel_tol)."""
+    k = 24 if rel_tol >= Fraction(1, 10**12) else 40
+    t = float(rel_tol)
+    if Fraction(t) > rel_tol:
+        t = math.nextafter(t, 0.0)
+    return k, (max(64, int(-log10_of(rel_tol) * 3.33) + 48) if rel_tol < 1 else 64), t
+
+
+def _window_enclosure(low: arb, high: arb, t: float, bits: int) -> Enclosure | None:
+    """Enclosure [lower end of low, upper end of high] when arb certifies its width <= t |upper end| (inside
+    arb_prec: the ends are the outward roundings at the current precision, exact arbs, so the test is on them)."""
+    if not (low.is_finite() and high.is_finite()):
+        return None
+    lo, hi = low.lower(), high.upper()
+    if not (hi - lo <= abs(hi) * t):
+        return None
+    ends_l, ends_h = arb_endpoints(lo), arb_endpoints(hi)
+    if ends_l is None or ends_h is None:
+        return None
+    return Enclosure(ends_l[0], ends_h[1], bits)
+
+
+def _cks20_eps_window(rho: Fraction, delta: Fraction, rel_tol: Fraction) -> Enclosure | None:
+    """The certified CKS20 eps (inf over alpha > 1 of g(a) = a rho + log(1 - 1/a) + (L - log a)/(a - 1), L =
+    log(1/delta)) from one window [c - w, c + w] at a float-optimal c, written out in arb (None: use the general
+    path).  The argument is :mod:`dpbounds.evaluation.optimize`'s (module docstring, step 3) on this objective:
+    g'(a) = S(a)/(a - 1)^2 with S(a) = rho (a - 1)^2 + log a - L nondecreasing for a > 1 (S' = 2 rho (a - 1) + 1/a
+    > 0; the sympy proof is optimize.quasiconvexity("conversions.cks20")).  If arb certifies S(c - w) < 0 < S(c + w),
+    g decreases left of the window and increases right of it, so the infimum is min g on the window, which is
+    >= g(c) - sup|g'| w by the mean-value theorem; on the window |S| <= max(-S(c - w), S(c + w)) (S monotone) and
+    (a - 1)^2 >= (c - w - 1)^2, so sup|g'| needs no further evaluation.  hi: the upper end of g(c) (any order
+    bounds an infimum from above).  Only c comes from floats, and nothing trusts it."""
+    r, d = float(rho), float(delta)
+    if not (1e-300 < r < 1e300 and 1e-300 < d < 1):
+        return None
+    try:
+        a = fc._alpha_eps(fc._MATH, r, -math.log(d), None, 3)
+    except (ValueError, OverflowError, ZeroDivisionError):
+        return None
+    if not (math.isfinite(a) and a > 1):
+        return None
+    k, bits, t = _window_bits(rel_tol)
+    with arb_prec(bits):
+        R = fraction_to_arb(rho)
+        L = -fraction_to_arb(delta).log()
+        C = arb(a)
+        W = (C - 1) / (1 << k)
+        a_lo, a_hi = C - W, C + W
+        if not (W.is_exact() and a_lo.is_exact() and a_hi.is_exact()) or not a_lo > 1:
+            return None
+        x_lo = a_lo - 1
+        s_lo = R * x_lo * x_lo + a_lo.log() - L
+        if not s_lo < 0:
+            return None
+        x_hi = a_hi - 1
+        s_hi = R * x_hi * x_hi + a_hi.log() - L
+        if not s_hi > 0:
+            return None
+        g = R * C + (-1 / C).log1p() + (L - C.log()) / (C - 1)
+        return _window_enclosure(g - (-s_lo).max(s_hi) / (x_lo * x_lo) * W, g, t, bits)
+
+
+def _cks20_delta_window(rho: Fraction, eps: Fraction, rel_tol: Fraction) -> Enclosure | None:
+    """The certified CKS20 delta (inf over alpha > 1 of exp((a - 1)(a rho - eps))/(a - 1) (1 - 1/a)^a) from one window
+    at a float-optimal c, written out in arb (None: use the general path).  In logs, h(a) = (a - 1)(a rho - eps) -
+    log(a - 1) + a log(1 - 1/a) has h'(a) = S(a) = (2a - 1) rho - eps + log(1 - 1/a), increasing for a > 1 (S' =
+    2 rho + 1/(a(a - 1)) > 0).  If arb certifies S(c - w) < 0 < S(c + w), the infimum of h is min h on the window,
+    >= h(c) - max(-S(c - w), S(c + w)) w (mean-value theorem, S monotone); delta = e^h is increasing in h, so
+    [exp(that), exp(h(c))] encloses the infimum of delta."""
+    r, e = float(rho), float(eps)
+    if not (1e-300 < r < 1e300 and 0 <= e < 1e300):
+        return None
+    try:
+        a = fc._alpha_delta(fc._MATH, r, e, 2.0 ** -45)
+    except (ValueError, OverflowError, ZeroDivisionError):
+        return None
+    if not (math.isfinite(a) and a > 1):
+        return None
+    k, bits, t = _window_bits(rel_tol)
+    with arb_prec(bits):
+        R, E = fraction_to_arb(rho), fraction_to_arb(eps)
+        C = arb(a)
+        W = (C - 1) / (1 << k)
+        a_lo, a_hi = C - W, C + W
+        if not (W.is_exact() and a_lo.is_exact() and a_hi.is_exact()) or not a_lo > 1:
+            return None
+        s_lo = (2 * a_lo - 1) * R - E + (-1 / a_lo).log1p()
+        if not s_lo < 0:
+            return None
+        s_hi = (2 * a_hi - 1) * R - E + (-1 / a_hi).log1p()
+        if not s_hi > 0:
+            return None
+        h = (C - 1) * (C * R - E) - (C - 1).log() + C * (-1 / C).log1p()
+        enc = _window_enclosure((h - (-s_lo).max(s_hi) * W).exp(), h.exp(), t, bits)
+    return None if enc is None or enc.lo < 0 else enc  # (an exp is > 0: a negative end is a failed ball)
+
+
 # ------------------------------------------------------------------------------------------ eps_of
 
 def eps_of(rho: Exact, delta: Exact, conversion: str = "cks20", alpha: Exact | None = None,
@@ -207,7 +308,11 @@ def eps_of(rho: Exact, delta: Exact, conversion: str = "cks20", alpha: Exact | N
         return _enc("conversions.mironov", {"rho": rho, "delta": delta, "alpha": _parse("alpha", alpha)}, rel_tol)
     if conversion == "cks20":
         params = {"rho": rho, "delta": delta}
-        fast = _fast_certify("conversions.cks20", params, Fraction(rel_tol))
+        rel_tol = rel_tol if type(rel_tol) is Fraction else _parse("rel_tol", rel_tol)
+        fast = _cks20_eps_window(rho, delta, rel_tol)
+        if fast is not None:
+            return fast if fast.lo >= 0 else _clamp0(fast)
+        fast = _fast_certify("conversions.cks20", params, rel_tol)
         if fast is not None:
             return _clamp0(fast)
         lo, hi, bits = _opt.certify(spec.get("conversions.cks20"), params, rel_tol=Fraction(rel_tol))
@@ -295,7 +400,9 @@ def delta_of(rho: Exact, eps: Exact, conversion: str = "cks20", alpha: Exact | N
     if conversion == "cks20":
         e = spec.get("conversions.cks20.delta")
         params = {"rho": rho, _eps_name(e.id): eps}
-        fast = _fast_certify(e.id, params, Fraction(1, 10**20))
+        fast = _cks20_delta_window(rho, eps, Fraction(1, 10**20))
+        if fast is None:
+            fast = _fast_certify(e.id, params, Fraction(1, 10**20))
         if fast is not None:
             return fast
         lo, hi, bits = _opt.certify(e, params, rel_tol=Fraction(1, 10**20))
