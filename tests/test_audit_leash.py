@@ -59,7 +59,7 @@ def test_an_adapter_returning_too_many_comparisons_is_an_error_row(tmp_path):
     assert not peer["comparisons"]
 
 
-@pytest.mark.parametrize("flood", ["stderr", "stdout"])
+@pytest.mark.parametrize("flood", ["stderr", pytest.param("stdout", marks=pytest.mark.tier("slow"))])
 def test_a_flooding_peer_interpreter_costs_bounded_memory(tmp_path, flood):
     fake = tmp_path / "python"
     cmd = "yes 0123456789abcdef >&2" if flood == "stderr" else "yes 0123456789abcdef | tr -d '\\n'"
@@ -146,7 +146,8 @@ def test_python_is_honoured_for_an_adapter_module_whose_peer_has_another_name(tm
     assert marker.exists(), "--python otherpeer=PATH was not used for the adapter my_adapter (PEER otherpeer)"
 
 
-@pytest.mark.parametrize("where", ["conversion", "make", "try_spend"])
+@pytest.mark.parametrize("where", ["conversion", pytest.param("make", marks=pytest.mark.tier("slow")),
+                                   "try_spend"])
 def test_a_check_returns_within_its_cap_when_the_implementation_hangs(tmp_path, where):
     code = textwrap.dedent(f"""
         import time

@@ -161,6 +161,7 @@ def _peak_kb_of_check(d) -> int:
     return int(r.stdout.strip().splitlines()[-1])
 
 
+@pytest.mark.tier("slow")
 def test_check_memory_does_not_grow_with_the_tree(pristine, tree):
     """A tree made large by a long (valid) bound file: the check's peak memory is that of the small tree's check
     plus far less than the file (it held every record: +200 MB for this 60 MB file)."""

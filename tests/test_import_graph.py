@@ -25,6 +25,7 @@ name ``evaluation/`` or below, never a layer above it (:data:`SPEC_STRINGS_UP_TO
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 import pytest
@@ -66,6 +67,12 @@ def modules() -> dict[str, Path]:
     return out
 
 
+@functools.lru_cache(maxsize=None)
+def _parsed(path: Path) -> ast.Module:
+    """The syntax tree of one source file, parsed once per test process (every test below reads every file)."""
+    return ast.parse(path.read_text(), str(path))
+
+
 def _is_type_checking(node: ast.If) -> bool:
     t = node.test
     return (isinstance(t, ast.Name) and t.id == "TYPE_CHECKING") or \
@@ -74,7 +81,7 @@ def _is_type_checking(node: ast.If) -> bool:
 
 def imports(name: str, path: Path, known: set[str]) -> list[tuple[str, bool, int]]:
     """(imported module, is function-local, line) for every import of a dpbounds module in ``path``."""
-    tree = ast.parse(path.read_text(), str(path))
+    tree = _parsed(path)
     is_pkg = path.name == "__init__.py"
     out: list[tuple[str, bool, int]] = []
 
@@ -120,7 +127,7 @@ def string_refs(name: str, path: Path, known: set[str]) -> list[tuple[str, int]]
     import re
     pat = re.compile(r"dpbounds(\.[A-Za-z_][A-Za-z_0-9]*)+(:[A-Za-z_][A-Za-z_0-9]*)?")
     out: list[tuple[str, int]] = []
-    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+    for node in ast.walk(_parsed(path)):
         if isinstance(node, ast.Constant) and isinstance(node.value, str) and pat.fullmatch(node.value):
             target = node.value.partition(":")[0]
             while target and target not in known:
@@ -137,7 +144,17 @@ def layer(module: str) -> str | None:
     return module.split(".")[1]
 
 
+@functools.lru_cache(maxsize=None)
+def _edges() -> tuple[tuple[str, str, str, int], ...]:
+    return tuple(edges_uncached())
+
+
 def edges() -> list[tuple[str, str, str, int]]:
+    """:func:`edges_uncached`, computed once per test process."""
+    return list(_edges())
+
+
+def edges_uncached() -> list[tuple[str, str, str, int]]:
     """(importer, imported, how, line) for every dependency: how is 'import', 'local import' or 'string'."""
     mods = modules()
     known = set(mods)

@@ -87,6 +87,7 @@ def test_budget_matches_an_independent_r_star_and_is_never_above_it():
     assert abs(MP.mpf(b.numerator) / b.denominator / r - 1) < 1e-7
 
 
+@pytest.mark.tier("slow")
 def test_rr_optimal_counts_rounds_of_pure_eps_like_the_independent_derivation():
     # k rounds of eps = 0.01 at (1, 1e-6), alpha = 22: k = floor(R* / D_22(RR_0.01)) (independent); CKS20's budget
     # is only ~1e-6 relative below R* at this order, so both allow 490 rounds
