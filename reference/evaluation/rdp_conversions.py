@@ -6,6 +6,8 @@ Public API (exact inputs: int, Fraction, Decimal, float, decimal strings):
 * :func:`eps_enclosure` (alpha, R, delta) -> Enclosure of eps*; :func:`eps_upper` -> the float64 >= eps* (what a
   conversion may report);
 * :func:`delta_enclosure` (alpha, R, eps) -> Enclosure of delta*(e^eps); :func:`delta_upper` -> float64 >= it;
+* :func:`cks20_eps_enclosure` (orders, rdp, delta) -> Enclosure of max(0, min over the orders of
+  ``conversions.rdp.cks20``) (dp_accounting's ``compute_epsilon``, certified); :func:`cks20_eps_upper` -> float64;
 * :func:`r_max_enclosure` (alpha, eps, delta) -> Enclosure of R* = sup{R : eps*(alpha, R, delta) <= eps}, the largest
   order-alpha Renyi budget that still converts to (eps, delta); :func:`r_max_lower` -> the float64 <= R* (what a
   filter may use as its budget: never overstated).
@@ -33,11 +35,13 @@ entry.
 
 from __future__ import annotations
 
+import decimal
 import math
 from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
+import numpy as np
 from flint import arb, ctx as _flint_ctx
 
 from dpbounds.spec import DomainError, parse_exact
@@ -46,7 +50,7 @@ from dpbounds.spec.core import Exact
 from dpbounds.evaluation.enclosure import CertificationError, Enclosure
 from dpbounds.evaluation.optimize import _illinois
 from dpbounds.evaluation.interp import NotCertified
-from dpbounds.evaluation.numeric import arb_endpoints, arb_prec, fraction_to_arb, mp_context
+from dpbounds.evaluation.numeric import arb_endpoints, arb_prec, float_down, float_up, fraction_to_arb, mp_context
 
 _WHERE = "conversions.rdp.optimal (dpbounds.accounting.rdp_conversions)"
 
@@ -580,3 +584,148 @@ def r_max_backend(B: Any, vals: list, exact: list | None = None) -> Any:
         enc = _enclosure(_r_max_ends, a, e, d, rel_tol=1e-12)
         return (B.ctx.mpf(enc.lo.numerator) / enc.lo.denominator + B.ctx.mpf(enc.hi.numerator) / enc.hi.denominator) / 2
     raise NotImplementedError("rdp_optimal_r_max has no vectorized evaluator (the fast path evaluates it in arb)")
+
+
+# ------------------------------------------------------------------------------------------ CKS20 over many orders
+
+def _floats(name: str, x: Any, up: bool, where: str) -> np.ndarray | tuple[np.ndarray, list[Fraction]]:
+    """``x`` (a sequence or a 1-d array of reals) as exact float64 values: floats and float arrays as they are; ints,
+    Fractions, Decimals exactly when float64 holds them; otherwise an order is refused (the bound is not monotone in
+    it) and an RDP value (``up``) gives (its float64 rounded up, the exact values).  bools, strings, bytes:
+    TypeError."""
+    if isinstance(x, np.ndarray):
+        if x.dtype.kind == "f":
+            return x.astype(np.float64, copy=False).ravel() if x.ndim <= 1 else x
+        if x.dtype.kind not in "iu":
+            raise TypeError(f"{name}: expected real numbers, got numpy dtype {x.dtype}")
+        x = x.tolist()
+    if isinstance(x, (bytes, bytearray, memoryview, str)) or not isinstance(x, (list, tuple)):
+        raise TypeError(f"{name}: expected a sequence of real numbers, got {type(x).__name__}")
+    kinds = set(map(type, x))
+    if kinds <= {float, int}:
+        try:
+            arr = np.array(x, dtype=np.float64)
+        except OverflowError:
+            arr = None
+        if arr is not None and (int not in kinds or not arr.size or np.abs(arr).max() < 2.0 ** 53):
+            return arr                                  # (floats as they are; ints below 2^53 exactly)
+    out, exact, inexact = [], [], False
+    for v in x:
+        if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, float, Fraction, decimal.Decimal, np.number)):
+            raise TypeError(f"{name}: expected real numbers, got an element of type {type(v).__name__}")
+        q = parse_exact(name, v, where)
+        f = float_up(q) if up else float(q)
+        if Fraction(f) != q:
+            if not up:
+                raise DomainError(name, v, "a float64 value (the conversion is not monotone in the order: it is not "
+                                  "rounded)", where)
+            inexact = True
+        out.append(f)
+        exact.append(q)
+    arr = np.array(out, dtype=np.float64)
+    return (arr, exact) if inexact else arr
+
+
+def _orders_args(orders: Any, rdp: Any, delta: Exact) -> tuple[np.ndarray, np.ndarray, Fraction, list | None]:
+    """(orders, RDP values rounded up to float64, delta, the exact RDP values when some are not float64 values)."""
+    where = "conversions.rdp.cks20 over orders (dpbounds.evaluation.rdp_conversions.cks20_eps_enclosure)"
+    a = _floats("orders", orders, False, where)
+    r = _floats("rdp", rdp, True, where)
+    r_exact = None
+    if isinstance(r, tuple):
+        r, r_exact = r
+    if a.ndim != 1 or r.shape != a.shape or a.size == 0:
+        raise DomainError("rdp", f"{r.size} values for {a.size} orders", "one RDP value per order (at least one)",
+                          where)
+    if not (a.min() > 1 and a.max() < math.inf):  # (a NaN fails both)
+        raise DomainError("orders", float(a[~(np.isfinite(a) & (a > 1))][0]), "alpha > 1 (finite)", where)
+    if not (r.min() >= 0 and r.max() < math.inf):
+        raise DomainError("rdp", float(r[~(np.isfinite(r) & (r >= 0))][0]), "R >= 0 (finite)", where)
+    d = parse_exact("delta", delta, where)
+    if not 0 < d < 1:
+        raise DomainError("delta", delta, "0 < delta < 1", where)
+    return a, r, d, r_exact
+
+
+def _cks20_orders_float(a: np.ndarray, r: np.ndarray, ld: float) -> tuple[np.ndarray, np.ndarray]:
+    """Elementwise [lo, hi] of E = R + log1p(-1/a) - (log delta + log a)/(a - 1) at exact float orders a > 1 and
+    values R: the float64 program s = fl(fl(R + t) - q), t = fl(log1p(-fl(1/a))), q = fl(fl(ld + fl(log a)) /
+    fl(a - 1)), with ld the float nearest log delta, and an a-priori bound of its error.
+
+    Error bound (u = 2^-53; + - * / correctly rounded; log, log1p within 8 ulps <= 16u relative, the error model of
+    dpbounds.evaluation.npfast; |ld - log delta| <= 2u |ld|).  fl(1/a) = (1/a)(1 + e), |e| <= u, and |d/dx
+    log1p(-x)| = 1/(1 - x), with a - 1 >= 2u for a float a > 1, give |t - log1p(-1/a)| <= 17u|t| + 2u/(a - 1); the
+    sum n = fl(ld + log a) is within 2u|n| + 2u|ld| + 17u log a of log delta + log a, and the quotient by fl(a - 1)
+    = (a - 1)(1 + e') adds 4.2u|q|, so |q - Q| <= 4.2u|q| + (2u + 2u|ld| + 17u log a)/(a - 1); the two additions
+    add 1.01u(|s| + |fl(R + t)|).  Every term is below 2^-48 (|s| + |s1| + |t| + |q| + (2 + |ld| + log a)/(a - 1)),
+    and 2^-1000 covers subnormal results; B below uses 2^-47, whose slack covers B's own roundings and those of
+    s -+ B.  An overflow gives NaN or infinite ends (the caller reads NaN as unknown)."""
+    with np.errstate(over="ignore", under="ignore", invalid="ignore", divide="ignore"):
+        t = np.log1p(-(1.0 / a))
+        la = np.log(a)
+        dm = a - 1.0
+        q = (ld + la) / dm
+        s1 = r + t
+        s = s1 - q
+        b = np.abs(s)
+        b += np.abs(s1)
+        b -= t                           # |t| (t <= 0)
+        b += np.abs(q)
+        b += (2.0 + abs(ld) + la) / dm
+        b *= 2.0 ** -47
+        b += 2.0 ** -1000
+        return s - b, s + b
+
+
+def cks20_eps_enclosure(orders: Any, rdp: Any, delta: Exact, rel_tol: float = 1e-12) -> Enclosure:
+    """Certified Enclosure of max(0, min over the orders of conversions.rdp.cks20) -- the eps that an RDP curve
+    known at a list of orders gives at ``delta`` by CKS20 Proposition 12 (= BBGHS20 Theorem 21), what
+    dp_accounting's ``compute_epsilon(orders, rdp, delta)`` computes in floats (without its KL shortcut for tiny
+    R).  ``orders`` (each > 1) and ``rdp`` (each >= 0): float arrays or sequences, taken as their exact binary
+    values; ``delta`` exact.  Every order in float64 interval arithmetic with outward rounding; where that is wider
+    than ``rel_tol``, the orders that can still attain the minimum (their lower end below the smallest upper end)
+    again in arb."""
+    a, r, d, r_exact = _orders_args(orders, rdp, delta)
+    with arb_prec(96):
+        ld = float(fraction_to_arb(d).log().mid())    # within 2u |ld| of log delta (a 96-bit ball, then nearest)
+    lo, hi = _cks20_orders_float(a, r, ld)
+    if r_exact is not None:  # r is rounded up and the bound increases in R with slope 1: lower the lower ends
+        gap = r - np.array([float_down(q) for q in r_exact])
+        lo = lo - gap
+        lo = lo - np.abs(lo) * 2.0 ** -52 - 2.0 ** -1074
+    top = float(np.fmin.reduce(hi))             # (a NaN upper end bounds nothing: skipped; all NaN: NaN)
+    low = float(np.min(lo))                     # (NaN if any lower end is NaN: then the arb path below)
+    if top <= 0:  # the clip: some order gives eps <= 0 with certainty
+        return Enclosure(Fraction(0), Fraction(0), 53)
+    if math.isfinite(low) and math.isfinite(top) and top - low <= rel_tol * top * (1 - 2.0 ** -40):
+        return Enclosure(max(Fraction(low), Fraction(0)), Fraction(top), 53)
+    if not top == top:
+        top = math.inf
+    cand = np.flatnonzero(~(lo > top))          # every order whose lower end may be below the smallest upper end
+    bits = max(96, int(-math.log2(max(rel_tol, 1e-300))) + 40)
+    while bits <= 4096:
+        with arb_prec(bits):
+            L = -fraction_to_arb(d).log()
+            ends = []
+            for i in cand:
+                A = arb(float(a[i]))
+                R = arb(float(r[i])) if r_exact is None else fraction_to_arb(r_exact[i])
+                v = R + (-1 / A).log1p() + (L - A.log()) / (A - 1)
+                e = arb_endpoints(v)
+                if e is None:
+                    break
+                ends.append(e)
+        if len(ends) == len(cand):
+            elo, ehi = min(e[0] for e in ends), min(e[1] for e in ends)
+            if ehi <= 0:
+                return Enclosure(Fraction(0), Fraction(0), bits)
+            enc = Enclosure(max(elo, Fraction(0)), ehi, bits)
+            if enc.rel_width() <= rel_tol:
+                return enc
+        bits *= 2
+    raise CertificationError(f"{_WHERE}: could not certify CKS20 over {a.size} orders to relative width {rel_tol:.3g}")
+
+
+def cks20_eps_upper(orders: Any, rdp: Any, delta: Exact) -> float:
+    """The smallest float64 >= max(0, min over the orders of conversions.rdp.cks20): a sound eps to report."""
+    return cks20_eps_enclosure(orders, rdp, delta, rel_tol=1e-9).upper()
