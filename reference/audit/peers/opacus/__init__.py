@@ -44,7 +44,7 @@ def declarations():
         decl(PEER.name, "opacus.accountants.analysis.rdp.compute_rdp (q = 1)", __name__ + ".calls:rdp_epsilon",
              "composition.sgm.eps", SGM_Q1, examples=({"q": 1.0, "sigma": 2.0, "k": 100, "delta": 1e-8},),
              cites="Mironov 2017, arXiv:1702.07476v3, Prop. 7 (Gaussian RDP)", against="truth"),
-    ] + _calibration()
+    ] + _calibration() + _gdp() + _more()
 
 
 def _calibration():
@@ -56,3 +56,51 @@ def _calibration():
         out += C.calibration_declarations(PEER, f"opacus.accountants.utils.get_noise_multiplier(accountant='{acc}')",
                                           __name__ + f".calls:{call}")
     return out
+
+
+_CLT = {"q": (1e-4, 1.0), "sigma": (0.5, 50.0), "k": (1, 10000)}
+_CLT_EX = ({"q": 0.01, "sigma": 1.0, "k": 1000}, {"q": 0.1, "sigma": 2.0, "k": 100}, {"q": 0.001, "sigma": 0.8, "k": 1})
+
+
+def _gdp():
+    """``analysis.gdp``: the CLT mu of Bu et al. and its eps are judged as the cited formula (the CLT is asymptotic:
+    against the truth of DP-SGD it under-reports, which GaussianAccountant.get_epsilon's declaration shows); the
+    mu-GDP curve and its inverse are exact, judged against the truth."""
+    from .. import _gdp_refs as G
+    mod = "opacus.accountants.analysis.gdp."
+    eps_ex = tuple({**e, "delta": 1e-5} for e in _CLT_EX)
+    return [
+        decl(PEER.name, mod + "compute_mu_poisson", __name__ + ".calls:gdp_mu_poisson", G.clt_mu_poisson, _CLT,
+             examples=_CLT_EX, cites=G.BDLS20, against="cited"),
+        decl(PEER.name, mod + "compute_mu_uniform", __name__ + ".calls:gdp_mu_uniform", G.clt_mu_uniform, _CLT,
+             examples=_CLT_EX, cites=G.BDLS20 + " (uniform subsampling)", against="cited"),
+        decl(PEER.name, mod + "compute_eps_poisson", __name__ + ".calls:gdp_eps_poisson", G.clt_eps_poisson,
+             {**_CLT, "delta": (1e-12, 0.1)}, examples=eps_ex, cites=G.BDLS20 + " + DRS22 Cor. 2.13",
+             against="cited"),
+        decl(PEER.name, mod + "compute_eps_uniform", __name__ + ".calls:gdp_eps_uniform", G.clt_eps_uniform,
+             {**_CLT, "delta": (1e-12, 0.1)}, examples=eps_ex, cites=G.BDLS20 + " (uniform) + DRS22 Cor. 2.13",
+             against="cited"),
+        decl(PEER.name, mod + "delta_eps_mu", __name__ + ".calls:gdp_delta_eps_mu", "conversions.gdp.delta",
+             {"mu": (0.1, 10.0), "eps_g": (0.0, 20.0)},
+             examples=({"mu": 1.0, "eps_g": 1.0}, {"mu": 3.0, "eps_g": 5.0}, {"mu": 0.5, "eps_g": 0.1}),
+             cites="Dong, Roth, Su 2022, arXiv:1905.02383v3, Cor. 2.13", against="truth"),
+        decl(PEER.name, mod + "eps_from_mu", __name__ + ".calls:gdp_eps_from_mu", G.gdp_eps,
+             {"mu": (0.1, 10.0), "delta": (1e-12, 0.1)},
+             examples=({"mu": 1.0, "delta": 1e-5}, {"mu": 3.0, "delta": 1e-6}, {"mu": 0.5, "delta": 1e-3}),
+             cites="Dong, Roth, Su 2022, arXiv:1905.02383v3, Cor. 2.13 (solved for eps by brentq)", against="truth"),
+    ]
+
+
+def _more():
+    """The PRV's Renyi curve (the same compute_rdp code) and the RDP accountant's get_privacy_spent."""
+    return [
+        decl(PEER.name, "opacus.accountants.analysis.prv.prvs.PoissonSubsampledGaussianPRV.rdp",
+             __name__ + ".calls:prv_rdp", "mechanisms.sgm.rdp",
+             {"q": (1e-6, 1.0), "sigma": (0.3, 100.0), "alpha": _ORDERS},
+             examples=({"q": 0.01, "sigma": 1.0, "alpha": 8}, {"q": 0.1, "sigma": 2.0, "alpha": 32}),
+             cites="Mironov, Talwar, Zhang 2019, arXiv:1908.10530v1, Sec. 3.3 and 3.4", against="cited"),
+        decl(PEER.name, "opacus.accountants.rdp.RDPAccountant.get_privacy_spent", __name__ + ".calls:rdp_privacy_spent",
+             "composition.sgm.eps", SGM_EPS, examples=({"q": 1.0, "sigma": 2.0, "k": 10, "delta": 1e-6},
+                                                        {"q": 0.05, "sigma": 2.0, "k": 1, "delta": 1e-6}),
+             cites="Mironov et al. 2019 + Balle et al. 2020 Thm 21", against="truth"),
+    ]

@@ -90,3 +90,47 @@ def get_noise_multiplier(eps_g: float, delta: float, q: float, k: int, accountan
 
 def get_noise_multiplier_prv(eps_g: float, delta: float, q: float, k: int) -> float:
     return get_noise_multiplier(eps_g, delta, q, k, "prv")
+
+
+def _gdp():
+    _opacus()
+    return importlib.import_module("opacus.accountants.analysis.gdp")
+
+
+def gdp_mu_uniform(q: float, sigma: float, k: int) -> float:
+    """``analysis.gdp.compute_mu_uniform``: the CLT's mu for uniformly subsampled batches."""
+    return float(_gdp().compute_mu_uniform(steps=int(k), noise_multiplier=sigma, sample_rate=q))
+
+
+def gdp_eps_poisson(q: float, sigma: float, k: int, delta: float) -> float:
+    """``analysis.gdp.compute_eps_poisson``."""
+    return float(_gdp().compute_eps_poisson(steps=int(k), noise_multiplier=sigma, sample_rate=q, delta=delta))
+
+
+def gdp_eps_uniform(q: float, sigma: float, k: int, delta: float) -> float:
+    """``analysis.gdp.compute_eps_uniform``."""
+    return float(_gdp().compute_eps_uniform(steps=int(k), noise_multiplier=sigma, sample_rate=q, delta=delta))
+
+
+def gdp_delta_eps_mu(mu: float, eps_g: float) -> float:
+    """``analysis.gdp.delta_eps_mu(eps=eps_g, mu=mu)``: delta of mu-GDP at eps_g."""
+    return float(_gdp().delta_eps_mu(eps=eps_g, mu=mu))
+
+
+def gdp_eps_from_mu(mu: float, delta: float) -> float:
+    """``analysis.gdp.eps_from_mu(mu=mu, delta=delta)``."""
+    return float(_gdp().eps_from_mu(mu=mu, delta=delta))
+
+
+def prv_rdp(q: float, sigma: float, alpha: float) -> float:
+    """``analysis.prv.prvs.PoissonSubsampledGaussianPRV(q, sigma).rdp(alpha)``."""
+    _opacus()
+    m = importlib.import_module("opacus.accountants.analysis.prv.prvs")
+    return float(m.PoissonSubsampledGaussianPRV(sample_rate=q, noise_multiplier=sigma).rdp(alpha))
+
+
+def rdp_privacy_spent(q: float, sigma: float, k: int, delta: float) -> float:
+    """``RDPAccountant`` stepped k times, ``get_privacy_spent(delta=delta)[0]`` (its default orders)."""
+    acc = _opacus().RDPAccountant()
+    acc.history = [(sigma, q, int(k))]
+    return float(acc.get_privacy_spent(delta=delta)[0])

@@ -81,7 +81,59 @@ def _grid_declarations() -> list[Declaration]:
 
 
 def declarations() -> list[Declaration]:
-    return _grid_declarations() + sgm_declarations()
+    return _grid_declarations() + sgm_declarations() + map_declarations()
+
+
+def laplace_eps(scale, d_in):
+    """d_in / scale, exactly: the privacy loss of Laplace noise of scale b on a query of sensitivity d_in is at
+    most d_in/b, attained (Dwork, McSherry, Nissim, Smith 2006)."""
+    from dpbounds.evaluation.enclosure import Enclosure
+    v = Fraction(d_in) / Fraction(scale)
+    return Enclosure(v, v, 130)
+
+
+def gauss_rho(scale, d_in):
+    """d_in^2 / (2 scale^2), exactly: the zCDP of Gaussian noise of scale sigma on sensitivity d_in (Bun, Steinke
+    2016, arXiv:1605.02065v1, Prop. 1.6; tight: the Renyi divergence of the two Gaussians is alpha times it)."""
+    from dpbounds.evaluation.enclosure import Enclosure
+    v = Fraction(d_in) ** 2 / (2 * Fraction(scale) ** 2)
+    return Enclosure(v, v, 130)
+
+
+laplace_eps.ref_id = "opendp.laplace_eps (DMNS06: d_in/b)"  # type: ignore[attr-defined]
+gauss_rho.ref_id = "opendp.gauss_rho (BS16 Prop. 1.6)"  # type: ignore[attr-defined]
+
+
+def map_declarations():
+    """The privacy maps of the measurements OpenDP ships: make_noise / then_noise on a float scalar under pure DP
+    (Laplace) and zCDP (Gaussian), make_pureDP_to_zCDP's map, and the privacy profile's delta(eps) that
+    make_zCDP_to_approxDP returns (its epsilon(delta) is the conversion declared above).  A map is an upper claim:
+    the loss it reports must be at least the mechanism's."""
+    m = "opendp.measurements."
+    noise = {"scale": (1e-3, 1e3), "d_in": (1e-3, 1e3)}
+    ex = ({"scale": 2.0, "d_in": 1.0}, {"scale": 3.0, "d_in": 1.0}, {"scale": 0.7, "d_in": 5.0})
+    dmns = "Dwork, McSherry, Nissim, Smith 2006 (Laplace: eps = d_in / scale)"
+    bs16 = "Bun, Steinke 2016, arXiv:1605.02065v1, Prop. 1.6 (Gaussian: rho = d_in^2 / (2 scale^2))"
+    cks = "Canonne, Kamath, Steinke, NeurIPS 2020, arXiv:2004.00010v4, Prop. 12 (delta form)"
+    return [
+        decl(PEER.name, m + "make_noise(max_divergence) [.map]", __name__ + ".calls:noise_laplace_map", laplace_eps,
+             noise, examples=ex, cites=dmns, against="truth", check="Laplace noise: eps of the map at d_in"),
+        decl(PEER.name, m + "make_noise(zero_concentrated_divergence) [.map]", __name__ + ".calls:noise_gauss_map",
+             gauss_rho, noise, examples=ex, cites=bs16, against="truth", check="Gaussian noise: rho of the map"),
+        decl(PEER.name, m + "then_noise(max_divergence) [.map]", __name__ + ".calls:then_noise_laplace_map",
+             laplace_eps, noise, examples=ex[:2], cites=dmns, against="truth", check="Laplace noise: eps of the map"),
+        decl(PEER.name, m + "then_noise(zero_concentrated_divergence) [.map]",
+             __name__ + ".calls:then_noise_gauss_map", gauss_rho, noise, examples=ex[:2], cites=bs16,
+             against="truth", check="Gaussian noise: rho of the map"),
+        decl(PEER.name, "opendp.combinators.make_pureDP_to_zCDP [.map]", __name__ + ".calls:pure_to_zcdp_rho",
+             "conversions.bs16.pure_to_zcdp", {"eps": (1e-4, 20.0)},
+             examples=({"eps": 0.7}, {"eps": 1.0}, {"eps": 3.0}),
+             cites="Bun, Steinke 2016, arXiv:1605.02065v1, Prop. 1.4 (eps-DP => eps^2/2-zCDP)", against="cited"),
+        decl(PEER.name, "opendp.mod.PrivacyProfile.delta (make_zCDP_to_approxDP)", __name__ + ".calls:profile_delta",
+             "conversions.cks20.delta", {"rho": (1e-6, 100.0), "eps_g": (0.0, 50.0)},
+             examples=({"rho": 0.5, "eps_g": 1.0}, {"rho": 0.01, "eps_g": 0.5}, {"rho": 5.0, "eps_g": 10.0}),
+             cites=cks, against="cited"),
+    ]
 
 
 # ---------------------------------------------------------------------------------------------------- DP-SGD paths (issue 28)

@@ -119,3 +119,42 @@ def gaussian_rho(sigma: float) -> float:
     _prelude()
     space = dp.atom_domain(T=float, nan=False), dp.absolute_distance(T=float)
     return float(dp.m.make_gaussian(*space, scale=sigma).map(1.0))
+
+
+# ---------------------------------------------------------------------------------------------------- privacy maps
+def noise_laplace_map(scale: float, d_in: float) -> float:
+    """``make_noise(float scalar, max_divergence(), scale).map(d_in)``: the eps OpenDP charges for Laplace noise."""
+    _prelude()
+    return float(dp.m.make_noise(*SPACE, dp.max_divergence(), scale=float(scale)).map(float(d_in)))
+
+
+def noise_gauss_map(scale: float, d_in: float) -> float:
+    """``make_noise(float scalar, zero_concentrated_divergence(), scale).map(d_in)``: the rho for Gaussian noise."""
+    _prelude()
+    return float(dp.m.make_noise(*SPACE, dp.zero_concentrated_divergence(), scale=float(scale)).map(float(d_in)))
+
+
+def then_noise_laplace_map(scale: float, d_in: float) -> float:
+    """``(input_space >> then_noise(max_divergence(), scale)).map(d_in)``."""
+    _prelude()
+    return float((SPACE >> dp.m.then_noise(dp.max_divergence(), scale=float(scale))).map(float(d_in)))
+
+
+def then_noise_gauss_map(scale: float, d_in: float) -> float:
+    """``(input_space >> then_noise(zero_concentrated_divergence(), scale)).map(d_in)``."""
+    _prelude()
+    return float((SPACE >> dp.m.then_noise(dp.zero_concentrated_divergence(), scale=float(scale))).map(float(d_in)))
+
+
+def pure_to_zcdp_rho(eps: float) -> float:
+    """``make_pureDP_to_zCDP(m).map(1.0)`` for a measurement m whose map charges exactly eps."""
+    _prelude()
+    return float(dp.c.make_pureDP_to_zCDP(_charged(dp.max_divergence(), float(eps))).map(1.0))
+
+
+def profile_delta(rho: float, eps_g: float) -> float:
+    """``make_zCDP_to_approxDP(m).map(1.0).delta(eps_g)`` for a rho-zCDP measurement m: the profile's delta."""
+    _prelude()
+    return float(dp.c.make_zCDP_to_approxDP(_charged(dp.zero_concentrated_divergence(), float(rho))).map(1.0)
+                 .delta(float(eps_g)))
+

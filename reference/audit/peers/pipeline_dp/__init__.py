@@ -91,7 +91,76 @@ def _grid_declarations() -> list:
 
 
 def declarations() -> list:
-    return _grid_declarations()
+    return _grid_declarations() + _noise_declarations()
+
+
+def laplace_std_min(eps, l0, linf):
+    """sqrt(2) l0 linf / eps: the standard deviation of Lap(b) at the smallest eps-DP scale b = Delta_1/eps with
+    Delta_1 = l0 linf (Dwork, McSherry, Nissim, Smith 2006; Var Lap(b) = 2 b^2), in arb."""
+    from flint import arb
+
+    from dpbounds.evaluation.enclosure import CertificationError, Enclosure
+    from dpbounds.evaluation.numeric import arb_endpoints, arb_prec, fraction_to_arb
+    with arb_prec(256):
+        v = arb(2).sqrt() * fraction_to_arb(Fraction(l0) * Fraction(linf) / Fraction(eps))
+        ends = arb_endpoints(v)
+    if ends is None:
+        raise CertificationError("pipeline_dp laplace_std_min: not finite")
+    return Enclosure(ends[0], ends[1], 130)
+
+
+def gaussian_std_min(eps, delta, l0, linf):
+    """The smallest sigma with which N(0, sigma^2) on L2 sensitivity sqrt(l0) linf is (eps, delta)-DP (BW18 Thm 8,
+    refs.gauss_sigma_min); l0 a perfect square, so the sensitivity is rational."""
+    import math
+
+    from dpbounds.spec import DomainError
+    from .. import _refs
+    r = math.isqrt(int(l0))
+    if r * r != int(l0) or int(l0) != Fraction(l0):
+        raise DomainError("l0", l0, "a perfect square (a rational L2 sensitivity)", "pipeline_dp gaussian_std_min")
+    return _refs.gauss_sigma_min(r * Fraction(linf), eps, delta)
+
+
+laplace_std_min.ref_id = "pipeline_dp.laplace_std_min (DMNS06; sqrt(2) b)"  # type: ignore[attr-defined]
+gaussian_std_min.ref_id = "refs.gauss_sigma_min (L2 = sqrt(l0) linf)"  # type: ignore[attr-defined]
+
+
+def _noise_declarations() -> list:
+    """The noise calibrations of dp_computations: the mechanisms' create_from_epsilon(_delta) scale and the count /
+    sum noise std (claim: at least the smallest scale that gives the budget)."""
+    from .. import _refs
+    from .._common import decl
+    dc = "pipeline_dp.dp_computations."
+    bw18 = "Balle, Wang 2018, arXiv:1805.06530v2, Thm 8 (via PyDP's GaussianMechanism)"
+    dmns = "Dwork, McSherry, Nissim, Smith 2006 (b = Delta_1/eps; std sqrt(2) b)"
+    lap = {"eps": (1e-3, 20.0), "l0": [1, 2, 3, 10], "linf": (1e-2, 100.0)}
+    gau = {"eps": (1e-3, 20.0), "delta": (1e-12, 0.1), "l0": [1, 4, 9], "linf": (1e-2, 100.0)}
+    return [
+        decl(PEER.name, dc + "LaplaceMechanism.create_from_epsilon [.noise_parameter]",
+             __name__ + ".calls:laplace_noise_parameter", _refs.laplace_scale_min,
+             {"sensitivity": (1e-3, 1e3), "eps": (1e-3, 50.0)},
+             examples=({"sensitivity": 1.0, "eps": 0.1}, {"sensitivity": 3.0, "eps": 0.7}), cites=dmns,
+             against="truth"),
+        decl(PEER.name, dc + "GaussianMechanism.create_from_epsilon_delta [.noise_parameter]",
+             __name__ + ".calls:gaussian_noise_parameter", _refs.gauss_sigma_min,
+             {"sensitivity": (1e-2, 1e2), "eps": (1e-3, 20.0), "delta": (1e-12, 0.1)},
+             examples=({"sensitivity": 1.0, "eps": 1.0, "delta": 1e-5}, {"sensitivity": 2.0, "eps": 0.1,
+                                                                         "delta": 1e-8}),
+             cites=bw18, against="truth"),
+        decl(PEER.name, dc + "compute_dp_count_noise_std (Laplace)", __name__ + ".calls:count_std_laplace",
+             laplace_std_min, lap, examples=({"eps": 1.0, "l0": 1, "linf": 1.0}, {"eps": 0.3, "l0": 3, "linf": 2.0}),
+             cites=dmns, against="truth"),
+        decl(PEER.name, dc + "compute_dp_count_noise_std (Gaussian)", __name__ + ".calls:count_std_gaussian",
+             gaussian_std_min, gau, examples=({"eps": 1.0, "delta": 1e-5, "l0": 1, "linf": 1.0},
+                                              {"eps": 0.5, "delta": 1e-6, "l0": 4, "linf": 3.0}),
+             cites=bw18, against="truth"),
+        decl(PEER.name, dc + "compute_dp_sum_noise_std (Laplace)", __name__ + ".calls:sum_std_laplace",
+             laplace_std_min, lap, examples=({"eps": 1.0, "l0": 2, "linf": 5.0},), cites=dmns, against="truth"),
+        decl(PEER.name, dc + "compute_dp_sum_noise_std (Gaussian)", __name__ + ".calls:sum_std_gaussian",
+             gaussian_std_min, gau, examples=({"eps": 2.0, "delta": 1e-5, "l0": 9, "linf": 0.5},), cites=bw18,
+             against="truth"),
+    ]
 
 
 def extra_rows(python: str | None = None) -> list[Comparison]:

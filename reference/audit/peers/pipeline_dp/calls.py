@@ -41,3 +41,42 @@ def naive_budgets(total_epsilon, total_delta, weights):
     specs = [acc.request_budget(MechanismType.GAUSSIAN, weight=w) for w in weights]
     acc.compute_budgets()
     return [[float(sp.eps), float(sp.delta)] for sp in specs]
+
+
+def laplace_noise_parameter(sensitivity, eps):
+    """``LaplaceMechanism.create_from_epsilon(eps, l1_sensitivity).noise_parameter``: the scale b."""
+    return float(dc.LaplaceMechanism.create_from_epsilon(eps, sensitivity).noise_parameter)
+
+
+def gaussian_noise_parameter(sensitivity, eps, delta):
+    """``GaussianMechanism.create_from_epsilon_delta(eps, delta, l2_sensitivity).noise_parameter``: sigma."""
+    return float(dc.GaussianMechanism.create_from_epsilon_delta(eps, delta, sensitivity).noise_parameter)
+
+
+def _params(kind, eps, delta, l0, count_linf=None, sum_linf=None):
+    from pipeline_dp.aggregate_params import NoiseKind
+    return dc.ScalarNoiseParams(eps=eps, delta=delta, min_value=None, max_value=None,
+                                min_sum_per_partition=None if sum_linf is None else -sum_linf,
+                                max_sum_per_partition=sum_linf, max_partitions_contributed=int(l0),
+                                max_contributions_per_partition=None if count_linf is None else count_linf,
+                                noise_kind=NoiseKind.LAPLACE if kind == "laplace" else NoiseKind.GAUSSIAN)
+
+
+def count_std_laplace(eps, l0, linf):
+    """``compute_dp_count_noise_std`` with Laplace noise, l0 partitions, linf contributions per partition."""
+    return float(dc.compute_dp_count_noise_std(_params("laplace", eps, 0.0, l0, count_linf=linf)))
+
+
+def count_std_gaussian(eps, delta, l0, linf):
+    """``compute_dp_count_noise_std`` with Gaussian noise."""
+    return float(dc.compute_dp_count_noise_std(_params("gaussian", eps, delta, l0, count_linf=linf)))
+
+
+def sum_std_laplace(eps, l0, linf):
+    """``compute_dp_sum_noise_std`` with Laplace noise, sums clipped to [-linf, linf]."""
+    return float(dc.compute_dp_sum_noise_std(_params("laplace", eps, 0.0, l0, sum_linf=linf)))
+
+
+def sum_std_gaussian(eps, delta, l0, linf):
+    """``compute_dp_sum_noise_std`` with Gaussian noise, sums clipped to [-linf, linf]."""
+    return float(dc.compute_dp_sum_noise_std(_params("gaussian", eps, delta, l0, sum_linf=linf)))

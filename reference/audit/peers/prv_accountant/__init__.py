@@ -80,7 +80,7 @@ def kov15_delta(eps, k, eps_g):
 
 
 def declarations() -> list[Declaration]:
-    return grid_declarations() + sgm_declarations()
+    return grid_declarations() + sgm_declarations() + rdp_declarations() + dpsgd_declarations()
 
 
 def grid_declarations() -> list[Declaration]:
@@ -119,3 +119,90 @@ def sgm_declarations() -> list[Declaration]:
              examples=({"q": 1.0, "sigma": 1.0, "k": 10, "eps_g": 3.0},),
              cites="Gopi, Lee, Wutschitz 2021, Thm 5.5", against="truth"),
     ]
+
+
+# ------------------------------------------------------------------ the PRVs' Renyi curves (``PRV.rdp(alpha)``)
+
+def gauss_rdp(sigma, alpha):
+    """alpha / (2 sigma^2): the order-alpha Renyi divergence of N(0, sigma^2) and N(1, sigma^2) (Mironov 2017,
+    arXiv:1702.07476v3, Prop. 7), exactly (a rational of the given floats)."""
+    from dpbounds.evaluation.enclosure import Enclosure
+    v = Fraction(alpha) / (2 * Fraction(sigma) ** 2)
+    return Enclosure(v, v, 130)
+
+
+def laplace_rdp_of_mu(mu, alpha):
+    """The Renyi curve of the Laplace PRV ``LaplaceMechanism(mu)`` (privacy loss in [-mu, mu]: scale b = 1/mu per
+    unit sensitivity): the registry's mechanisms.laplace.rdp at b = 1/mu (Mironov 2017, Table II), certified."""
+    from dpbounds.evaluation.evaluate import enclose
+    return enclose("mechanisms.laplace.rdp", {"b": 1 / Fraction(mu), "alpha": Fraction(alpha)},
+                   rel_tol=Fraction(1, 10**30))
+
+
+def rr_rdp(eps, alpha):
+    """The Renyi curve of randomized response RR_eps, the PRV of ``PureDPMechanism(eps)`` (its privacy loss is +eps
+    with probability e^eps/(1 + e^eps), -eps otherwise): the registry's conversions.rr.rdp, certified."""
+    from dpbounds.evaluation.evaluate import enclose
+    return enclose("conversions.rr.rdp", {"eps": Fraction(eps), "alpha": Fraction(alpha)},
+                   rel_tol=Fraction(1, 10**30))
+
+
+gauss_rdp.ref_id = "prv_accountant.gauss_rdp (Mir17 Prop. 7)"  # type: ignore[attr-defined]
+laplace_rdp_of_mu.ref_id = "mechanisms.laplace.rdp (b = 1/mu)"  # type: ignore[attr-defined]
+rr_rdp.ref_id = "conversions.rr.rdp"  # type: ignore[attr-defined]
+
+_ORDERS = [1.01, 1.1, 1.5, 2, 3, 4.5, 8, 16, 32, 64]
+
+
+def rdp_declarations() -> list[Declaration]:
+    """Each PRV's ``rdp(alpha)``: the order-alpha Renyi divergence the library's RDP accountant (and its domain-size
+    rule, ``compute_safe_domain_size``) sums; an RDP value is a privacy claim, smaller claims more privacy."""
+    mod = "prv_accountant.privacy_random_variables."
+    return [
+        decl(PEER.name, mod + "GaussianMechanism.rdp", __name__ + ".calls:gaussian_rdp", gauss_rdp,
+             {"sigma": (0.3, 100.0), "alpha": _ORDERS},
+             examples=({"sigma": 1.0, "alpha": 2}, {"sigma": 0.7, "alpha": 32}, {"sigma": 3.0, "alpha": 1.1}),
+             cites="Mironov 2017, arXiv:1702.07476v3, Prop. 7 (alpha/(2 sigma^2))", against="truth"),
+        decl(PEER.name, mod + "LaplaceMechanism.rdp", __name__ + ".calls:laplace_rdp", laplace_rdp_of_mu,
+             {"mu": (0.01, 10.0), "alpha": _ORDERS},
+             examples=({"mu": 1.0, "alpha": 2}, {"mu": 0.1, "alpha": 1.5}, {"mu": 3.0, "alpha": 32}),
+             cites="Mironov 2017, arXiv:1702.07476v3, Table II (Laplace)", against="truth"),
+        decl(PEER.name, mod + "PoissonSubsampledGaussianMechanism.rdp", __name__ + ".calls:subsampled_gaussian_rdp",
+             "mechanisms.sgm.rdp", {"q": (1e-4, 1.0), "sigma": (0.5, 50.0), "alpha": [2, 3, 4, 8, 16, 32, 64]},
+             examples=({"q": 0.01, "sigma": 1.0, "alpha": 8}, {"q": 1.0, "sigma": 2.0, "alpha": 3},
+                       {"q": 0.1, "sigma": 0.8, "alpha": 32}),
+             cites="Mironov, Talwar, Zhang 2019, arXiv:1908.10530v1, Sec. 3.3 (integer orders; TF Privacy's code)",
+             against="cited"),
+        decl(PEER.name, mod + "PureDPMechanism.rdp", __name__ + ".calls:pure_dp_rdp", rr_rdp,
+             {"eps": (0.01, 5.0), "alpha": _ORDERS},
+             examples=({"eps": 1.0, "alpha": 1.1}, {"eps": 0.1, "alpha": 2}, {"eps": 1.0, "alpha": 64}),
+             cites="the PRV is randomized response RR_eps; its Renyi curve: Mironov 2017, arXiv:1702.07476v3 "
+                   "(RR row of the basic mechanisms)", against="truth"),
+        decl(PEER.name, mod + "ApproximateDPMechanism.rdp", __name__ + ".calls:approximate_dp_rdp", rr_rdp,
+             {"eps": (0.01, 5.0), "alpha": _ORDERS},
+             examples=({"eps": 1.0, "alpha": 1.1}, {"eps": 0.5, "alpha": 4.5}),
+             cites="documented as the RDP conditioned on a finite privacy loss: the finite part is RR_eps "
+                   "(Mironov 2017, arXiv:1702.07476v3)", against="truth"),
+    ]
+
+
+def dpsgd_declarations() -> list[Declaration]:
+    """The DP-SGD entry points: ``DPSGDAccountant``, the deprecated ``Accountant``, the ``RDP`` accountant of
+    ``other_accountants`` over the subsampled Gaussian PRV, and ``find_noise_multiplier``."""
+    from .. import _sgm_calibration as C
+    from .._common import K1_EPS_EXAMPLES, Q1_EPS_EXAMPLES
+    cites = "Gopi, Lee, Wutschitz 2021, arXiv:2106.02848v3, Thm 5.5 (the upper end)"
+    return [
+        decl(PEER.name, "prv_accountant.dpsgd.DPSGDAccountant.compute_epsilon [upper]",
+             __name__ + ".calls:dpsgd_epsilon_upper", "composition.sgm.eps", SGM_EPS,
+             examples=(Q1_EPS_EXAMPLES[1], Q1_EPS_EXAMPLES[3], K1_EPS_EXAMPLES[0]), cites=cites, against="truth"),
+        decl(PEER.name, "prv_accountant.accountant.Accountant.compute_epsilon [upper]",
+             __name__ + ".calls:legacy_epsilon_upper", "composition.sgm.eps", SGM_EPS,
+             examples=(Q1_EPS_EXAMPLES[2], K1_EPS_EXAMPLES[1]), cites=cites, against="truth"),
+        decl(PEER.name, "prv_accountant.other_accountants.RDP(PoissonSubsampledGaussianMechanism).compute_epsilon",
+             __name__ + ".calls:rdp_accountant_epsilon", "composition.sgm.eps", SGM_EPS,
+             examples=(Q1_EPS_EXAMPLES[0], Q1_EPS_EXAMPLES[4], K1_EPS_EXAMPLES[2]),
+             cites="Mironov, Talwar, Zhang 2019, arXiv:1908.10530v1 + Mironov 2017 Prop. 3 (TF Privacy's conversion)",
+             against="truth"),
+    ] + C.calibration_declarations(PEER.name, "prv_accountant.dpsgd.find_noise_multiplier",
+                                   __name__ + ".calls:find_noise_multiplier")

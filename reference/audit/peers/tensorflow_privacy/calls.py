@@ -104,3 +104,69 @@ def compute_noise_sigma(eps_g: float, delta: float, q: float, k: int) -> float:
     n, b, e = _nb(q, k)
     with contextlib.redirect_stdout(io.StringIO()):
         return float(_analysis("compute_noise_from_budget_lib").compute_noise(n, b, eps_g, e, delta, 0.1))
+
+
+def _gdp():
+    return _analysis("gdp_accountant")
+
+
+def gdp_mu_uniform(n: int, batch_size: int, epochs: float, sigma: float) -> float:
+    """``gdp_accountant.compute_mu_uniform(epochs, sigma, n, batch_size)``."""
+    return float(_gdp().compute_mu_uniform(epochs, sigma, int(n), int(batch_size)))
+
+
+def gdp_eps_uniform(n: int, batch_size: int, epochs: float, sigma: float, delta: float) -> float:
+    """``gdp_accountant.compute_eps_uniform(epochs, sigma, n, batch_size, delta)``."""
+    return float(_gdp().compute_eps_uniform(epochs, sigma, int(n), int(batch_size), delta))
+
+
+def gdp_delta_eps_mu(mu: float, eps_g: float) -> float:
+    """``gdp_accountant.delta_eps_mu(eps_g, mu)``."""
+    return float(_gdp().delta_eps_mu(eps_g, mu))
+
+
+def gdp_eps_from_mu(mu: float, delta: float) -> float:
+    """``gdp_accountant.eps_from_mu(mu, delta)``."""
+    return float(_gdp().eps_from_mu(mu, delta))
+
+
+def tree_single_rdp(q: float, sigma: float, alpha: float) -> float:
+    """``compute_rdp_single_tree(sigma, total_steps=1, max_participation=1, min_separation=0, orders=alpha)``: a
+    tree of one leaf (q must be 1)."""
+    if float(q) != 1.0:
+        raise DomainLimit("q must be 1 (a single tree has no sampling)")
+    return float(_analysis("tree_aggregation_accountant").compute_rdp_single_tree(sigma, 1, 1, 0, alpha))
+
+
+def tree_single_zcdp(sigma: float) -> float:
+    """``compute_zcdp_single_tree(sigma, total_steps=1, max_participation=1, min_separation=0)``."""
+    return float(_analysis("tree_aggregation_accountant").compute_zcdp_single_tree(sigma, 1, 1, 0))
+
+
+def _function_from_source(rel: str, name: str, namespace: dict):
+    """One top-level function of a tensorflow_privacy module whose import needs TensorFlow (which the function
+    itself does not use): its source compiled alone, in ``namespace``."""
+    import ast
+    spec = importlib.util.find_spec("tensorflow_privacy")
+    path = os.path.join(list(spec.submodule_search_locations)[0], *rel.split("/"))
+    with open(path, encoding="utf-8") as fh:
+        tree = ast.parse(fh.read(), filename=path)
+    node = next(n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == name)
+    exec(compile(ast.Module(body=[node], type_ignores=[]), path, "exec"), namespace)  # noqa: S102 - the peer's code
+    return namespace[name]
+
+
+def dpsgd_noise_multiplier(eps_g: float, delta: float, q: float, k: int) -> float:
+    """``logistic_regression.multinomial_logistic.compute_dpsgd_noise_multiplier(n, eps_g, delta, epochs,
+    batch_size)`` with batch_size / n = q and ceil(epochs n / batch_size) = k steps (the function's source, loaded
+    without the module's TensorFlow imports)."""
+    import math
+    from typing import Optional
+
+    dp_accounting = _analysis("compute_noise_from_budget_lib").dp_accounting  # as TF Privacy's own modules import it
+    if "dpsgd_noise" not in _mods:
+        _mods["dpsgd_noise"] = _function_from_source(
+            "privacy/logistic_regression/multinomial_logistic.py", "compute_dpsgd_noise_multiplier",
+            {"math": math, "dp_accounting": dp_accounting, "Optional": Optional})
+    n, b, e = _nb(q, k)
+    return float(_mods["dpsgd_noise"](n, eps_g, delta, e, b))
