@@ -43,4 +43,87 @@ def declarations():
              "conversions.cks20", {"rho": (1e-6, 100.0), "delta": (1e-15, 0.5)},
              examples=({"rho": 0.5, "delta": 1e-5}, {"rho": 0.1, "delta": 1e-6}),
              cites="Bun, Steinke 2016, arXiv:1605.02065v1, Prop. 1.3", against="cited"),  # CKS20 <= BS16
+    ] + _more()
+
+
+def gauss_rdp(sensitivity, sigma, alpha):
+    """alpha Delta^2 / (2 sigma^2), exactly: the Renyi divergence of order alpha of the Gaussian mechanism
+    (Mironov 2017, arXiv:1702.07476v3, Prop. 7)."""
+    from fractions import Fraction
+
+    from dpbounds.evaluation.enclosure import Enclosure
+    v = Fraction(alpha) * Fraction(sensitivity) ** 2 / (2 * Fraction(sigma) ** 2)
+    return Enclosure(v, v, 130)
+
+
+def gauss_rho(sensitivity, sigma):
+    """Delta^2 / (2 sigma^2), exactly: the zCDP of the Gaussian mechanism (Bun, Steinke 2016, arXiv:1605.02065v1,
+    Prop. 1.6)."""
+    from fractions import Fraction
+
+    from dpbounds.evaluation.enclosure import Enclosure
+    v = Fraction(sensitivity) ** 2 / (2 * Fraction(sigma) ** 2)
+    return Enclosure(v, v, 130)
+
+
+def sigma_of_rho(sensitivity, rho):
+    """Delta / sqrt(2 rho): the smallest sigma with which the Gaussian mechanism is rho-zCDP (BS16 Prop. 1.6), in
+    arb."""
+    from fractions import Fraction
+
+    from dpbounds.evaluation.enclosure import CertificationError, Enclosure
+    from dpbounds.evaluation.numeric import arb_endpoints, arb_prec, fraction_to_arb
+    with arb_prec(256):
+        ends = arb_endpoints(fraction_to_arb(Fraction(sensitivity)) / (2 * fraction_to_arb(Fraction(rho))).sqrt())
+    if ends is None:
+        raise CertificationError("privjail sigma_of_rho: not finite")
+    return Enclosure(ends[0], ends[1], 130)
+
+
+gauss_rdp.ref_id = "privjail.gauss_rdp (Mir17 Prop. 7)"  # type: ignore[attr-defined]
+gauss_rho.ref_id = "privjail.gauss_rho (BS16 Prop. 1.6)"  # type: ignore[attr-defined]
+sigma_of_rho.ref_id = "privjail.sigma_of_rho (BS16 Prop. 1.6)"  # type: ignore[attr-defined]
+
+_BS16 = "Bun, Steinke 2016, arXiv:1605.02065v1, Prop. 1.6"
+_MIR = "Mironov 2017, arXiv:1702.07476v3, Prop. 7"
+
+
+def _more():
+    """The Gaussian charges under zCDP and RDP (closed forms), and the accountants' budget decisions as filters
+    (basic composition: a spend is refused iff the exact total would exceed the limit)."""
+    m = "privjail.mechanism."
+    a = "privjail.accountants."
+    sig = {"sensitivity": (1e-2, 10.0), "sigma": (0.05, 100.0)}
+    return [
+        decl(PEER.name, m + "rdp_eps_from_sigma", __name__ + ".calls:rdp_eps_from_sigma", gauss_rdp,
+             {**sig, "alpha": [1.5, 2, 3, 8, 32, 256]},
+             examples=({"sensitivity": 1.0, "sigma": 1.0, "alpha": 2}, {"sensitivity": 3.0, "sigma": 0.7, "alpha": 32}),
+             cites=_MIR, against="cited"),
+        decl(PEER.name, m + "rho_from_sigma", __name__ + ".calls:rho_from_sigma", gauss_rho, sig,
+             examples=({"sensitivity": 1.0, "sigma": 1.0}, {"sensitivity": 3.0, "sigma": 0.7}), cites=_BS16,
+             against="cited"),
+        decl(PEER.name, m + "sigma_from_rho", __name__ + ".calls:sigma_from_rho", sigma_of_rho,
+             {"sensitivity": (1e-2, 10.0), "rho": (1e-6, 100.0)},
+             examples=({"sensitivity": 1.0, "rho": 0.5}, {"sensitivity": 2.0, "rho": 0.01}), cites=_BS16,
+             against="cited"),
+        decl(PEER.name, m + "resolve_gaussian_params_zcdp (scale -> rho)", __name__ + ".calls:resolve_zcdp_rho",
+             gauss_rho, sig, examples=({"sensitivity": 1.0, "sigma": 2.0},), cites=_BS16, against="cited"),
+        decl(PEER.name, m + "resolve_gaussian_params_rdp (subsampled)", __name__ + ".calls:resolve_rdp",
+             "mechanisms.sgm.rdp", {"q": (1e-4, 1.0), "sigma": (0.3, 100.0), "alpha": [2, 3, 8, 32]},
+             examples=({"q": 0.01, "sigma": 1.0, "alpha": 8}, {"q": 1.0, "sigma": 2.0, "alpha": 3}),
+             cites="Mironov, Talwar, Zhang 2019, arXiv:1908.10530v1, Thm 9 (integer orders)", against="cited"),
+        decl(PEER.name, m + "spend_gaussian (zCDPAccountant) + zCDPAccountant.budget_spent",
+             __name__ + ".calls:spend_gaussian_zcdp", gauss_rho, sig,
+             examples=({"sensitivity": 1.0, "sigma": 1.0}, {"sensitivity": 3.0, "sigma": 0.7}),
+             cites=_BS16 + " (the charge one Gaussian release records)", against="truth"),
+        decl(PEER.name, a + "pure.PureDPAccountant.spend (budget_limit)", __name__ + ".calls:pure_filter",
+             "rruv16.thm3_4.filter", {"eps_g": (0.01, 10.0)}, kind="filter", claim="lower", budget={"eps_g": 1.0},
+             costs=("eps",), examples=({"eps_g": 1.0, "spends": [{"eps": 0.1}] * 10},),
+             cites="Rogers, Roth, Ullman, Vadhan 2016, arXiv:1605.08294v3, Thm 3.4 (basic composition filter)",
+             against="cited"),
+        decl(PEER.name, a + "zcdp.zCDPAccountant.spend (budget_limit)", __name__ + ".calls:zcdp_filter",
+             "fz21.remark4_4", {"B": (0.01, 10.0)}, kind="filter", claim="lower", budget={"B": 1.0},
+             costs=("rho",), examples=({"B": 1.0, "spends": [{"rho": 0.1}] * 10},),
+             cites="Feldman, Zrnic 2021, arXiv:2103.01379v3, Remark 4.4 (zCDP filter: sum rho <= B)",
+             against="cited"),
     ]

@@ -32,3 +32,73 @@ def eps_from_rho_delta(rho: float, delta: float) -> float:
 
 def sigma_from_rho(sensitivity: float, rho: float) -> float:
     return float(m.sigma_from_rho(sensitivity, rho))
+
+
+def rdp_eps_from_sigma(sensitivity: float, sigma: float, alpha: float) -> float:
+    """``mechanism.rdp_eps_from_sigma(sensitivity, sigma, alpha)``: the Gaussian's RDP at order alpha."""
+    from privjail import mechanism
+    return float(mechanism.rdp_eps_from_sigma(sensitivity, sigma, alpha))
+
+
+def rho_from_sigma(sensitivity: float, sigma: float) -> float:
+    """``mechanism.rho_from_sigma(sensitivity, sigma)``: the Gaussian's zCDP rho."""
+    from privjail import mechanism
+    return float(mechanism.rho_from_sigma(sensitivity, sigma))
+
+
+def resolve_zcdp_rho(sensitivity: float, sigma: float) -> float:
+    """``mechanism.resolve_gaussian_params_zcdp(sensitivity, scale=sigma)[0]``: the rho charged for that scale."""
+    from privjail import mechanism
+    return float(mechanism.resolve_gaussian_params_zcdp(sensitivity, scale=sigma)[0])
+
+
+def resolve_rdp(q: float, sigma: float, alpha: float) -> float:
+    """``mechanism.resolve_gaussian_params_rdp(1.0, [alpha], scale=sigma, sampling_rate=q)[0][alpha]``."""
+    from privjail import mechanism
+    budget, _ = mechanism.resolve_gaussian_params_rdp(1.0, [alpha], scale=sigma, sampling_rate=q)
+    return float(budget[alpha])
+
+
+def spend_gaussian_zcdp(sensitivity: float, sigma: float) -> float:
+    """``mechanism.spend_gaussian(zCDPAccountant(), sensitivity, scale=sigma, delta=None)``, then the accountant's
+    ``budget_spent``: the rho one Gaussian release is charged."""
+    from privjail import mechanism
+    from privjail.accountants.zcdp import zCDPAccountant
+    acc = zCDPAccountant(budget_limit=None)
+    mechanism.spend_gaussian(acc, sensitivity=sensitivity, scale=sigma, delta=None)
+    return float(acc.budget_spent)
+
+
+class _Filter:
+    def __init__(self, acc):
+        self.acc = acc
+
+    def _spend(self, cost) -> bool:
+        from privjail.accountants.util import BudgetExceededError
+        try:
+            self.acc.spend(cost)
+            return True
+        except BudgetExceededError:
+            return False
+
+
+class PureFilter(_Filter):
+    def try_spend(self, eps: float) -> bool:
+        return self._spend(float(eps))
+
+
+class ZcdpFilter(_Filter):
+    def try_spend(self, rho: float) -> bool:
+        return self._spend(float(rho))
+
+
+def pure_filter(eps_g: float) -> PureFilter:
+    """``PureDPAccountant(budget_limit=eps_g)``: ``spend(eps)`` raises BudgetExceededError to refuse (HALT)."""
+    from privjail.accountants.pure import PureDPAccountant
+    return PureFilter(PureDPAccountant(budget_limit=eps_g, register=False))
+
+
+def zcdp_filter(B: float) -> ZcdpFilter:
+    """``zCDPAccountant(budget_limit=B)``: ``spend(rho)`` raises BudgetExceededError to refuse (HALT)."""
+    from privjail.accountants.zcdp import zCDPAccountant
+    return ZcdpFilter(zCDPAccountant(budget_limit=B))
