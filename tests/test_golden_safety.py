@@ -176,3 +176,58 @@ def test_check_memory_does_not_grow_with_the_tree(pristine, tree):
     (tree / "manifest.json").write_text(json.dumps(m, indent=2, sort_keys=True) + "\n")
     small, large = _peak_kb_of_check(pristine), _peak_kb_of_check(tree)
     assert (large - small) * 1024 < 30 << 20, (small, large, len(data))
+
+
+# ------------------------------------------------------------------ --check: where a record sits, stream length
+
+def _write_file(d, rel, lines):
+    """Replace a JSONL file and its CSV twin, re-hashed in the manifest, as a forger would."""
+    from dpbounds.outputs.golden import csv_text
+    data = "".join(x + "\n" for x in lines).encode()
+    (d / rel).write_bytes(data)
+    m = json.loads((d / "manifest.json").read_text())
+    delta = len(lines) - m["files"][rel]["records"]
+    m["files"][rel].update(sha256=hashlib.sha256(data).hexdigest(), records=len(lines))
+    m["records"] += delta
+    csv = rel[:-len(".jsonl")] + ".csv"
+    (d / csv).write_text(csv_text([json.loads(x) for x in lines]), newline="")
+    m["files"][csv]["sha256"] = hashlib.sha256((d / csv).read_bytes()).hexdigest()
+    (d / "manifest.json").write_text(json.dumps(m, indent=2, sort_keys=True) + "\n")
+
+
+def test_a_record_filed_under_another_entry_or_with_a_foreign_parameter_is_found_even_with_full(tree):
+    rel = "bounds/rruv16.thm5_1.jsonl"
+    other = (tree / "bounds/rruv16.thm3_4.odometer.jsonl").read_text().splitlines()
+    _write_file(tree, rel, other)  # a self-consistent record of another entry, under this entry's file name
+    probs = check_golden(tree, full=True)
+    assert any("a record of rruv16.thm3_4.odometer in the file of rruv16.thm5_1" in p for p in probs), probs
+
+
+def test_a_parameter_the_entry_does_not_take_is_found(tree):
+    _rewrite_record(tree, "bounds/rruv16.thm5_1.jsonl", 0, lambda r: r["params"].update(zzz="1"))
+    probs = check_golden(tree, full=True)  # was verified: the recomputation ignored the unknown name
+    assert any("parameter zzz is not one of rruv16.thm5_1's" in p for p in probs), probs
+
+
+def test_two_records_at_the_same_parameters_are_found(tree):
+    rel = "bounds/rruv16.thm5_1.jsonl"
+    (line,) = (tree / rel).read_text().splitlines()
+    rec = json.loads(line)
+    rec["caveat"] = "x"  # a second, different line at the same point (exact duplicates are dropped on writing)
+    _write_file(tree, rel, [line, json.dumps(rec, sort_keys=True, separators=(",", ":"))])
+    probs = check_golden(tree, sample_rate=0.0, sample_min=0)
+    assert any("a second record at the same parameters" in p for p in probs), probs
+
+
+def test_a_stream_longer_than_the_generator_writes_is_found_and_not_held(tree):
+    from dpbounds.outputs.golden import MAX_ROUNDS
+    rel = "streams/rruv16.thm5_1.jsonl"
+    first = json.loads((tree / rel).read_text().splitlines()[0])
+    first.update(halt=False)
+    lines = []
+    for i in range(1, MAX_ROUNDS + 3):
+        first["round"] = i
+        lines.append(json.dumps(first, sort_keys=True, separators=(",", ":")))
+    _write_file(tree, rel, lines)
+    probs = check_golden(tree, sample_rate=0.0, sample_min=0)
+    assert any(f"longer than the {MAX_ROUNDS} rounds" in p for p in probs), probs

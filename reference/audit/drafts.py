@@ -226,13 +226,69 @@ def draft_markdown(finding: dict[str, Any], *, dpbounds_version: str = "", spec_
     return "\n".join(out) + "\n"
 
 
+#: the first line of the index dpbounds writes into an --issue-drafts directory
+_INDEX_HEAD = "# Issue drafts\n\nOne draft per finding of `dpbounds audit`"
+_LINK = re.compile(r"\]\(([0-9]{3}-[A-Za-z0-9_.-]+\.md)\)")
+
+
+def owned_drafts(directory: str | Path) -> list[Path] | None:
+    """The drafts an earlier ``--issue-drafts`` run wrote into ``directory`` (empty when it is absent or empty), or
+    None when something in it was not written by dpbounds: its ``README.md`` must be a regular file that starts
+    with dpbounds' index heading and every other entry a regular file that index links to.  Nothing else in a
+    directory is ever replaced or removed."""
+    import os
+    import stat
+    d = Path(directory)
+    try:
+        names = os.listdir(d)
+    except FileNotFoundError:
+        return []
+    except NotADirectoryError:
+        return None
+    if not names:
+        return []
+    try:
+        st = os.lstat(d / "README.md")
+        if not stat.S_ISREG(st.st_mode) or st.st_size > 1 << 22:
+            return None
+        index = (d / "README.md").read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return None
+    if not index.startswith(_INDEX_HEAD):
+        return None
+    listed = set(_LINK.findall(index))
+    drafts = []
+    for n in names:
+        if n == "README.md":
+            continue
+        if n not in listed or not stat.S_ISREG(os.lstat(d / n).st_mode):
+            return None
+        drafts.append(d / n)
+    return drafts
+
+
+def check_drafts_target(directory: str | Path) -> None:
+    """DomainError unless ``directory`` may receive issue drafts: absent, empty, or written by dpbounds before
+    (:func:`owned_drafts`)."""
+    from dpbounds.spec import DomainError
+    if owned_drafts(directory) is None:
+        raise DomainError("--issue-drafts", str(directory), "a new or empty directory, or one an earlier "
+                          "--issue-drafts wrote (its README.md links every file present)", "output directory",
+                          "it holds files dpbounds did not write: nothing there is replaced")
+
+
 def write_issue_drafts(doc: dict[str, Any], directory: str | Path,
                        find: Callable[[str, str], str | None] = find_call) -> list[Path]:
     """One draft per finding of the audit document ``doc`` (:func:`dpbounds.audit.run.document`) into
     ``directory`` (created if absent), plus ``README.md`` listing them in the findings' order; returns the paths.
     ``find(peer, function)``: the declaration's ``call`` for the standalone reproducer."""
+    import os
+
     from dpbounds.util.io import atomic_write_text, ensure_output_dir
+    check_drafts_target(directory)
     d = ensure_output_dir(directory, "--issue-drafts")
+    for old in owned_drafts(d) or []:  # the drafts of an earlier run: ours, replaced by this run's
+        os.unlink(old)
     paths: list[Path] = []
     version = doc.get("dpbounds_version", "")
     index = ["# Issue drafts", "", f"One draft per finding of `dpbounds audit` (dpbounds {version}),"

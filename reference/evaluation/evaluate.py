@@ -279,6 +279,11 @@ def _arb_ends(entry: SpecEntry, what: str, inp: Inputs, bits: int) -> Any:
     return _clamped(ends)
 
 
+#: the most significant digits evaluate() gives, and the smallest relative tolerance enclose() takes
+MAX_DIGITS = 5000
+MIN_REL_TOL = Fraction(1, 10 ** (MAX_DIGITS + 3))
+
+
 def _check_rel_tol(rel_tol: Any) -> Fraction:
     """``rel_tol`` as an exact positive rational, or DomainError (NaN, infinities, <= 0 and non-numbers refused)."""
     if isinstance(rel_tol, (str, bool)) or not isinstance(rel_tol, (int, float, Fraction, decimal.Decimal, np.floating)):
@@ -289,6 +294,10 @@ def _check_rel_tol(rel_tol: Any) -> Fraction:
     q = rel_tol if isinstance(rel_tol, Fraction) else parse_exact("rel_tol", rel_tol, "dpbounds.evaluation.evaluate")
     if q <= 0:
         raise DomainError("rel_tol", rel_tol, "rel_tol > 0", "dpbounds.evaluation.evaluate")
+    if q < MIN_REL_TOL:  # the work grows with -log rel_tol without bound: 1e-100000 ran for minutes
+        raise DomainError("rel_tol", _show_tol(q), f"rel_tol >= 1e-{MAX_DIGITS + 3} (the {MAX_DIGITS} digits "
+                          "evaluate gives at most, plus its 3 guard digits)", "dpbounds.evaluation.evaluate",
+                          "too costly")
     return q
 
 
@@ -300,7 +309,10 @@ def _show_tol(rel_tol: Any) -> str:
         for e in (k - 1, k, k + 1):
             if e >= 0 and 10 ** e == q.denominator:
                 return f"1e-{e}"
-    return f"{float(q):.3g}"
+    f = float(q) if q.numerator.bit_length() - q.denominator.bit_length() < 1000 else math.inf
+    if f == 0 or math.isinf(f):  # beyond float64: its order of magnitude
+        return f"about 1e{round((q.numerator.bit_length() - q.denominator.bit_length()) * 0.30103)}"
+    return f"{f:.3g}"
 
 
 @functools.lru_cache(maxsize=256)
@@ -522,8 +534,8 @@ def evaluate(entry_id: str, params: Mapping[str, Any] | None = None, *, digits: 
     digits.  :func:`value_mp` is the independent mpmath evaluation of the same spec expression; the tests check
     that every enclosure contains it (tests/test_reference_eval.py), it is not recomputed here.
     """
-    if not isinstance(digits, int) or isinstance(digits, bool) or not 1 <= digits <= 5000:
-        raise DomainError("digits", digits, "an integer in [1, 5000]", "dpbounds.evaluation.evaluate")
+    if not isinstance(digits, int) or isinstance(digits, bool) or not 1 <= digits <= MAX_DIGITS:
+        raise DomainError("digits", digits, f"an integer in [1, {MAX_DIGITS}]", "dpbounds.evaluation.evaluate")
     entry = get(entry_id)
     _check_value_expr(entry, what)
     if entry.evaluator and digits > OPAQUE_MAX_DIGITS:

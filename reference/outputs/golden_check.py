@@ -258,6 +258,46 @@ def record_problems(rec: dict, kind: str) -> list[str]:
     return []
 
 
+def _identity_problems(rec: dict, kind: str, rel: str) -> list[str]:
+    """Where a record sits must agree with what it says it is: ``bounds/<id>.jsonl`` and ``streams/<id>.jsonl``
+    hold records of that registry entry only, ``conversions/<conv>.<direction>.jsonl`` and ``bstar/<conv>.jsonl``
+    of that conversion only, and a record's parameters are names the entry (or conversion) takes -- a consumer
+    reads a vector by its file and its parameters, so a record filed under another entry, or with a parameter the
+    reference ignores, would verify only where it is recomputed."""
+    stem = rel.rsplit("/", 1)[-1][:-len(".jsonl")]
+    if kind in ("bound", "filter_stream", "odometer_stream"):
+        if rec["id"] != stem:
+            return [f"a record of {str(rec['id'])[:60]} in the file of {stem}"]
+        try:
+            entry = spec.get(rec["id"])
+        except (spec.DomainError, KeyError, ValueError):
+            return []  # an unknown id is reported with the record's other invariants
+        names = {str(p) for p in entry.params}
+        if kind == "bound":
+            names |= {str(a) for a in entry.aggregates}
+        given = rec["budget"] if kind == "filter_stream" else rec["params"]
+        extra = sorted(set(given) - names)
+        return [f"parameter {', '.join(extra)[:80]} is not one of {entry.id}'s ({', '.join(sorted(names))})"] \
+            if extra else []
+    if kind == "conversion":
+        want_rel, want = f"{rec['conversion']}.{rec['direction']}", {
+            "rho", "delta" if rec["direction"] == "eps_of_delta" else "eps"}
+    else:  # bstar
+        want_rel, want = str(rec["conversion"]), {"eps_g", "delta_g"}
+    if stem != want_rel:
+        return [f"a {kind} record of {want_rel[:60]} in the file of {stem}"]
+    if set(rec["params"]) != want:
+        return [f"parameters {', '.join(sorted(rec['params']))[:80]}, not {', '.join(sorted(want))}"]
+    return []
+
+
+def _record_key(rec: dict, kind: str) -> str | None:
+    """What a consumer looks a non-stream record up by (None for a stream round: streams are checked as streams)."""
+    if kind in ("filter_stream", "odometer_stream"):
+        return None
+    return json.dumps([rec.get("id"), rec.get("conversion"), rec.get("direction"), rec["params"]], sort_keys=True)
+
+
 # ------------------------------------------------------------------ 6. against the reference
 
 def _stream_key(rec: dict, kind: str) -> tuple:
@@ -289,6 +329,10 @@ def _rounds_of(entry, recs: list[dict]) -> dict[str, list[str]]:
                 if len(r[n]) > _MAX_COST_CHARS:
                     raise ValueError(f"round {r['round']}: {n} longer than the generator writes")
     return {n: [r[n] for r in recs] for n in names}
+
+
+def _short(params: Any) -> str:
+    return json.dumps(params, sort_keys=True)[:120]
 
 
 def _check_params(params: dict) -> None:
@@ -665,11 +709,12 @@ def _check(out: Path, seed: int, sample_rate: float, sample_min: int, full: bool
         n, bad = 0, False
         cols: tuple[set, set] = (set(), set())
         seen_keys: set = set()
+        seen_records: set[bytes] = set()
         group: list[dict] = []
         gkey = None
 
         def finish_group() -> None:
-            if not group:
+            if not group or "__overlong" in group[-1]:
                 return
             g = {gkey: list(group)}
             _stream_problems(g, kind, rel, probs)
@@ -708,8 +753,13 @@ def _check(out: Path, seed: int, sample_rate: float, sample_min: int, full: bool
                 probs.add(f"{rel}:{i}: spec_version differs from the manifest's")
             if kind == "bound" and (why := _rel_tol_mismatch(rec)):
                 probs.add(f"{rel}:{i}: {why}")
-            for p in record_problems(rec, kind):
+            for p in record_problems(rec, kind) + _identity_problems(rec, kind, rel):
                 probs.add(f"{rel}:{i}: {p}")
+            if (rk := _record_key(rec, kind)) is not None:
+                digest = hashlib.sha256(rk.encode()).digest()[:16]
+                if digest in seen_records:
+                    probs.add(f"{rel}:{i}: a second record at the same parameters {_short(rec['params'])}")
+                seen_records.add(digest)
             if kind in ("filter_stream", "odometer_stream"):
                 key = _stream_key(rec, kind)
                 if key != gkey:
@@ -719,6 +769,12 @@ def _check(out: Path, seed: int, sample_rate: float, sample_min: int, full: bool
                                   f"stream's rounds are consecutive lines)")
                     seen_keys.add(key)
                     group, gkey = [], key
+                if len(group) >= G.MAX_ROUNDS:  # held in memory until the stream ends: bounded by what is written
+                    if len(group) == G.MAX_ROUNDS:
+                        probs.add(f"{rel}:{i}: stream {key[2]!r} of {key[0]} is longer than the {G.MAX_ROUNDS} "
+                                  "rounds the generator writes (its later rounds are not checked)")
+                        group.append({"__overlong": True})
+                    continue
                 rec["__line"] = i
                 group.append(rec)
                 continue

@@ -818,6 +818,46 @@ def _html(sections: list[Section]) -> str:
     return "\n".join(out) + "\n"
 
 
+def check_report_target(out_dir: str | Path) -> None:
+    """DomainError unless ``out_dir`` may receive a report: absent, empty, or one a report wrote -- its README.md a
+    regular file under the report's title, and nothing else in it but index.html, figures/ of SVG files and a
+    golden/ tree (which has its own check).  ``--out .`` in a project must not replace the project's README.md."""
+    import os
+    import stat
+
+    from dpbounds.outputs.golden import check_target
+    d = Path(out_dir)
+    try:
+        names = set(os.listdir(d))
+    except (FileNotFoundError, NotADirectoryError):
+        return  # absent (created later), or not a directory (ensure_output_dir says so)
+    why = ""
+    if names:
+        try:
+            st = os.lstat(d / "README.md")
+            ours = stat.S_ISREG(st.st_mode) and (d / "README.md").open("rb").read(len(TITLE) + 2) == \
+                f"# {TITLE}".encode()
+        except OSError:
+            ours = False
+        extra = sorted(names - {"README.md", "index.html", "figures", "golden"})
+        if not ours:
+            why = "its README.md is not one a report wrote"
+        elif extra:
+            why = f"it also holds {', '.join(extra[:3])}"
+        elif "figures" in names:
+            try:
+                figs = os.listdir(d / "figures")
+            except OSError:
+                figs = ["?"]
+            if any(not f.endswith(".svg") for f in figs):
+                why = "its figures/ holds other files than SVG figures"
+    if why:
+        raise DomainError("--out", str(d), "a new or empty directory, or one a report wrote", "dpbounds report",
+                          f"{why}: nothing there is replaced")
+    if "golden" in names:
+        check_target(d / "golden")
+
+
 def build_report(out_dir: str | Path, *, quick: bool = False, only: list[str] | None = None) -> list[Section]:
     """Build every section and write DIR/README.md and DIR/index.html (atomically). Returns the sections.
 
@@ -827,6 +867,7 @@ def build_report(out_dir: str | Path, *, quick: bool = False, only: list[str] | 
         if name not in known:
             raise DomainError("section", name, f"a section title or function name: {', '.join(known)}",
                               "dpbounds report", "unknown section")
+    check_report_target(out_dir)
     out = ensure_output_dir(out_dir, "out")
     chosen = [(t, f) for t, f in SECTIONS if not only or t in only or f.__name__ in only]
     sections: list[Section] = []

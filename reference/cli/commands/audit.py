@@ -139,6 +139,8 @@ def run(args) -> int:
     if args.issue_drafts is not None:
         from dpbounds.util.io import ensure_output_dir
         ensure_output_dir(args.issue_drafts, "--issue-drafts", create=False)
+        from dpbounds.audit.drafts import check_drafts_target
+        check_drafts_target(args.issue_drafts)  # before the audit runs: a user's folder is refused, not written
     results = audit_peers(peers, quick=args.quick, adapters=args.adapter, pythons=pythons, search=search,
                           timeout=args.timeout, jobs=args.jobs)
     render = {"json": to_json, "md": render_markdown, "html": render_html}[args.format]
