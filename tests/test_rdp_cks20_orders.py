@@ -96,3 +96,8 @@ def test_inputs_are_taken_exactly_or_refused():
         rc.cks20_eps_enclosure([2.0], [0.1], "1")                # 0 < delta < 1
     with pytest.raises(DomainError):
         rc.cks20_eps_enclosure([2.0], [float("nan")], "1e-3")
+    # +inf: that order bounds nothing (dp_accounting writes it where its series does not converge)
+    inf = float("inf")
+    enc = rc.cks20_eps_enclosure([2.0, 3.0], [inf, 0.5], "1e-3", rel_tol=1e-25)
+    assert inside(enc, truth([3.0], [0.5], "1e-3"))
+    assert rc.cks20_eps_enclosure([2.0], [inf], "1e-3").pos_inf

@@ -118,4 +118,278 @@ def _timed(fn) -> float:
     return time.perf_counter() - t0
 
 
-BENCHMARKS = [("peers", bench_peers)]
+# ------------------------------------------------------------------------------------------ vs dp_accounting
+#
+# Every measurement of the certified-speed work beside the peer's float computation of the same quantity, timed in
+# the same run by the same rule: a row's ratio is (dpbounds calls/s) / (peer calls/s), > 1 meaning dpbounds is
+# faster; its width is the relative width of dpbounds' enclosure (the peer's value is a float, never certified);
+# "peer value" says where the peer's value lies against the enclosure (inside, above = conservative for an upper
+# bound, below = under-reported).
+
+PEER_BENCH = "vs dp_accounting"
+
+#: peer -> interpreter for the peers timed in their own interpreter (riskcal), set by `dpbounds bench --python`;
+#: without one, $DPBOUNDS_PEERS/<peer>/bin/python when it exists
+PYTHONS: dict[str, str] = {}
+
+#: the PLD points when dpbounds.evaluation.sgm_pld declares none (PEER_BENCH_POINTS there: (measurement, spec id,
+#: inputs, rel_tol)); the one step at k = 1 is asked at rel_tol 1e-10
+DEFAULT_PLD_POINTS = [
+    ("DP-SGD composed eps, k = 1e3", "composition.sgm.eps", {"q": "0.01", "sigma": "1", "k": 1000, "delta": "1e-5"},
+     1e-3),
+    ("DP-SGD composed eps, k = 1e4", "composition.sgm.eps", {"q": "0.001", "sigma": "0.8", "k": 10000,
+                                                           "delta": "1e-5"}, 1e-3),
+    ("DP-SGD composed eps, k = 1e5", "composition.sgm.eps", {"q": "0.004", "sigma": "1.1", "k": 100000,
+                                                           "delta": "1e-5"}, 1e-3),
+    ("DP-SGD one step eps, k = 1", "composition.sgm.eps", {"q": "0.01", "sigma": "1", "k": 1, "delta": "1e-5"},
+     1e-10),
+]
+
+#: dp_accounting's RDP orders for a zCDP curve (its RdpAccountant default grid: 1.1 .. 10.9 by 0.1, 12 .. 63)
+DPA_ORDERS = [1 + x / 10.0 for x in range(1, 100)] + list(range(12, 64))
+
+#: distinct scalar points per measurement (the calls rotate through them: nothing is served from a cache)
+_ZCDP_POINTS = [(f"{r:g}", f"{d:g}") for r in (0.01, 0.1, 0.5, 2.0) for d in (1e-3, 1e-5, 1e-6, 1e-9)]
+_DELTA_POINTS = [(f"{r:g}", f"{e:g}") for r in (0.01, 0.1, 0.5, 2.0) for e in (0.5, 1.0, 2.0, 4.0)]
+_TRADEOFF_POINTS = [(f"{r:g}", f"{x:g}") for r in (0.05, 0.5, 2.0) for x in (1e-3, 0.05, 0.3)]
+
+
+def _paired_rates(ours, peer, min_time: float, windows: int = 5) -> tuple[float, float]:
+    """(calls/s of ours, calls/s of peer): windows of min_time/windows seconds taken alternately, the best of each
+    side (a burst of load on the shared machine hits both, or neither)."""
+    rates = [0.0, 0.0]
+    for f in (ours, peer):
+        if f is not None:
+            f()
+    for _ in range(windows):
+        for i, f in enumerate((ours, peer)):
+            if f is None:
+                continue
+            n, t0 = 0, time.perf_counter()
+            while time.perf_counter() - t0 < min_time / windows:
+                f()
+                n += 1
+            rates[i] = max(rates[i], n / (time.perf_counter() - t0))
+    return rates[0], rates[1]
+
+
+def _rotating(fns: list):
+    it = [0]
+
+    def call():
+        f = fns[it[0] % len(fns)]
+        it[0] += 1
+        return f()
+    return call
+
+
+def _row(measurement: str, point: str, ours_name: str, peer_name: str, r_ours: float, r_peer: float | None,
+         enc, peer_value: float | None, note: str = "", claim: str = "upper") -> dict:
+    """One comparison row; ``enc``: dpbounds' Enclosure at the first point (its relative width is the row's);
+    ``claim``: 'upper' (eps, delta: a value above the enclosure is conservative) or 'lower' (a trade-off beta)."""
+    lo, hi, width = float(enc.lo), float(enc.hi), enc.rel_width()
+    if peer_value is not None and peer_value == peer_value:
+        from fractions import Fraction
+        v = Fraction(peer_value)
+        side = "inside" if enc.contains(v) else ("above" if v > enc.hi else "below")
+        if side != "inside":
+            side += " (conservative)" if (side == "above") == (claim == "upper") else " (under-reported)"
+    else:
+        side = "n/a"
+    return {"bench": PEER_BENCH, "id": measurement, "point": point, "dpbounds": ours_name, "peer": peer_name,
+            "rate": r_ours, "unit": "calls/s", "peer_rate": r_peer,
+            "ratio": (r_ours / r_peer) if r_peer else None, "width": width, "lo": lo, "hi": hi,
+            "peer_value": peer_value, "peer_side": side, "note": note}
+
+
+def _dpa_pld(q: float, sigma: float, k: int, delta: float | None, eps: float | None):
+    import dp_accounting
+
+    def run():
+        acc = dp_accounting.pld.PLDAccountant()
+        acc.compose(dp_accounting.PoissonSampledDpEvent(q, dp_accounting.GaussianDpEvent(sigma)), k)
+        return acc.get_epsilon(delta) if delta is not None else acc.get_delta(eps)
+    return run
+
+
+def _pld_rows(quick: bool) -> list[dict]:
+    """The PLD bracket against dp_accounting's PLDAccountant (default discretization, its pessimistic value), each
+    call cold (dpbounds' caches cleared before it, untimed); best of 3 calls (1 with --quick or at k >= 1e4)."""
+    from dpbounds.evaluation import sgm_pld
+    from dpbounds.evaluation.evaluate import enclose
+    points = list(getattr(sgm_pld, "PEER_BENCH_POINTS", DEFAULT_PLD_POINTS))
+    reset = getattr(sgm_pld, "bench_reset", None)
+    cold = reset is not None   # without the module's own reset only the first call at a point is known to be cold
+    if reset is None:
+        reset = getattr(getattr(sgm_pld, "_cached_bracket", None), "cache_clear", lambda: None)
+    if quick:
+        seen, short = set(), []
+        for p in points:
+            if p[0] not in seen and p[2]["k"] <= 1000:
+                seen.add(p[0])
+                short.append(p)
+        points = short
+    rows = []
+    have_peer = available("dp_accounting")
+    for measurement, sid, inputs, tol in points:
+        q, sigma, k = float(inputs["q"]), float(inputs["sigma"]), int(inputs["k"])
+        delta = float(inputs["delta"]) if "delta" in inputs else None
+        eps = float(inputs["eps"]) if "eps" in inputs else None
+        point = ", ".join(f"{n} {v}" for n, v in inputs.items()) + f", rel_tol {tol:g}"
+        peer = _dpa_pld(q, sigma, k, delta, eps) if have_peer else None
+        best_o, best_p, enc, pv, err = math.inf, math.inf, None, None, ""
+        for _ in range(1 if quick or k >= 10_000 or not cold else 3):   # (one call at k >= 1e4: tens of seconds)
+            reset()
+            t0 = time.perf_counter()
+            try:
+                enc = enclose(sid, inputs, rel_tol=tol)
+            except Exception as exc:  # noqa: BLE001 - a benchmark reports, it does not crash
+                err = f"{type(exc).__name__}: {exc}"[:160]
+                break
+            best_o = min(best_o, time.perf_counter() - t0)
+            if peer is not None:
+                t0 = time.perf_counter()
+                pv = float(peer())
+                best_p = min(best_p, time.perf_counter() - t0)
+        reset()
+        peer_name = "dp_accounting PLDAccountant (default discretization, pessimistic)"
+        if enc is None:
+            rows.append({"bench": PEER_BENCH, "id": measurement, "point": point, "dpbounds": f"enclose {sid}",
+                         "peer": peer_name, "rate": None, "note": err or "not computed"})
+            continue
+        rows.append(_row(measurement, point, f"enclose {sid}", peer_name, 1 / best_o,
+                         (1 / best_p) if peer is not None else None, enc, pv,
+                         "one cold call each (caches cleared)"))
+    return rows
+
+
+def _riskcal_child(python: str, points: list, min_time: float) -> tuple[float, list[float]] | None:
+    """riskcal's get_beta_from_zcdp timed in its own interpreter (its pins conflict with dpbounds'): (calls/s over
+    the points in rotation, the values at them), or None."""
+    from dpbounds.testing.proc import NoAnswer, run_json
+    code = ("import json, sys, time\n"
+            "from riskcal.analysis.conversions import get_beta_from_zcdp as f\n"
+            "req = json.loads(sys.stdin.readline())\n"
+            "pts = [(float(r), float(x)) for r, x in req['points']]\n"
+            "vals = [float(f(r, x)) for r, x in pts]\n"
+            "best = 0.0\n"
+            "for _ in range(5):\n"
+            "    n, t0 = 0, time.perf_counter()\n"
+            "    while time.perf_counter() - t0 < req['t'] / 5:\n"
+            "        r, x = pts[n % len(pts)]; f(r, x); n += 1\n"
+            "    best = max(best, n / (time.perf_counter() - t0))\n"
+            "print(json.dumps({'rate': best, 'values': vals}), flush=True)\n")
+    try:
+        ans = run_json([python, "-c", code], {"points": points, "t": min_time}, timeout=120 + 10 * min_time)
+    except (NoAnswer, OSError, ValueError):
+        return None
+    if not isinstance(ans, dict) or "rate" not in ans:
+        return None
+    return float(ans["rate"]), [float(v) for v in ans["values"]]
+
+
+def _tradeoff_row(quick: bool, pythons: dict) -> dict:
+    """tradeoff.zcdp (certified, relative width <= 1e-6) against riskcal's get_beta_from_zcdp: dp_accounting has no
+    trade-off curve; riskcal's is the field's float computation of the same sup over orders (1000 orders up to 1024,
+    each order's curve by bisection: Zhu et al. 2022 App. F.1, Riess et al. 2026)."""
+    from dpbounds.evaluation.tradeoff import zcdp_enclosure
+    pts = _TRADEOFF_POINTS[:3] if quick else _TRADEOFF_POINTS
+    t = 0.5 if quick else 3.0
+    ours = _rotating([(lambda r=r, x=x: zcdp_enclosure(r, x)) for r, x in pts])
+    r_ours = _paired_rates(ours, None, t)[0]
+    enc = zcdp_enclosure(*pts[0])
+    peer_name = "riskcal get_beta_from_zcdp (float; dp_accounting has no trade-off curve)"
+    r_peer, pv, note = None, None, ""
+    if available("riskcal"):
+        from riskcal.analysis.conversions import get_beta_from_zcdp as f
+        peer = _rotating([(lambda r=float(r), x=float(x): f(r, x)) for r, x in pts])
+        r_ours, r_peer = _paired_rates(ours, peer, t)
+        pv = float(f(float(pts[0][0]), float(pts[0][1])))
+    elif pythons.get("riskcal"):
+        got = _riskcal_child(pythons["riskcal"], pts, t)
+        if got is not None:
+            r_peer, pv = got[0], got[1][0]
+            note = "riskcal in its own interpreter"
+    else:
+        note = "riskcal not installed here: --python riskcal=PATH"
+    widths = [zcdp_enclosure(r, x).rel_width() for r, x in pts]
+    return _row("tradeoff.zcdp beta", f"{len(pts)} points rho x fpr, first rho {pts[0][0]}, fpr {pts[0][1]}",
+                "zcdp_enclosure", peer_name, r_ours, r_peer, enc, pv,
+                (note + "; " if note else "") + f"widest enclosure {max(widths):.1g}", claim="lower")
+
+
+def _scalar_rows(quick: bool) -> list[dict]:
+    """eps_of / delta_of (certified CKS20, width 1e-20) against dp_accounting's compute_epsilon / compute_delta on
+    the curve alpha rho over its RDP orders (the same CKS20 Prop. 12 bound, minimized over a grid of orders)."""
+    from dpbounds.accounting.conversions import delta_of, eps_of
+    t = 0.2 if quick else 1.5
+    rows = []
+    have = available("dp_accounting")
+    if have:
+        from dp_accounting.rdp import rdp_privacy_accountant as rdp
+    for what, pts, ours_f, peer_f, name in (
+            ("zCDP -> eps (CKS20)", _ZCDP_POINTS, lambda r, d: eps_of(r, d),
+             (lambda c, d: rdp.compute_epsilon(DPA_ORDERS, c, d)[0]) if have else None,
+             ("eps_of", "dp_accounting compute_epsilon")),
+            ("zCDP -> delta (CKS20)", _DELTA_POINTS, lambda r, e: delta_of(r, e),
+             (lambda c, e: rdp.compute_delta(DPA_ORDERS, c, e)[0]) if have else None,
+             ("delta_of", "dp_accounting compute_delta"))):
+        curves = [[a * float(r) for a in DPA_ORDERS] for r, _ in pts]
+        ours = _rotating([(lambda r=r, y=y: ours_f(r, y)) for r, y in pts])
+        peer = _rotating([(lambda c=c, y=float(y): peer_f(c, y)) for c, (_, y) in zip(curves, pts)]) if have else None
+        r_o, r_p = _paired_rates(ours, peer, t)
+        enc = ours_f(*pts[0])
+        pv = float(peer_f(curves[0], float(pts[0][1]))) if have else None
+        rows.append(_row(what, f"{len(pts)} points, first rho {pts[0][0]}, {pts[0][1]}", name[0], name[1], r_o,
+                         r_p if have else None, enc, pv,
+                         "exact decimal inputs, width <= 1e-20; the peer on 150 orders"))
+    return rows
+
+
+def _pythons(pythons: dict | None) -> dict:
+    import os
+    out = dict(PYTHONS if pythons is None else pythons)
+    base = os.environ.get("DPBOUNDS_PEERS")
+    if base and "riskcal" not in out and os.path.exists(os.path.join(base, "riskcal", "bin", "python")):
+        out["riskcal"] = os.path.join(base, "riskcal", "bin", "python")
+    return out
+
+
+def bench_vs_dp_accounting(quick: bool, pythons: dict | None = None) -> list[dict]:
+    """Every measurement beside the peer in one run (module comment above): the scalar conversions, tradeoff.zcdp,
+    the PLD bracket (one step and composed)."""
+    rows = _scalar_rows(quick)
+    rows += _rdp_rows(quick)
+    rows.append(_tradeoff_row(quick, _pythons(pythons)))
+    rows += _pld_rows(quick)
+    return rows
+
+
+def _rdp_rows(quick: bool) -> list[dict]:
+    """RDP -> eps over a list of orders: rdp_conversions.cks20_eps_enclosure (certified, width <= 1e-12) against
+    dp_accounting's compute_epsilon on the same orders and curves (the Poisson-subsampled Gaussian's RDP from
+    dp_accounting itself, at 16 (q, sigma) pairs; alpha rho curves when dp_accounting is missing)."""
+    from dpbounds.evaluation.rdp_conversions import cks20_eps_enclosure
+    t = 0.2 if quick else 1.5
+    have = available("dp_accounting")
+    pairs = [(q, sg) for q in (0.001, 0.004, 0.01, 0.02) for sg in (1.0, 1.5, 2.0, 5.0)]
+    if have:
+        from dp_accounting.rdp import rdp_privacy_accountant as rdp
+        curves = [[float(v) for v in rdp._compute_rdp_poisson_subsampled_gaussian(q, sg, DPA_ORDERS) * 1000]
+                  for q, sg in pairs]
+    else:
+        curves = [[a * 0.5 / sg**2 for a in DPA_ORDERS] for _, sg in pairs]
+    deltas = ["1e-5", "1e-6", "1e-9", "1e-12"]
+    pts = [(c, deltas[i % 4]) for i, c in enumerate(curves)]
+    ours = _rotating([(lambda c=c, d=d: cks20_eps_enclosure(DPA_ORDERS, c, d)) for c, d in pts])
+    peer = _rotating([(lambda c=c, d=float(d): rdp.compute_epsilon(DPA_ORDERS, c, d)) for c, d in pts]) \
+        if have else None
+    r_o, r_p = _paired_rates(ours, peer, t)
+    enc = cks20_eps_enclosure(DPA_ORDERS, pts[0][0], pts[0][1])
+    pv = float(rdp.compute_epsilon(DPA_ORDERS, pts[0][0], float(pts[0][1]))[0]) if have else None
+    return [_row("RDP -> eps over 150 orders (CKS20)", "16 curves: DP-SGD (q, sigma) x 1000 steps, delta 1e-5 .. "
+                 "1e-12", "rdp_conversions.cks20_eps_enclosure", "dp_accounting compute_epsilon", r_o,
+                 r_p if have else None, enc, pv, "the same orders and RDP values on both sides")]
+
+
+BENCHMARKS = [("peers", bench_peers), (PEER_BENCH, bench_vs_dp_accounting)]

@@ -639,8 +639,12 @@ def _orders_args(orders: Any, rdp: Any, delta: Exact) -> tuple[np.ndarray, np.nd
                           where)
     if not (a.min() > 1 and a.max() < math.inf):  # (a NaN fails both)
         raise DomainError("orders", float(a[~(np.isfinite(a) & (a > 1))][0]), "alpha > 1 (finite)", where)
-    if not (r.min() >= 0 and r.max() < math.inf):
-        raise DomainError("rdp", float(r[~(np.isfinite(r) & (r >= 0))][0]), "R >= 0 (finite)", where)
+    if not r.min() >= 0:  # (+inf is allowed: that order bounds nothing; NaN fails)
+        raise DomainError("rdp", float(r[~(r >= 0)][0]), "R >= 0 (or +inf: no bound at that order)", where)
+    if not r.max() < math.inf:
+        keep = r < math.inf
+        a, r = a[keep], r[keep]
+        r_exact = None if r_exact is None else [q for q, k in zip(r_exact, keep) if k]
     d = parse_exact("delta", delta, where)
     if not 0 < d < 1:
         raise DomainError("delta", delta, "0 < delta < 1", where)
@@ -681,11 +685,13 @@ def cks20_eps_enclosure(orders: Any, rdp: Any, delta: Exact, rel_tol: float = 1e
     """Certified Enclosure of max(0, min over the orders of conversions.rdp.cks20) -- the eps that an RDP curve
     known at a list of orders gives at ``delta`` by CKS20 Proposition 12 (= BBGHS20 Theorem 21), what
     dp_accounting's ``compute_epsilon(orders, rdp, delta)`` computes in floats (without its KL shortcut for tiny
-    R).  ``orders`` (each > 1) and ``rdp`` (each >= 0): float arrays or sequences, taken as their exact binary
-    values; ``delta`` exact.  Every order in float64 interval arithmetic with outward rounding; where that is wider
+    R).  ``orders`` (each > 1) and ``rdp`` (each >= 0, or +inf where the order bounds nothing: +oo when all do):
+    float arrays or sequences, taken as their exact binary values; ``delta`` exact.  Every order in float64 interval arithmetic with outward rounding; where that is wider
     than ``rel_tol``, the orders that can still attain the minimum (their lower end below the smallest upper end)
     again in arb."""
     a, r, d, r_exact = _orders_args(orders, rdp, delta)
+    if not a.size:  # every RDP value is +inf: no bound
+        return Enclosure(None, None, 0, pos_inf=True)
     with arb_prec(96):
         ld = float(fraction_to_arb(d).log().mid())    # within 2u |ld| of log delta (a 96-bit ball, then nearest)
     lo, hi = _cks20_orders_float(a, r, ld)

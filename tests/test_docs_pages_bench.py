@@ -1,0 +1,69 @@
+"""The speed page and the README's speed lines are current and say what the run measured: docs/benchmarks.md and the
+README block are what `python tools/bench_section.py page` renders from the committed run record
+docs/data/bench.json; read back here as a consumer would (the tables and the README sentence parsed, not produced by
+the tool's functions), every ratio is the record's two rates divided, and the README quotes ratios, never seconds."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+RECORD = json.loads((ROOT / "docs" / "data" / "bench.json").read_text(encoding="utf-8"))
+PAGE = (ROOT / "docs" / "benchmarks.md").read_text(encoding="utf-8")
+STALE = "stale: regenerate with `python tools/bench_section.py page`"
+
+
+def _tool():
+    spec = importlib.util.spec_from_file_location("bench_section", ROOT / "tools" / "bench_section.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_page_and_readme_lines_are_current():
+    tool = _tool()
+    assert PAGE == tool.page(RECORD), STALE
+    assert tool.with_lines(README, RECORD) == README, STALE
+
+
+def test_the_record_holds_each_measurement_with_both_rates_from_one_run():
+    ids = [r["id"] for r in RECORD["rows"]]
+    for must in ("zCDP -> eps", "RDP -> eps", "tradeoff.zcdp", "one step", "k = 1e3", "k = 1e4", "k = 1e5"):
+        assert any(must in i for i in ids), (must, ids)
+    for r in RECORD["rows"]:
+        if r["rate"] is not None and r["peer_rate"] is not None:
+            assert abs(r["ratio"] - r["rate"] / r["peer_rate"]) <= 1e-9 * r["ratio"]
+        assert r["width"] is None or 0 <= r["width"] < 1e-2
+
+
+def _ratio(text: str) -> float | None:
+    return None if text == "n/a" else float(text.rstrip("x"))
+
+
+def test_page_ratios_are_the_rates_divided():
+    """Parse the page's table: each ratio printed matches rate / peer rate from the record to its printed digits."""
+    rows = [line for line in PAGE.splitlines() if line.startswith("| ") and line.count("|") == 8][1:]
+    assert len(rows) == len(RECORD["rows"])
+    for line, rec in zip(rows, RECORD["rows"]):
+        cells = [c.strip() for c in line.strip("|").split("|")]
+        assert cells[0] == rec["id"]
+        got = _ratio(cells[4])
+        if rec["rate"] is None or rec["peer_rate"] is None:
+            assert got is None
+            continue
+        want = rec["rate"] / rec["peer_rate"]
+        assert abs(got - want) <= 0.051 * want, (cells[4], want)
+
+
+def test_readme_quotes_ratios_not_seconds():
+    block = README.split("<!-- speed:", 1)[1].split("<!-- end of the speed lines -->", 1)[0]
+    assert not re.search(r"\d\s*(s|ms|seconds?)\b", block.split("-->", 1)[1]), block
+    quoted = re.findall(r"(\d+(?:\.\d+)?)x", block)
+    assert len(quoted) == sum(r["ratio"] is not None for r in RECORD["rows"])
+    for q, rec in zip(quoted, [r for r in RECORD["rows"] if r["ratio"] is not None]):
+        assert abs(float(q) - rec["ratio"]) <= 0.051 * rec["ratio"]
+    assert "docs/benchmarks.md" in block
