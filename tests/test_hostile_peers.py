@@ -91,3 +91,25 @@ def test_an_audited_peer_returning_a_string_a_huge_int_or_a_list_gets_a_report(t
     # an int beyond float64 is +inf, a sound (if useless) upper bound: the peer's answer, not our error
     assert rows["lying_peer.huge_int"]["verdict"] == "conservative", rows["lying_peer.huge_int"]
     assert exit_status([r]) == 2
+
+
+def _bs16(rho, delta):
+    return rho + 2 * math.sqrt(rho * math.log(1 / delta))
+
+
+def test_seconds_inf_means_no_cap_and_judges():
+    from dpbounds.testing import check_conversion
+    r = check_conversion(_bs16, "conversions.bs16", inputs={"rho": (1e-3, 10.0), "delta": (1e-12, 0.1)},
+                         max_examples=3, seconds=math.inf)  # was: every call an OverflowError charged to fn
+    assert r.verdict not in ("error", "adapter-error") and r.examples >= 3, r.detail
+
+
+@pytest.mark.parametrize("which", ["check_conversion", "check_filter", "check_odometer"])
+def test_an_implementation_that_cannot_be_called_is_a_type_error(which):
+    import dpbounds.testing as T
+    kw = {"check_conversion": dict(inputs={"rho": (0.1, 1.0), "delta": (1e-6, 0.1)}),
+          "check_filter": dict(budget={"eps_g": 1.0, "delta_g": 1e-6}),
+          "check_odometer": dict(params={"delta_g": 1e-6, "n": 1000})}[which]
+    ref = {"check_conversion": "conversions.bs16", "check_filter": "rruv16.thm5_1", "check_odometer": "rruv16.thm6_5"}
+    with pytest.raises(TypeError, match="must be callable"):  # was an adapter-error row blaming our wrapper
+        getattr(T, which)(42, ref[which], max_examples=2, **kw)

@@ -206,6 +206,12 @@ def _error_result(kind: str, fn: Any, ref_name: str, claim: str, seed: int, budg
                        seed=seed, stopped="error", budget=budget)
 
 
+def _require_callable(obj: Any, name: str, where: str) -> None:
+    """TypeError for an implementation under test that cannot be called (the check would judge nothing)."""
+    if not callable(obj):
+        raise TypeError(f"{where}: {name} must be callable, not {type(obj).__name__}")
+
+
 def check_run_args(seconds: Any, max_examples: Any, seed: Any, where: str = "dpbounds.testing") -> int:
     """DomainError unless ``seconds`` is a positive number of seconds (inf: no cap), ``max_examples`` a positive
     integer or None and ``seed`` an integer; returns the example budget."""
@@ -380,6 +386,7 @@ def check_conversion(fn: Callable[..., float], reference: str | Callable[..., En
     (``CheckResult.skipped``) and do not count toward the budget."""
     from dpbounds.testing import strategies as S
     budget = check_run_args(seconds, max_examples, seed, "check_conversion")
+    _require_callable(fn, "fn", "check_conversion")
     if against not in ("truth", "cited"):
         raise DomainError("against", against, "'truth' or 'cited'", "check_conversion")
     _check_inputs(inputs, "check_conversion")
@@ -557,6 +564,7 @@ def check_filter(make: Callable[[], Any], reference: str | Callable[..., Any], *
     ``max_examples``: the budget of streams judged, ``seconds`` a cap (``incomplete`` when it expires first)."""
     from dpbounds.testing import strategies as S
     n_budget = check_run_args(seconds, max_examples, seed, "check_filter")
+    _require_callable(make, "make", "check_filter")
     _check_stream_args(costs, max_rounds, budget, against, "check_filter")
     make = _with_budget(make, budget)
     new_ref = _reference_filter(reference, budget)
@@ -759,6 +767,7 @@ def check_odometer(make: Callable[[], Any], reference: str | Callable[..., Any],
     ``params`` (as in a :class:`~dpbounds.testing.Declaration`)."""
     from dpbounds.testing import strategies as S
     n_budget = check_run_args(seconds, max_examples, seed, "check_odometer")
+    _require_callable(make, "make", "check_odometer")
     params = dict(params if params is not None else (budget or {}))
     _check_stream_args(costs, max_rounds, params, against, "check_odometer")
     make = _with_budget(make, params)

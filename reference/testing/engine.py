@@ -183,7 +183,7 @@ def guarded(f: Callable[[], Any]) -> Any:
     done = threading.Event()
     ctx = contextvars.copy_context()
     worker.q.put((lambda: ctx.run(f), box, done))
-    if not done.wait(cap):
+    if not done.wait(cap if math.isfinite(cap) else None):  # seconds=inf: no cap (Event.wait(inf) overflows)
         _workers.w = None  # this worker is stuck in the call: the next call gets a fresh one
         raise Unjudged(f"the implementation did not return within {cap:.3g} s (abandoned, not judged)")
     ok, v = box[0]
