@@ -98,6 +98,9 @@ _RELATIONS = (
     "alternate between remove-like and add-like steps (LRKS24).")
 
 
+#: the dominating pairs of the relation / sampling options (substitution; fixed-size batches)
+_RELATION_CLAIMS = ("composition.sgm.substitution_poisson", "composition.sgm.substitution_fixed_size")
+
 register(SpecEntry(
     id="composition.sgm.delta",
     title="delta(eps) of k-fold Poisson-subsampled Gaussian composition (DP-SGD, add/remove, sensitivity 1): "
@@ -110,7 +113,7 @@ register(SpecEntry(
     monotone={"eps_g": -1, "k": +1, "q": +1, "sigma": -1},
     proof_claims=("composition.sgm.split_dominates", "composition.sgm.garbling_is_dominated",
                   "composition.sgm.grid_value_monotone", "composition.sgm.convolution_error",
-                  "composition.sgm.one_step_closed_form"),
+                  "composition.sgm.one_step_closed_form") + _RELATION_CLAIMS + ("composition.sgm.calibration_monotone",),
     example={"q": "0.01", "sigma": "1", "k": "10", "eps_g": "1"},
     evaluator="dpbounds.evaluation.sgm_schedule:enclose_sgm_delta", options=_OPTIONS,
     notes="Returns delta(eps_g), the smallest delta for which k steps of DP-SGD (Poisson sampling rate q, noise "
@@ -130,7 +133,7 @@ register(SpecEntry(
     monotone={"delta": -1, "k": +1, "q": +1, "sigma": -1},
     proof_claims=("composition.sgm.split_dominates", "composition.sgm.garbling_is_dominated",
                   "composition.sgm.grid_value_monotone", "composition.sgm.convolution_error",
-                  "composition.sgm.inverse_bracket"),
+                  "composition.sgm.inverse_bracket") + _RELATION_CLAIMS,
     example={"q": "0.01", "sigma": "1", "k": "10", "delta": "0.00001"},
     evaluator="dpbounds.evaluation.sgm_schedule:enclose_sgm_eps", options=_OPTIONS,
     notes="Returns eps(delta) = inf{eps >= 0 : composition.sgm.delta(q, sigma, k, eps) <= delta} (0 when delta(0) "
@@ -231,7 +234,7 @@ register(SpecEntry(
     monotone={"eps_g": -1},
     proof_claims=("composition.sgm.split_dominates", "composition.sgm.garbling_is_dominated",
                   "composition.sgm.grid_value_monotone", "composition.sgm.convolution_error",
-                  "composition.sgm.schedule_product", "composition.sgm.schedule_q1_closed_form"),
+                  "composition.sgm.schedule_product", "composition.sgm.schedule_q1_closed_form") + _RELATION_CLAIMS,
     example={"phases": "0.01:1:5,0.02:1.2:3", "eps_g": "1"},
     evaluator="dpbounds.evaluation.sgm_schedule:enclose_schedule_delta", options=_OPTIONS,
     text_params={"phases": check_phases},
@@ -249,7 +252,7 @@ register(SpecEntry(
     proof_claims=("composition.sgm.split_dominates", "composition.sgm.garbling_is_dominated",
                   "composition.sgm.grid_value_monotone", "composition.sgm.convolution_error",
                   "composition.sgm.inverse_bracket", "composition.sgm.schedule_product",
-                  "composition.sgm.schedule_q1_closed_form"),
+                  "composition.sgm.schedule_q1_closed_form") + _RELATION_CLAIMS,
     example={"phases": "0.01:1:5,0.02:1.2:3", "delta": "0.00001"},
     evaluator="dpbounds.evaluation.sgm_schedule:enclose_schedule_eps", options=_OPTIONS,
     text_params={"phases": check_phases},
