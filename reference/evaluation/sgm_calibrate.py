@@ -28,6 +28,11 @@ from dpbounds.evaluation import sgm_schedule as SS
 #: the bracket widths tried in turn to decide one point (the coarse ones are cheap and decide points far from the
 #: target; the last is sgm_pld's floor)
 _WIDTHS = (3e-2, 3e-3, 3e-4, 3e-5, 3e-6)
+#: every q = 1: the curve is the Gaussian one in closed form (arb), cheap at any width
+_WIDTHS_CLOSED = _WIDTHS + (1e-8, 1e-10, 1e-12, 1e-14)
+#: the narrowest rel_tol asked of a calibration (reached where every q = 1; elsewhere the bracket's floor, some
+#: 1e-7 of sigma, ends the bisection with a CertificationError)
+MIN_REL_TOL = 1e-12
 SIGMA_MIN = Fraction(1, 5)
 SIGMA_MAX = Fraction(10**4)
 MAX_K = 10**6
@@ -46,7 +51,7 @@ def _check(name: str, value, lo, hi, what: str, lo_open=True, hi_open=True) -> F
 def _status(phases, relation: str, sampling: str, eps: Fraction, delta: Fraction) -> int:
     """+1: certified sufficient (upper delta(eps) <= delta); -1: certified insufficient (lower > delta); 0: the
     narrowest bracket tried does not decide."""
-    for w in _WIDTHS:
+    for w in (_WIDTHS_CLOSED if all(q == 1 for q, _, _ in phases) else _WIDTHS):
         try:
             enc = SS.schedule_delta(phases, eps, w, relation, sampling)
         except CertificationError:
@@ -62,7 +67,7 @@ def _scaled(phases, m: Fraction):
     return [(q, s * m, k) for q, s, k in phases]
 
 
-def _dyadic(x: Fraction, bits: int = 40) -> Fraction:
+def _dyadic(x: Fraction, bits: int = 56) -> Fraction:
     """A short rational near x (the bracket's arb arguments stay small)."""
     e = math.floor(math.log2(float(x))) if x > 0 else 0
     scale = Fraction(2) ** (bits - e)
@@ -225,7 +230,7 @@ def _tol(rel_tol, what: str) -> float:
     try:
         t = float(rel_tol)
     except (TypeError, ValueError):
-        raise DomainError("rel_tol", rel_tol, "a number in [1e-6, 0.5]", what) from None
-    if not 1e-6 <= t <= 0.5:
-        raise DomainError("rel_tol", rel_tol, "a number in [1e-6, 0.5]", what)
+        raise DomainError("rel_tol", rel_tol, f"a number in [{MIN_REL_TOL:g}, 0.5]", what) from None
+    if not MIN_REL_TOL <= t <= 0.5:
+        raise DomainError("rel_tol", rel_tol, f"a number in [{MIN_REL_TOL:g}, 0.5]", what)
     return t

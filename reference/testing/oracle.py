@@ -123,6 +123,7 @@ class Oracle:
         self._fast: Callable[..., tuple[float, float]] | None = None
         self._unclipped: Callable[..., Enclosure] | None = None
         self._opaque: Callable[[dict[str, Any], float], Enclosure] | None = None
+        self._widths: tuple[float, ...] = ()   # a narrowable callable's widths (all under the work bound)
         self._cert: Callable[..., Enclosure]
         if isinstance(reference, str):
             from dpbounds.spec import get
@@ -162,6 +163,12 @@ class Oracle:
                                   "dpbounds.testing")
             self.description = f"{self.name} (a certified callable)"
             self._cert = reference
+            # a callable that takes rel_tol and lists the narrower widths it can certify (``rel_tols``) is narrowed
+            # through them like an opaque evaluator, each under the work bound
+            widths = tuple(float(w) for w in getattr(reference, "rel_tols", ()) or ())
+            if widths:
+                self._opaque = lambda pt, tol: reference(**pt, rel_tol=tol)
+                self._widths = widths
 
     def fast(self, point: Mapping[str, Any]) -> tuple[float, float] | None:
         """A float64 (lo, hi) around the reference value, or None (no fast path, or it could not tell).
@@ -197,7 +204,9 @@ class Oracle:
         """The certified enclosure; for an opaque evaluator (no closed form: its width has a price) narrowed through
         :data:`OPAQUE_WIDTHS`, then :data:`REFINE_WIDTHS` under :data:`REFINE_WORK_LIMIT`, while the judgement of
         ``peer`` against it is undecided (the value inside an enclosure wider than a few ulps).  The narrowest it
-        certified is returned: the verdict against it is ``undecided`` when no width decided it."""
+        certified is returned: the verdict against it is ``undecided`` when no width decided it.  A certified
+        callable with a ``rel_tols`` attribute (it takes ``rel_tol=``) is narrowed through those widths instead, every
+        one under the work bound."""
         enc = self.enclosure(point)
         if self._opaque is None:
             return enc
@@ -205,11 +214,12 @@ class Oracle:
         # beyond OPAQUE_WIDTHS only where the work bound applies (the PLD bracket); elsewhere the cost is unbounded
         ev = str(getattr(getattr(self, "entry", None), "evaluator", ""))
         pld = "sgm_pld" in ev or "sgm_schedule" in ev  # (the PLD bracket, directly or through the schedule evaluator)
-        for i, tol in enumerate(OPAQUE_WIDTHS[1:] + (REFINE_WIDTHS if pld else ())):
+        widths = self._widths or OPAQUE_WIDTHS[1:] + (REFINE_WIDTHS if pld else ())
+        for i, tol in enumerate(widths):
             if not isinstance(peer, float) or self.judge(peer, enc).verdict != "undecided":
                 break
             try:
-                if i < len(OPAQUE_WIDTHS) - 1:
+                if i < len(OPAQUE_WIDTHS) - 1 and not self._widths:
                     enc = self._opaque({**self.fixed, **point}, tol)
                 else:
                     with work_limit(REFINE_WORK_LIMIT):
