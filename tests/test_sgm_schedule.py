@@ -109,6 +109,23 @@ def test_one_step_substitution_fixed_size(q, sigma, eps):
     _inside(enc, truth)
 
 
+@pytest.mark.parametrize("sampling, shift, x0", [("poisson", -1, 1), ("fixed_size", None, 2)])
+def test_one_step_substitution_narrow(sampling, shift, x0):
+    """k = 1 is a closed form (no grid): certified to 1e-12, and eps(delta) too, against the same integrals."""
+    qq, s, eps = mp.mpf("0.1"), mp.mpf(1), mp.mpf("0.7")
+    if sampling == "poisson":
+        P = lambda x: (1 - qq) * _phi(x, 0, s) + qq * _phi(x, 1, s)  # noqa: E731
+        Q = lambda x: (1 - qq) * _phi(x, 0, s) + qq * _phi(x, -1, s)  # noqa: E731
+    else:
+        P = lambda x: (1 - qq) * _phi(x, 0, s) + qq * _phi(x, 2, s)  # noqa: E731
+        Q = lambda x: _phi(x, 0, s)  # noqa: E731
+    truth = _hockey(P, Q, mp.e ** eps, x0)
+    params = {"q": "0.1", "sigma": "1", "k": "1", "relation": "substitution", "sampling": sampling}
+    _inside(enclose("composition.sgm.delta", {**params, "eps_g": "0.7"}, rel_tol=1e-12), truth, 1e-12)
+    enc = enclose("composition.sgm.eps", {**params, "delta": mp.nstr(truth, 30)}, rel_tol=1e-10)
+    _inside(enc, eps, 1e-10)
+
+
 @pytest.mark.tier("slow")
 def test_two_step_fixed_size_product_pair():
     """k = 2 under fixed-size substitution: H(P*^2 || Q*^2) = E_{L1 ~ P*}[delta_1(eps - L1)] with delta_1 the one-step
@@ -233,6 +250,22 @@ def test_largest_k_at_q1():
     k_max = int(mp.floor((5 * mu_max) ** 2))
     enc = dpbounds.calibrate_sgm_steps("1", "1e-5", "1", "5")
     assert enc.lo == enc.hi == k_max
+
+
+def test_audit_narrows_the_calibration_reference():
+    """The audit's sigma_min reference (a certified callable with rel_tols) is narrowed where a peer's value lies
+    inside its first enclosure: a float just above the true sigma_min is sound, one 1e-9 below it unsound (both
+    undecided at the first width, 1e-5)."""
+    from dpbounds.audit.peers import _sgm_calibration as C
+    from dpbounds.testing.oracle import Oracle
+    truth = _sigma_min_q1("1", "1e-5", 10)
+    pt = {"eps_g": 1.0, "delta": 1e-5, "q": 1.0, "k": 10}
+    o = Oracle(C.sigma_min)
+    first = o.enclosure(pt)
+    for value, want in ((float(truth * (1 + mp.mpf("1e-9"))), "conservative"),
+                        (float(truth * (1 - mp.mpf("1e-9"))), "unsound")):
+        assert o.judge(value, first).verdict == "undecided"
+        assert o.judge(value, o.narrowed(pt, value)).verdict == want
 
 
 def test_calibrate_refuses_bad_input():

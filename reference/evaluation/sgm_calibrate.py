@@ -28,9 +28,9 @@ from dpbounds.evaluation import sgm_schedule as SS
 #: the bracket widths tried in turn to decide one point (the coarse ones are cheap and decide points far from the
 #: target; the last is sgm_pld's floor)
 _WIDTHS = (3e-2, 3e-3, 3e-4, 3e-5, 3e-6)
-#: every q = 1: the curve is the Gaussian one in closed form (arb), cheap at any width
+#: every q = 1 (the Gaussian curve) or one step (k = 1): the curve is a closed form in arb, cheap at any width
 _WIDTHS_CLOSED = _WIDTHS + (1e-8, 1e-10, 1e-12, 1e-14)
-#: the narrowest rel_tol asked of a calibration (reached where every q = 1; elsewhere the bracket's floor, some
+#: the narrowest rel_tol asked of a calibration (reached where the curve is a closed form; elsewhere the bracket's floor, some
 #: 1e-7 of sigma, ends the bisection with a CertificationError)
 MIN_REL_TOL = 1e-12
 SIGMA_MIN = Fraction(1, 5)
@@ -51,7 +51,8 @@ def _check(name: str, value, lo, hi, what: str, lo_open=True, hi_open=True) -> F
 def _status(phases, relation: str, sampling: str, eps: Fraction, delta: Fraction) -> int:
     """+1: certified sufficient (upper delta(eps) <= delta); -1: certified insufficient (lower > delta); 0: the
     narrowest bracket tried does not decide."""
-    for w in (_WIDTHS_CLOSED if all(q == 1 for q, _, _ in phases) else _WIDTHS):
+    closed = all(q == 1 for q, _, _ in phases) or (len(phases) == 1 and phases[0][2] == 1)
+    for w in (_WIDTHS_CLOSED if closed else _WIDTHS):
         try:
             enc = SS.schedule_delta(phases, eps, w, relation, sampling)
         except CertificationError:

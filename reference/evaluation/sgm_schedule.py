@@ -313,6 +313,79 @@ def _gauss_eps(rho: Fraction, delta: Fraction, rel_tol: float, what: str):
     return S.eps_by_bisection(side, delta, rel_tol, what, "the Gaussian curve")
 
 
+# ------------------------------------------------------------------------------------------------ k = 1, substitution
+# One step under substitution is the hockey-stick divergence of one pair of Gaussian mixtures on the line with an
+# increasing likelihood ratio, so the region where the loss exceeds eps is a half-line {x > x*} and the curve is a
+# closed form in erfc, evaluated in arb (no grid):
+#   poisson:    P = (1 - q) N(0, s^2) + q N(1, s^2), Q = (1 - q) N(0, s^2) + q N(-1, s^2) (symmetric: one direction);
+#               with u = e^{x/s^2}, c = e^{-1/(2 s^2)}, E = e^eps, L(x) = eps is q c u^2 - (1 - q)(E - 1) u - E q c = 0,
+#               u* its positive root; delta = q (T(x*, 1) - E T(x*, -1)) - (E - 1)(1 - q) T(x*, 0);
+#   fixed_size: for eps >= 0, the pair R = ((1 - q) N(0, s^2) + q N(2, s^2), N(0, s^2)) (P*'s curve there), x* = 1 +
+#               (s^2/2) log((E - (1 - q))/q); delta = q (T(x*, 2) - T(x*, 0)) - (E - 1) T(x*, 0);
+# T(x, m) = P(N(m, s^2) > x).  proofs_check composition.sgm.substitution_poisson / substitution_fixed_size check the
+# grid brackets against the same integrals; the tests check this enclosure against mpmath quadrature.
+
+def _k1_sub_ball(q: Fraction, sigma: Fraction, eps: Fraction, sampling: str, bits: int):
+    with arb_prec(bits):
+        qa, sa, ea = S._a(q), S._a(sigma), S._a(eps)
+        r2 = sa * arb(2).sqrt()
+        E = ea.exp()
+
+        def tail(x, mean):
+            return ((x - mean) / r2).erfc() / 2
+
+        if sampling == "poisson":
+            c = (-1 / (2 * sa ** 2)).exp()
+            b = (1 - qa) * (E - 1)
+            u = (b + (b * b + 4 * qa * qa * c * c * E).sqrt()) / (2 * qa * c)
+            x = sa ** 2 * u.log()
+            return qa * (tail(x, 1) - E * tail(x, -1)) - (E - 1) * (1 - qa) * tail(x, 0)
+        x = 1 + sa ** 2 * ((E - (1 - qa)) / qa).log() / 2
+        return qa * (tail(x, 2) - tail(x, 0)) - (E - 1) * tail(x, 0)
+
+
+def _k1_sub_ends(q, sigma, eps, sampling, bits):
+    from dpbounds.evaluation.numeric import arb_endpoints
+    ends = arb_endpoints(_k1_sub_ball(q, sigma, eps, sampling, bits))
+    if ends is None:
+        return None
+    return max(ends[0], Fraction(0)), max(ends[1], Fraction(0))
+
+
+def _k1_sub_delta(q: Fraction, sigma: Fraction, eps: Fraction, sampling: str, rel_tol: float, what: str):
+    from dpbounds.evaluation.enclosure import CertificationError, Enclosure
+    bits = 64 + int(-math.log2(max(rel_tol, 1e-300)))
+    while bits <= 1 << 14:
+        ends = _k1_sub_ends(q, sigma, eps, sampling, bits)
+        if ends is not None:
+            lo, hi = ends
+            if hi == lo or (hi > 0 and hi - lo <= Fraction(rel_tol) * hi):
+                return Enclosure(lo, hi, bits)
+        bits *= 2
+    raise CertificationError(f"{what}: the one-step closed form was not certified to relative width {rel_tol:.3g} "
+                             f"at eps = {float(eps):.6g}")
+
+
+def _k1_sub_eps(q: Fraction, sigma: Fraction, delta: Fraction, sampling: str, rel_tol: float, what: str):
+    def side(e: Fraction) -> int:
+        bits = 64 + int(-math.log2(max(min(rel_tol, 1e-6) / 8, 1e-300)))
+        while bits <= 1 << 13:
+            ends = _k1_sub_ends(q, sigma, e, sampling, bits)
+            if ends is not None:
+                if ends[0] > delta:
+                    return -1
+                if ends[1] <= delta:
+                    return +1
+            bits *= 2
+        return 0
+
+    return S.eps_by_bisection(side, delta, rel_tol, what, "the one-step curve")
+
+
+def _k1_substitution(phases, relation: str) -> bool:
+    return relation == "substitution" and len(phases) == 1 and phases[0][2] == 1 and phases[0][0] < 1
+
+
 # ------------------------------------------------------------------------------------------------ curves
 
 def schedule_delta(phases, eps: Fraction, rel_tol: float, relation: str = "add_remove", sampling: str = "poisson",
@@ -328,6 +401,10 @@ def schedule_delta(phases, eps: Fraction, rel_tol: float, relation: str = "add_r
     if relation == "add_remove" and len(phases) == 1:
         q, s, k = phases[0]
         return S.enclose_delta({"q": q, "sigma": s, "k": k, "eps_g": eps}, rel_tol)
+    if _k1_substitution(phases, relation):
+        q, s, _ = phases[0]
+        S._k1_tol(float(rel_tol), what)
+        return _k1_sub_delta(q, s, eps, sampling, float(rel_tol), what)
 
     def width(b):
         lo, hi = b.delta(eps)
@@ -348,6 +425,10 @@ def schedule_eps(phases, delta: Fraction, rel_tol: float, relation: str = "add_r
     if relation == "add_remove" and len(phases) == 1:
         q, s, k = phases[0]
         return S.enclose_eps({"q": q, "sigma": s, "k": k, "delta": delta}, rel_tol)
+    if _k1_substitution(phases, relation):
+        q, s, _ = phases[0]
+        S._k1_tol(float(rel_tol), what)
+        return _k1_sub_eps(q, s, delta, sampling, float(rel_tol), what)
 
     def width(b):
         lo, hi = b.eps(delta)

@@ -122,7 +122,7 @@ class Oracle:
             f"{getattr(reference, '__module__', '?')}.{getattr(reference, '__qualname__', repr(reference))}"
         self._fast: Callable[..., tuple[float, float]] | None = None
         self._unclipped: Callable[..., Enclosure] | None = None
-        self._opaque: Callable[[dict[str, Any], float], Enclosure] | None = None
+        self._opaque: Callable[..., Enclosure] | None = None
         self._widths: tuple[float, ...] = ()   # a narrowable callable's widths (all under the work bound)
         self._cert: Callable[..., Enclosure]
         if isinstance(reference, str):
@@ -167,7 +167,9 @@ class Oracle:
             # through them like an opaque evaluator, each under the work bound
             widths = tuple(float(w) for w in getattr(reference, "rel_tols", ()) or ())
             if widths:
-                self._opaque = lambda pt, tol: reference(**pt, rel_tol=tol)
+                guided = bool(getattr(reference, "near", False))   # it also takes near=, the peer's value
+                self._opaque = lambda pt, tol, peer=None: reference(**pt, rel_tol=tol,
+                                                                    **({"near": peer} if guided else {}))
                 self._widths = widths
 
     def fast(self, point: Mapping[str, Any]) -> tuple[float, float] | None:
@@ -206,7 +208,8 @@ class Oracle:
         ``peer`` against it is undecided (the value inside an enclosure wider than a few ulps).  The narrowest it
         certified is returned: the verdict against it is ``undecided`` when no width decided it.  A certified
         callable with a ``rel_tols`` attribute (it takes ``rel_tol=``) is narrowed through those widths instead, every
-        one under the work bound."""
+        one under the work bound; one with ``near = True`` is also given the peer's value (``near=``), to decide
+        the points next to it."""
         enc = self.enclosure(point)
         if self._opaque is None:
             return enc
@@ -221,6 +224,9 @@ class Oracle:
             try:
                 if i < len(OPAQUE_WIDTHS) - 1 and not self._widths:
                     enc = self._opaque({**self.fixed, **point}, tol)
+                elif self._widths:
+                    with work_limit(REFINE_WORK_LIMIT):
+                        enc = self._opaque({**self.fixed, **point}, tol, peer)
                 else:
                     with work_limit(REFINE_WORK_LIMIT):
                         enc = self._opaque({**self.fixed, **point}, tol)

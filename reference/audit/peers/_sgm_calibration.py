@@ -8,6 +8,7 @@ certified lower end is certified insufficient (unsound), one above the upper end
 
 from __future__ import annotations
 
+import functools
 from fractions import Fraction
 
 #: calibration: q = 1 (sigma_min in closed form: the Gaussian curve) is searched; q < 1 points are examples
@@ -44,12 +45,33 @@ CITES_SUB = ("dominating pairs under substitution: proofs_check composition.sgm.
              "arXiv:1807.01647v2 advanced joint convexity)")
 
 
-def sigma_min(eps_g, delta, q, k, rel_tol=None):
-    """Certified enclosure of the smallest sigma with k steps (eps_g, delta)-DP (add/remove, Poisson); ``rel_tol``
-    (the audit's narrowing, :attr:`rel_tols`) asks a narrower one."""
+@functools.lru_cache(maxsize=32)
+def _calibrated(e: Fraction, d: Fraction, q: Fraction, k: int, tol: float):
     from dpbounds.evaluation.sgm_calibrate import calibrate_sgm
-    tol = rel_tol if rel_tol is not None else (1e-5 if float(q) == 1.0 else 1e-3)
-    return calibrate_sgm(Fraction(eps_g), Fraction(delta), Fraction(q), int(k), rel_tol=tol)
+    return calibrate_sgm(e, d, q, k, rel_tol=tol)
+
+
+def sigma_min(eps_g, delta, q, k, rel_tol=None, near=None):
+    """Certified enclosure of the smallest sigma with k steps (eps_g, delta)-DP (add/remove, Poisson); ``rel_tol``
+    (the audit's narrowing, :attr:`rel_tols`) asks a narrower one.  ``near`` (a peer's sigma inside the enclosure):
+    first the points 2^-30 (relative) below and above it are decided -- one certified sufficient is a new upper end,
+    one certified insufficient a new lower end (sigma_min lies where the certified status changes, so the enclosure
+    stays certified whatever ``near`` is: it only chooses where to look); the narrower rel_tol only if neither is."""
+    from dpbounds.evaluation import sgm_calibrate as SC
+    from dpbounds.evaluation.enclosure import Enclosure
+    first = 1e-5 if float(q) == 1.0 else 1e-3
+    e, d, qq, kk = Fraction(eps_g), Fraction(delta), Fraction(q), int(k)
+    if near is None:
+        return _calibrated(e, d, qq, kk, rel_tol if rel_tol is not None else first)
+    enc = _calibrated(e, d, qq, kk, first)
+    v = Fraction(near)
+    if enc.lo < v < enc.hi:
+        below, above = v * (1 - Fraction(1, 2**30)), v * (1 + Fraction(1, 2**30))
+        if enc.lo < below and SC._status([(qq, below, kk)], "add_remove", "poisson", e, d) > 0:
+            return Enclosure(enc.lo, below, 53)
+        if above < enc.hi and SC._status([(qq, above, kk)], "add_remove", "poisson", e, d) < 0:
+            return Enclosure(above, enc.hi, 53)
+    return _calibrated(e, d, qq, kk, rel_tol if rel_tol is not None else first)
 
 
 def _eps(params, relation, sampling, rel_tol):
@@ -76,6 +98,7 @@ fixed_size_eps.ref_id = "refs.sgm_fixed_size_eps"  # type: ignore[attr-defined]
 # the narrower widths the audit asks where a peer's value lies inside the enclosure (dpbounds.testing.oracle): a
 # calibration at q < 1 and a subsampled eps stop near 1e-7 (the PLD bracket's floor and the work bound); q = 1 is the
 # Gaussian curve in closed form, certified to any of them
-sigma_min.rel_tols = (1e-5, 1e-6, 1e-7, 1e-9, 1e-11, 1e-13)  # type: ignore[attr-defined]
+sigma_min.rel_tols = (1e-5, 1e-6, 1e-9, 1e-11, 1e-13)  # type: ignore[attr-defined]
+sigma_min.near = True  # type: ignore[attr-defined]   (it takes near=, the peer's value)
 substitution_eps.rel_tols = (1e-5, 1e-7, 1e-9, 1e-11, 1e-13)  # type: ignore[attr-defined]
 fixed_size_eps.rel_tols = substitution_eps.rel_tols  # type: ignore[attr-defined]
