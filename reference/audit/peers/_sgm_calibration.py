@@ -74,22 +74,44 @@ def sigma_min(eps_g, delta, q, k, rel_tol=None, near=None):
     return _calibrated(e, d, qq, kk, rel_tol if rel_tol is not None else first)
 
 
-def _eps(params, relation, sampling, rel_tol):
+def _eps(params, relation, sampling, rel_tol, near):
+    """Certified eps(delta) (``rel_tol``: the audit's narrowing).  ``near`` (a peer's eps inside the enclosure): first
+    the certified delta at the points 2^-30 (relative) below and above it -- delta(e) <= delta certified makes e an upper
+    end of eps(delta), delta(e) > delta certified a lower end (delta(.) is nonincreasing; ``near`` only chooses where
+    to look) -- which needs a far coarser bracket than eps itself at the same resolution."""
+    from dpbounds.evaluation.enclosure import CertificationError, Enclosure
     from dpbounds.evaluation.evaluate import enclose
-    return enclose("composition.sgm.eps", {**params, "relation": relation, "sampling": sampling},
-                   rel_tol=1e-4 if rel_tol is None else rel_tol)
+    opts = {"relation": relation, "sampling": sampling}
+    first = enclose("composition.sgm.eps", {**params, **opts}, rel_tol=1e-4)
+    if near is None or rel_tol is None:
+        return first if rel_tol is None else enclose("composition.sgm.eps", {**params, **opts}, rel_tol=rel_tol)
+    v = Fraction(near)
+    if first.lo is not None and first.hi is not None and first.lo < v < first.hi:
+        below, above = v * (1 - Fraction(1, 2**30)), v * (1 + Fraction(1, 2**30))
+        curve = {k: x for k, x in params.items() if k != "delta"}
+        try:
+            for tol in (1e-5, 1e-6, 1e-7):
+                d = enclose("composition.sgm.delta", {**curve, **opts, "eps_g": below}, rel_tol=tol)
+                if d.hi is not None and d.hi <= params["delta"]:
+                    return Enclosure(first.lo, below, 53)
+                d = enclose("composition.sgm.delta", {**curve, **opts, "eps_g": above}, rel_tol=tol)
+                if d.lo > params["delta"]:
+                    return Enclosure(above, first.hi, 53)
+        except CertificationError:
+            pass
+    return enclose("composition.sgm.eps", {**params, **opts}, rel_tol=rel_tol)
 
 
-def substitution_eps(q, sigma, k, delta, rel_tol=None):
+def substitution_eps(q, sigma, k, delta, rel_tol=None, near=None):
     """Certified eps(delta) of k steps under substitution with Poisson sampling."""
     return _eps({"q": Fraction(q), "sigma": Fraction(sigma), "k": int(k), "delta": Fraction(delta)},
-                "substitution", "poisson", rel_tol)
+                "substitution", "poisson", rel_tol, near)
 
 
-def fixed_size_eps(b, n, sigma, k, delta, rel_tol=None):
+def fixed_size_eps(b, n, sigma, k, delta, rel_tol=None, near=None):
     """Certified eps(delta) of k steps with batches of b of n drawn without replacement, under substitution."""
     return _eps({"q": Fraction(int(b), int(n)), "sigma": Fraction(sigma), "k": int(k), "delta": Fraction(delta)},
-                "substitution", "fixed_size", rel_tol)
+                "substitution", "fixed_size", rel_tol, near)
 
 
 sigma_min.ref_id = "refs.sgm_sigma_min"  # type: ignore[attr-defined]
@@ -102,3 +124,4 @@ sigma_min.rel_tols = (1e-5, 1e-6, 1e-9, 1e-11, 1e-13)  # type: ignore[attr-defin
 sigma_min.near = True  # type: ignore[attr-defined]   (it takes near=, the peer's value)
 substitution_eps.rel_tols = (1e-5, 1e-7, 1e-9, 1e-11, 1e-13)  # type: ignore[attr-defined]
 fixed_size_eps.rel_tols = substitution_eps.rel_tols  # type: ignore[attr-defined]
+substitution_eps.near = fixed_size_eps.near = True  # type: ignore[attr-defined]
