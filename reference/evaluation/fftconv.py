@@ -247,10 +247,21 @@ def blocked_convolution(a: np.ndarray, b: np.ndarray | None = None, s: int = 256
     R = np.zeros(K)
     d_rows = (g2 * c1e) * np.outer(at, b2) + eps * (np.outer(a2, bt) + np.outer(a1, b2))
     r_rows = np.outer(at, b2)
-    for I in range(Ba):
-        S[I:I + Bb] += A[I][None, :] * B
-        D[I:I + Bb] += d_rows[I]
-        R[I:I + Bb] += r_rows[I]
+    if sq:
+        # a = b: P~_IJ and P~_JI are the same float products (complex multiplication commutes exactly), so the pair
+        # is added once, doubled (exact): the same m terms summed in another order, within the same bound
+        for I in range(Ba):
+            S[2 * I] += A[I] * A[I]
+            if I + 1 < Ba:
+                S[2 * I + 1:I + Ba] += 2.0 * (A[I][None, :] * A[I + 1:])
+        for I in range(Ba):
+            D[I:I + Bb] += d_rows[I]
+            R[I:I + Bb] += r_rows[I]
+    else:
+        for I in range(Ba):
+            S[I:I + Bb] += A[I][None, :] * B
+            D[I:I + Bb] += d_rows[I]
+            R[I:I + Bb] += r_rows[I]
     E = D * (1.0 + 2.0 ** -30) + tail_coef * (R * (1.0 + 2.0 ** -30)) + tiny
     E = np.nextafter(E * (1.0 + 2.0 ** -40), np.inf)
     c = fft(np.conj(S)).real * (1.0 / N)

@@ -1099,6 +1099,11 @@ def _refine(q: Fraction, sigma: Fraction, k: int, rel_tol: float, width_of, what
     for _ in range(5):
         b = cached_bracket(q, sigma, k, h, d_hint, e_hint, budget)
         w, res = width_of(b)
+        if delta is None and budget is None and res[0] > 0:
+            # delta(eps): the first (coarse) bracket's certified lower end sizes the truncation budget of the finer
+            # ones, a twentieth of the width asked as for eps(delta) (tightness and speed only; every bound stays
+            # valid whatever the budget)
+            budget = 0.05 * rel_tol * 10.0 ** math.floor(math.log10(res[0]))
         if best is None or w < best[0]:
             best = (w, res, b)
         if w <= rel_tol:
