@@ -25,4 +25,26 @@ def declarations():
                        {"q": 1.0, "sigma": 10.0, "k": 1000, "delta": 1e-5}),
              cites="Feldman, Shenfeld 2026, arXiv:2602.17284 (ICML 2026; version not stated in the package)",
              against="truth"),
+    ] + _configurable()
+
+
+def _configurable():
+    """The configurable API (PrivacyParams + AllocationSchemeConfig) at the degenerate allocation num_steps =
+    num_selected = 1 over k epochs: k-fold Gaussian, exactly sqrt(k)/sigma-GDP (DRS22 Cor. 3.3), so the q = 1
+    closed form is the truth."""
+    fs = "Feldman, Shenfeld 2026, arXiv:2602.17284 (degenerate allocation = k-fold Gaussian)"
+    r = "PLD_accounting.random_allocation_api."
+    ex = ({"q": 1.0, "sigma": 2.0, "k": 10, "delta": 1e-6}, {"q": 1.0, "sigma": 1.0, "k": 1, "delta": 1e-5})
+    return [
+        decl(PEER.name, r + "gaussian_allocation_epsilon_configurable (num_steps = num_selected = 1)",
+             __name__ + ".calls:epsilon_configurable", "composition.sgm.eps", SGM_Q1, examples=ex, cites=fs,
+             against="truth"),
+        decl(PEER.name, r + "gaussian_allocation_pld (num_steps = num_selected = 1) [.get_epsilon_for_delta]",
+             __name__ + ".calls:epsilon_from_pld", "composition.sgm.eps", SGM_Q1, examples=ex[:1], cites=fs,
+             against="truth"),
+        decl(PEER.name, r + "gaussian_allocation_delta_configurable (num_steps = num_selected = 1)",
+             __name__ + ".calls:delta_configurable", "composition.sgm.delta",
+             {"q": [1.0], "sigma": (0.5, 50.0), "k": (1, 1000), "eps_g": (0.0, 20.0)},
+             examples=({"q": 1.0, "sigma": 2.0, "k": 10, "eps_g": 1.0}, {"q": 1.0, "sigma": 1.0, "k": 1, "eps_g": 0.5}),
+             cites=fs, against="truth"),
     ]

@@ -47,3 +47,94 @@ def advantage_for_dpsgd(q: float, sigma: float, k: int) -> float:
 def sigma_for_advantage(q: float, k: int, advantage: float) -> float:
     """``find_noise_multiplier_for_advantage``: the noise multiplier riskcal calibrates for a target advantage."""
     return float(cal.find_noise_multiplier_for_advantage(advantage=advantage, sample_rate=q, num_steps=int(k)))
+
+
+def epsilon_from_err_rates(delta: float, fpr: float, fnr: float) -> float:
+    """``analysis.get_epsilon_from_err_rates(delta, alpha=fpr, beta=fnr)``."""
+    return float(analysis.get_epsilon_from_err_rates(delta, fpr, fnr))
+
+
+def bayes_risk_from_gdp(mu: float, prior: float) -> float:
+    """``analysis.get_bayes_risk_from_gdp(mu, prior)``."""
+    return float(analysis.get_bayes_risk_from_gdp(mu, prior))
+
+
+def beta_from_zcdp_approx(rho: float, fpr: float) -> float:
+    """``analysis.conversions.get_beta_from_zcdp_approx(rho, fpr)`` (deprecated; its warning swallowed)."""
+    import warnings
+    from riskcal.analysis import conversions
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return float(conversions.get_beta_from_zcdp_approx(rho, fpr))
+
+
+def _gaussian_pld(sigma: float):
+    pld_module = cal.pld_module  # dp_accounting's PLD module, as riskcal's calibration imports it
+    return pld_module.from_gaussian_mechanism(standard_deviation=sigma, use_connect_dots=True,
+                                              value_discretization_interval=1e-4)
+
+
+def beta_from_gaussian_pld(sigma: float, fpr: float) -> float:
+    """``get_beta_from_pld(pld, fpr)`` of dp_accounting's connect-the-dots PLD of one Gaussian mechanism N(0,
+    sigma^2) (grid 1e-4, riskcal's own setting)."""
+    return float(analysis.get_beta_from_pld(_gaussian_pld(sigma), fpr))
+
+
+def advantage_from_gaussian_pld(sigma: float) -> float:
+    """``get_advantage_from_pld`` of one Gaussian mechanism's PLD."""
+    return float(analysis.get_advantage_from_pld(_gaussian_pld(sigma)))
+
+
+def bayes_risk_from_gaussian_pld(sigma: float, prior: float) -> float:
+    """``get_bayes_risk_from_pld(pld, prior)`` of one Gaussian mechanism's PLD."""
+    return float(analysis.get_bayes_risk_from_pld(_gaussian_pld(sigma), prior))
+
+
+def _ctd(q: float, sigma: float, k: int):
+    from riskcal.accountants import CTDAccountant
+    acc = CTDAccountant()
+    for _ in range(int(k)):
+        acc.step(noise_multiplier=sigma, sample_rate=q)
+    return acc
+
+
+def ctd_beta(q: float, sigma: float, k: int, fpr: float) -> float:
+    """``CTDAccountant`` stepped k times, ``get_beta(alpha=fpr)``."""
+    return float(_ctd(q, sigma, k).get_beta(alpha=fpr))
+
+
+def ctd_epsilon(q: float, sigma: float, k: int, delta: float) -> float:
+    """``CTDAccountant`` stepped k times, ``get_epsilon(delta=delta)``."""
+    return float(_ctd(q, sigma, k).get_epsilon(delta=delta))
+
+
+def ctd_advantage(q: float, sigma: float, k: int) -> float:
+    """``CTDAccountant`` stepped k times, ``get_advantage()``."""
+    return float(_ctd(q, sigma, k).get_advantage())
+
+
+def dpsgd_epsilon_evaluator(q: float, sigma: float, k: int, delta: float) -> float:
+    """``create_dpsgd_epsilon_evaluator(q, k, delta)(sigma).epsilon``."""
+    return float(cal.create_dpsgd_epsilon_evaluator(sample_rate=q, num_steps=int(k), target_delta=delta)(sigma).epsilon)
+
+
+def sigma_for_epsilon_delta(eps_g: float, delta: float, q: float, k: int) -> float:
+    """``calibration.blackbox.find_noise_multiplier_for_epsilon_delta(CTDAccountant, q, k, eps_g, delta)``."""
+    from riskcal.accountants import CTDAccountant
+    from riskcal.calibration import blackbox
+    return float(blackbox.find_noise_multiplier_for_epsilon_delta(CTDAccountant, sample_rate=q, num_steps=int(k),
+                                                                    epsilon=eps_g, delta=delta))
+
+
+def sigma_for_err_rates(q: float, k: int, fpr: float, fnr: float) -> float:
+    """``calibration.dpsgd.find_noise_multiplier_for_err_rates(alpha=fpr, beta=fnr, sample_rate=q, num_steps=k)``."""
+    return float(cal.find_noise_multiplier_for_err_rates(alpha=fpr, beta=fnr, sample_rate=q, num_steps=int(k)))
+
+
+def sigma_for_advantage_blackbox(q: float, k: int, advantage: float) -> float:
+    """``calibration.blackbox.find_noise_multiplier_for_advantage(CTDAccountant, advantage, q, k)``."""
+    from riskcal.accountants import CTDAccountant
+    from riskcal.calibration import blackbox
+    return float(blackbox.find_noise_multiplier_for_advantage(CTDAccountant, advantage=advantage, sample_rate=q,
+                                                                num_steps=int(k)))
+
