@@ -27,6 +27,13 @@ def declarations():
              examples=({"q": 1.0, "sigma": 1.0, "k": 10, "delta": 1e-5}, {"q": 0.01, "sigma": 1.0, "k": 1,
                                                                            "delta": 1e-5}, *Q1_EPS_EXAMPLES[2:5]),
              cites="Doroshenko et al. 2022, arXiv:2207.04380v1 (dp_accounting PLDAccountant)", against="truth"),
+        decl(PEER.name, "jax_privacy.accounting.analysis.CachedExperimentAccountant(DpsgdTrainingAccountant("
+             "RdpAccountantConfig)).compute_epsilon", __name__ + ".calls:cached_rdp_epsilon", "composition.sgm.eps",
+             {**SGM_EPS, "k": (1, 1000)},
+             examples=({"q": 1.0, "sigma": 1.0, "k": 10, "delta": 1e-5}, {"q": 0.01, "sigma": 1.0, "k": 1,
+                                                                           "delta": 1e-5}),
+             cites="Mironov, Talwar, Zhang 2019, arXiv:1908.10530v1 (cached, documented as over-estimated)",
+             against="truth"),
     ] + [d for cfg, call in (("RdpAccountantConfig", "calibrate_sigma"), ("PldAccountantConfig", "calibrate_sigma_pld"))
          for d in _C.calibration_declarations(PEER, f"jax_privacy.accounting.calibrate_noise_multiplier({cfg})",
                                               __name__ + f".calls:{call}")]

@@ -57,3 +57,12 @@ def calibrate_sigma(eps_g: float, delta: float, q: float, k: int, pld: bool = Fa
 
 def calibrate_sigma_pld(eps_g: float, delta: float, q: float, k: int) -> float:
     return calibrate_sigma(eps_g, delta, q, k, pld=True)
+
+
+def cached_rdp_epsilon(q: float, sigma: float, k: int, delta: float) -> float:
+    """``CachedExperimentAccountant(DpsgdTrainingAccountant(RdpAccountantConfig()), max_num_updates=k,
+    num_cached_points=10).compute_epsilon(k, DpParams(...))``: the cache's (documented over-estimated) epsilon."""
+    from jax_privacy.accounting import analysis
+    acc = analysis.CachedExperimentAccountant(A.DpsgdTrainingAccountant(A.RdpAccountantConfig()),
+                                              max_num_updates=int(k), num_cached_points=10)
+    return float(acc.compute_epsilon(int(k), _params(q, sigma, delta)))

@@ -31,4 +31,36 @@ def declarations():
              {"q": [1.0], "sigma": (0.5, 20.0), "k": (1, 1000), "fpr": FPR}, claim="lower",
              examples=({"q": 1.0, "sigma": 1.0, "k": 10, "fpr": 1e-4}, {"q": 1.0, "sigma": 2.0, "k": 10, "fpr": 0.1}),
              cites="DRS19 Prop. 2.12 (PLD -> trade-off)", against="truth"),
+    ] + _eps_delta()
+
+
+def kfold_eps_delta(eps, delta, k, eps_g):
+    """The exact delta(eps_g) of k-fold (eps, delta)-DP: 1 - (1 - delta)^k (1 - D(eps_g)) with D the k-fold
+    eps-randomized-response curve (Kairouz, Oh, Viswanath 2015, arXiv:1311.0776v4, Thm 3.3; D is the registry's
+    conversions.kov15.exact), increasing in D: exact rationals around D's certified enclosure."""
+    from fractions import Fraction
+
+    from dpbounds.evaluation.enclosure import Enclosure
+    from dpbounds.evaluation.evaluate import enclose
+    d = enclose("conversions.kov15.exact", {"eps": Fraction(eps), "k": int(k), "eps_g": Fraction(eps_g)},
+                rel_tol=Fraction(1, 10**30))
+    p = (1 - Fraction(delta)) ** int(k)
+    return Enclosure(1 - p * (1 - d.lo), 1 - p * (1 - d.hi), 130)
+
+
+kfold_eps_delta.ref_id = "KOV15 Thm 3.3 (k-fold (eps, delta), via conversions.kov15.exact)"  # type: ignore[attr-defined]
+
+
+def _eps_delta():
+    """``eps_delta(eps, delta)`` (the fixed (eps, delta) process of the core API, no torch needed): its PLD
+    (``EpsDelta.pld``) and the k-fold one (``repeated_pld``, DpProcess's), queried with ``delta_at``."""
+    return [
+        decl(PEER.name, "opake.api.accounting.core.mechanisms._eps_delta.eps_delta + EpsDelta.pld / repeated_pld "
+             "[Pld.delta_at]", __name__ + ".calls:eps_delta_delta", kfold_eps_delta,
+             {"eps": (0.01, 3.0), "delta": (0.0, 1e-3), "k": (1, 50), "eps_g": (0.0, 10.0)},
+             examples=({"eps": 1.0, "delta": 1e-6, "k": 1, "eps_g": 0.5}, {"eps": 1.0, "delta": 1e-6, "k": 10,
+                                                                           "eps_g": 3.0},
+                       {"eps": 0.5, "delta": 0.0, "k": 4, "eps_g": 1.0}),
+             cites="Kairouz, Oh, Viswanath 2015, arXiv:1311.0776v4, Thm 3.3 (the optimal k-fold composition)",
+             against="truth"),
     ]

@@ -30,3 +30,11 @@ def beta(q: float, sigma: float, k: int, fpr: float) -> float:
 
 def advantage(q: float, sigma: float, k: int) -> float:
     return float(_pld(q, sigma, k).advantage())
+
+
+def eps_delta_delta(eps: float, delta: float, k: int, eps_g: float) -> float:
+    """``eps_delta(eps, delta).pld().delta_at(eps_g)`` (k = 1) or ``.repeated_pld(k).delta_at(eps_g)``."""
+    from opake.api.accounting.core.mechanisms._eps_delta import eps_delta
+    p = eps_delta(eps, delta)
+    pld = p.pld() if int(k) == 1 else p.repeated_pld(int(k))
+    return float(pld.delta_at(eps_g))
