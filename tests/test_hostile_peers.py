@@ -113,3 +113,37 @@ def test_an_implementation_that_cannot_be_called_is_a_type_error(which):
     ref = {"check_conversion": "conversions.bs16", "check_filter": "rruv16.thm5_1", "check_odometer": "rruv16.thm6_5"}
     with pytest.raises(TypeError, match="must be callable"):  # was an adapter-error row blaming our wrapper
         getattr(T, which)(42, ref[which], max_examples=2, **kw)
+
+
+@pytest.mark.tier("slow")
+def test_a_python_that_cannot_run_the_peer_fails_the_gate(tmp_path):
+    """--python PEER=/bin/false: the peer was asked for in that interpreter and nothing was judged (it was
+    'skipped, not installed' and the audit exited 0)."""
+    import os
+    import subprocess
+    import sys
+    pkg = tmp_path / "asked_peer"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text(textwrap.dedent(INIT).replace("NAME", "asked_peer"))
+    (pkg / "calls.py").write_text(textwrap.dedent(CALLS))
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), os.environ.get("PYTHONPATH", "")]),
+           "DPBOUNDS_PROGRESS": "0"}
+    r = subprocess.run([sys.executable, "-m", "dpbounds", "audit", "--peers", "none", "--adapter", "asked_peer",
+                        "--python", "asked_peer=/bin/false", "--timeout", "120", "--format", "json"],
+                       env=env, cwd=tmp_path, capture_output=True, text=True, timeout=600)
+    assert r.returncode == 2, (r.returncode, r.stdout[-800:], r.stderr[-800:])
+    (peer,) = json.loads(r.stdout)["peers"]
+    assert peer["status"] == "error" and "--python asked_peer=/bin/false" in peer["reason"]
+
+
+def test_a_python_that_cannot_run_the_peer_is_an_error_in_process(tmp_path, monkeypatch):
+    from dpbounds.audit import peers
+    import dpbounds.audit.run as run
+    pkg = tmp_path / "asked_peer2"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text(textwrap.dedent(INIT).replace("NAME", "asked_peer2"))
+    (pkg / "calls.py").write_text(textwrap.dedent(CALLS))
+    monkeypatch.setattr(peers, "__path__", [*peers.__path__, str(tmp_path)])
+    monkeypatch.setattr(run, "ADAPTERS", run.discover_peers())
+    (r,) = run.audit_peers(peers=["asked_peer2"], pythons={"asked_peer2": "/bin/false"}, timeout=None)
+    assert r.status == "error" and exit_status([r]) == 2, (r.status, r.reason)

@@ -211,9 +211,15 @@ def audit_peers(peers: list[str] | None = None, quick: bool = False,
         label, module, own = run
         python = pythons.get(adapter_names.get(module, label) if own else label)
         if timeout is None:
-            return run_adapter(module, quick, python, label=label, cwd_first=own, search=search, part=part)
-        return _run_isolated(module, quick, python, label=label, cwd_first=own, timeout=timeout, search=search,
-                             part=part)
+            res = run_adapter(module, quick, python, label=label, cwd_first=own, search=search, part=part)
+        else:
+            res = _run_isolated(module, quick, python, label=label, cwd_first=own, timeout=timeout, search=search,
+                                part=part)
+        if python and res.status == "skipped":
+            # the peer was asked for in this interpreter and it cannot run there (not a Python, or the peer is not
+            # importable in it): nothing was judged, which is an error, never a skip that exits 0
+            res.status, res.reason = "error", f"--python {label}={python} cannot run it: {res.reason}"[:600]
+        return res
     if jobs > 1 and timeout is not None and len(runs) > 1:
         # each adapter is a subprocess: threads only wait for them; the peers' own tasks then run one at a time (N
         # peers of N tasks each would put N^2 processes on N cores, and a task's wall-clock cap would bite sooner)
