@@ -88,6 +88,38 @@ _BS16 = "Bun, Steinke 2016, arXiv:1605.02065v1, Prop. 1.6"
 _MIR = "Mironov 2017, arXiv:1702.07476v3, Prop. 7"
 
 
+def kfold_sum(x, k):
+    """k x, exactly (the float x's exact value): the total k charges of x compose to under basic composition
+    (pure and approximate DP: Dwork, Rothblum, Vadhan 2010 / RRUV16 Thm 2.9, delta parts add), zCDP (Bun, Steinke
+    2016, arXiv:1605.02065v1, Lemma 2.3) and RDP at one order (Mironov 2017, arXiv:1702.07476v3, Prop. 1)."""
+    from fractions import Fraction
+
+    from dpbounds.evaluation.enclosure import Enclosure
+    v = int(k) * Fraction(x)
+    return Enclosure(v, v, 130)
+
+
+kfold_sum.ref_id = "privjail.kfold_sum (basic / zCDP / RDP composition: k x)"  # type: ignore[attr-defined]
+_SUM = {"x": (1e-4, 1.0), "k": (1, 1000)}
+_SUM_EX = ({"x": 0.1, "k": 10}, {"x": 0.3, "k": 3}, {"x": 0.01, "k": 1000})
+_SUM_CITE = ("the sum of the charges: RRUV16 arXiv:1605.08294v3 Thm 2.9 (basic composition), BS16 "
+             "arXiv:1605.02065v1 Lemma 2.3 (zCDP), Mironov 2017 arXiv:1702.07476v3 Prop. 1 (RDP)")
+
+
+def _budget_spent():
+    """The accountants' running totals (``budget_spent``) after k equal charges, as values: the exact sum."""
+    a = "privjail.accountants."
+    out = []
+    for f, call in (("pure.PureDPAccountant.budget_spent", "pure_spent"),
+                    ("approx.ApproxDPAccountant.budget_spent [eps part]", "approx_spent_eps"),
+                    ("approx.ApproxDPAccountant.budget_spent [delta part]", "approx_spent_delta"),
+                    ("zcdp.zCDPAccountant.budget_spent (k spends)", "zcdp_spent"),
+                    ("rdp.RDPAccountant.budget_spent [one order]", "rdp_spent")):
+        out.append(decl(PEER.name, a + f, __name__ + ".calls:" + call, kfold_sum, _SUM, examples=_SUM_EX,
+                        cites=_SUM_CITE, against="truth", check="the running total after k equal charges"))
+    return out
+
+
 def _more():
     """The Gaussian charges under zCDP and RDP (closed forms), and the accountants' budget decisions as filters
     (basic composition: a spend is refused iff the exact total would exceed the limit)."""
@@ -126,4 +158,4 @@ def _more():
              costs=("rho",), examples=({"B": 1.0, "spends": [{"rho": 0.1}] * 10},),
              cites="Feldman, Zrnic 2021, arXiv:2103.01379v3, Remark 4.4 (zCDP filter: sum rho <= B)",
              against="cited"),
-    ]
+    ] + _budget_spent()

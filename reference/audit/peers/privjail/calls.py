@@ -102,3 +102,39 @@ def zcdp_filter(B: float) -> ZcdpFilter:
     """``zCDPAccountant(budget_limit=B)``: ``spend(rho)`` raises BudgetExceededError to refuse (HALT)."""
     from privjail.accountants.zcdp import zCDPAccountant
     return ZcdpFilter(zCDPAccountant(budget_limit=B))
+
+
+def _spent(acc, cost, k: int):
+    for _ in range(int(k)):
+        acc.spend(cost)
+    return acc.budget_spent
+
+
+def pure_spent(x: float, k: int) -> float:
+    """``PureDPAccountant()``, k ``spend(x)``, then ``budget_spent``."""
+    from privjail.accountants.pure import PureDPAccountant
+    return float(_spent(PureDPAccountant(), float(x), k))
+
+
+def approx_spent_eps(x: float, k: int) -> float:
+    """``ApproxDPAccountant()``, k ``spend((x, 1e-9))``, then ``budget_spent[0]`` (the epsilon total)."""
+    from privjail.accountants.approx import ApproxDPAccountant
+    return float(_spent(ApproxDPAccountant(), (float(x), 1e-9), k)[0])
+
+
+def approx_spent_delta(x: float, k: int) -> float:
+    """``ApproxDPAccountant()``, k ``spend((1.0, x))``, then ``budget_spent[1]`` (the delta total)."""
+    from privjail.accountants.approx import ApproxDPAccountant
+    return float(_spent(ApproxDPAccountant(), (1.0, float(x)), k)[1])
+
+
+def zcdp_spent(x: float, k: int) -> float:
+    """``zCDPAccountant()``, k ``spend(x)`` (rho), then ``budget_spent``."""
+    from privjail.accountants.zcdp import zCDPAccountant
+    return float(_spent(zCDPAccountant(), float(x), k))
+
+
+def rdp_spent(x: float, k: int) -> float:
+    """``RDPAccountant(alpha=[2.0])``, k ``spend({2.0: x})``, then ``budget_spent[2.0]``."""
+    from privjail.accountants.rdp import RDPAccountant
+    return float(_spent(RDPAccountant(alpha=[2.0]), {2.0: float(x)}, k)[2.0])
