@@ -63,4 +63,11 @@ def _eps_delta():
                        {"eps": 0.5, "delta": 0.0, "k": 4, "eps_g": 1.0}),
              cites="Kairouz, Oh, Viswanath 2015, arXiv:1311.0776v4, Thm 3.3 (the optimal k-fold composition)",
              against="truth"),
+        decl(PEER.name, "opake.api.accounting.core.composition._composed.Composed(eps_delta(eps), eps_delta(eps2)).pld"
+             " [Pld.delta_at]", __name__ + ".calls:composed_delta", "conversions.mv16.exact",
+             {"eps": (0.01, 3.0), "k": [1], "eps2": (0.01, 3.0), "k2": [1], "eps_g": (0.0, 6.0)},
+             examples=({"eps": 1.0, "k": 1, "eps2": 0.5, "k2": 1, "eps_g": 0.7},
+                       {"eps": 2.0, "k": 1, "eps2": 0.1, "k2": 1, "eps_g": 1.0}),
+             cites="Murtagh, Vadhan, TCC 2016, arXiv:1507.03113 (revision unchecked; the optimal composition, "
+                   "pure case; KOV15's randomized response is the worst case)", against="truth"),
     ]

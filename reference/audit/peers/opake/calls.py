@@ -38,3 +38,12 @@ def eps_delta_delta(eps: float, delta: float, k: int, eps_g: float) -> float:
     p = eps_delta(eps, delta)
     pld = p.pld() if int(k) == 1 else p.repeated_pld(int(k))
     return float(pld.delta_at(eps_g))
+
+
+def composed_delta(eps: float, k: int, eps2: float, k2: int, eps_g: float) -> float:
+    """``Composed(left=eps_delta(eps), right=eps_delta(eps2)).pld().delta_at(eps_g)`` (k = k2 = 1)."""
+    from opake.api.accounting.core.composition._composed import Composed
+    from opake.api.accounting.core.mechanisms._eps_delta import eps_delta
+    if int(k) != 1 or int(k2) != 1:
+        raise ValueError("this call composes one process of each kind: k = k2 = 1")
+    return float(Composed(left=eps_delta(eps), right=eps_delta(eps2)).pld().delta_at(eps_g))
