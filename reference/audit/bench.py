@@ -225,7 +225,7 @@ def _pld_rows(quick: bool) -> list[dict]:
     if quick:
         seen, short = set(), []
         for p in points:
-            if p[0] not in seen and p[2]["k"] <= 1000:
+            if p[0] not in seen and int(p[2]["k"]) <= 1000:
                 seen.add(p[0])
                 short.append(p)
         points = short
@@ -234,7 +234,8 @@ def _pld_rows(quick: bool) -> list[dict]:
     for measurement, sid, inputs, tol in points:
         q, sigma, k = float(inputs["q"]), float(inputs["sigma"]), int(inputs["k"])
         delta = float(inputs["delta"]) if "delta" in inputs else None
-        eps = float(inputs["eps"]) if "eps" in inputs else None
+        eps_in = inputs.get("eps_g", inputs.get("eps"))     # (delta rows: the spec's name is eps_g)
+        eps = float(eps_in) if eps_in is not None else None
         point = ", ".join(f"{n} {v}" for n, v in inputs.items()) + f", rel_tol {tol:g}"
         peer = _dpa_pld(q, sigma, k, delta, eps) if have_peer else None
         best_o, best_p, enc, pv, err = math.inf, math.inf, None, None, ""
