@@ -83,7 +83,13 @@ def page(rec: dict[str, Any]) -> str:
 
 def readme_lines(rec: dict[str, Any]) -> str:
     """The README's speed lines: ratios only, one clause per measurement, and the link to the page."""
-    parts = [f"{r['id']} {ratio_text(r)} {_short_peer(r)}" for r in rec["rows"]]
+    ids = [r["id"] for r in rec["rows"]]
+
+    def label(r: dict[str, Any]) -> str:  # a measurement at several points: its first two inputs tell them apart
+        if ids.count(r["id"]) < 2:
+            return r["id"]
+        return f"{r['id']} ({', '.join((r.get('point') or '').split(', ')[:2])})"
+    parts = [f"{label(r)} {ratio_text(r)} {_short_peer(r)}" for r in rec["rows"]]
     return "\n".join([START, f"Certified dpbounds against the peers' uncertified float code on the same inputs, "
                              f"calls per second as a ratio (> 1: dpbounds is faster; one `dpbounds bench` run, "
                              f"{rec['date']}): " + "; ".join(parts) + ".  Widths and points: "
