@@ -74,32 +74,33 @@ def sigma_min(eps_g, delta, q, k, rel_tol=None, near=None):
     return _calibrated(e, d, qq, kk, rel_tol if rel_tol is not None else first)
 
 
-def _eps(params, relation, sampling, rel_tol, near):
+def _eps(params, relation, sampling, rel_tol, near, ids=("composition.sgm.eps", "composition.sgm.delta")):
     """Certified eps(delta) (``rel_tol``: the audit's narrowing).  ``near`` (a peer's eps inside the enclosure): first
     the certified delta at the points 2^-30 (relative) below and above it -- delta(e) <= delta certified makes e an upper
     end of eps(delta), delta(e) > delta certified a lower end (delta(.) is nonincreasing; ``near`` only chooses where
     to look) -- which needs a far coarser bracket than eps itself at the same resolution."""
     from dpbounds.evaluation.enclosure import CertificationError, Enclosure
     from dpbounds.evaluation.evaluate import enclose
+    eps_id, delta_id = ids
     opts = {"relation": relation, "sampling": sampling}
-    first = enclose("composition.sgm.eps", {**params, **opts}, rel_tol=1e-4)
+    first = enclose(eps_id, {**params, **opts}, rel_tol=1e-4)
     if near is None or rel_tol is None:
-        return first if rel_tol is None else enclose("composition.sgm.eps", {**params, **opts}, rel_tol=rel_tol)
+        return first if rel_tol is None else enclose(eps_id, {**params, **opts}, rel_tol=rel_tol)
     v = Fraction(near)
     if first.lo is not None and first.hi is not None and first.lo < v < first.hi:
         below, above = v * (1 - Fraction(1, 2**30)), v * (1 + Fraction(1, 2**30))
         curve = {k: x for k, x in params.items() if k != "delta"}
         try:
             for tol in (1e-5, 1e-6, 1e-7):
-                d = enclose("composition.sgm.delta", {**curve, **opts, "eps_g": below}, rel_tol=tol)
+                d = enclose(delta_id, {**curve, **opts, "eps_g": below}, rel_tol=tol)
                 if d.hi is not None and d.hi <= params["delta"]:
                     return Enclosure(first.lo, below, 53)
-                d = enclose("composition.sgm.delta", {**curve, **opts, "eps_g": above}, rel_tol=tol)
+                d = enclose(delta_id, {**curve, **opts, "eps_g": above}, rel_tol=tol)
                 if d.lo > params["delta"]:
                     return Enclosure(above, first.hi, 53)
         except CertificationError:
             pass
-    return enclose("composition.sgm.eps", {**params, **opts}, rel_tol=rel_tol)
+    return enclose(eps_id, {**params, **opts}, rel_tol=rel_tol)
 
 
 def substitution_eps(q, sigma, k, delta, rel_tol=None, near=None):
@@ -114,6 +115,29 @@ def fixed_size_eps(b, n, sigma, k, delta, rel_tol=None, near=None):
                 "substitution", "fixed_size", rel_tol, near)
 
 
+def schedule_eps(q1, s1, k1, q2, s2, k2, delta, rel_tol=None, near=None):
+    """Certified eps(delta) of a two-phase schedule (k1 steps at (q1, s1), then k2 at (q2, s2); add/remove,
+    Poisson): composition.sgm.schedule.eps."""
+    return _eps({"phases": _phases_text(q1, s1, k1, q2, s2, k2), "delta": Fraction(delta)}, "add_remove",
+                "poisson", rel_tol, near, ("composition.sgm.schedule.eps", "composition.sgm.schedule.delta"))
+
+
+def _phases_text(q1, s1, k1, q2, s2, k2) -> str:
+    """The phases as exact decimals (the parser reads decimals; binary floats are finite decimals)."""
+    from decimal import Decimal
+    return ",".join(f"{Decimal(float(q))}:{Decimal(float(s))}:{int(k)}" for q, s, k in ((q1, s1, k1), (q2, s2, k2)))
+
+
+#: two-phase schedules (the second phase at another rate and noise); q = 1 phases are the Gaussian closed form
+SCHEDULE_DOMAIN = {"q1": [0.01, 0.05, 0.1, 1.0], "s1": (0.8, 4.0), "k1": (1, 10), "q2": [0.02, 0.05, 0.1, 1.0],
+                   "s2": (0.8, 4.0), "k2": (1, 10), "delta": (1e-8, 1e-3)}
+SCHEDULE_EXAMPLES = ({"q1": 1.0, "s1": 2.0, "k1": 3, "q2": 1.0, "s2": 3.0, "k2": 5, "delta": 1e-5},
+                     {"q1": 0.01, "s1": 1.0, "k1": 10, "q2": 0.02, "s2": 1.25, "k2": 5, "delta": 1e-5},
+                     {"q1": 0.1, "s1": 1.0, "k1": 1, "q2": 0.05, "s2": 2.0, "k2": 2, "delta": 1e-6})
+CITES_SCHEDULE = ("composition.sgm.schedule.eps: the product of the phases' dominating pairs (ZDW22 "
+                  "arXiv:2106.08567v3; proofs_check composition.sgm.schedule_product)")
+
+
 sigma_min.ref_id = "refs.sgm_sigma_min"  # type: ignore[attr-defined]
 substitution_eps.ref_id = "refs.sgm_substitution_eps"  # type: ignore[attr-defined]
 fixed_size_eps.ref_id = "refs.sgm_fixed_size_eps"  # type: ignore[attr-defined]
@@ -125,3 +149,6 @@ sigma_min.near = True  # type: ignore[attr-defined]   (it takes near=, the peer'
 substitution_eps.rel_tols = (1e-5, 1e-7, 1e-9, 1e-11, 1e-13)  # type: ignore[attr-defined]
 fixed_size_eps.rel_tols = substitution_eps.rel_tols  # type: ignore[attr-defined]
 substitution_eps.near = fixed_size_eps.near = True  # type: ignore[attr-defined]
+schedule_eps.ref_id = "refs.sgm_schedule_eps"  # type: ignore[attr-defined]
+schedule_eps.rel_tols = substitution_eps.rel_tols  # type: ignore[attr-defined]
+schedule_eps.near = True  # type: ignore[attr-defined]

@@ -119,7 +119,8 @@ def declarations() -> list[Declaration]:
 def calibration_declarations() -> list[Declaration]:
     """calibrate_dp_mechanism (PLD and RDP accountants) against the certified sigma_min (a sigma below it is
     unsound); PLDAccountant(REPLACE_ONE) on Poisson-sampled Gaussians against composition.sgm.eps under
-    substitution; RdpAccountant(REPLACE_ONE) on SampledWithoutReplacementDpEvent against fixed-size batches."""
+    substitution; RdpAccountant(REPLACE_ONE) on SampledWithoutReplacementDpEvent against fixed-size batches; both
+    accountants composing two phases of different (q, sigma) against composition.sgm.schedule.eps."""
     from dpbounds.audit.peers import _sgm_calibration as C
     out = []
     for acc, call in (("PLDAccountant", "calibrate_pld"), ("RdpAccountant", "calibrate_rdp")):
@@ -133,6 +134,11 @@ def calibration_declarations() -> list[Declaration]:
                     "Gaussian)", __name__ + ".calls:rdp_epsilon_without_replacement", C.fixed_size_eps,
                     C.WOR_DOMAIN, examples=C.WOR_EXAMPLES, cites=C.CITES_SUB, against="truth",
                     check="eps(delta) of k steps, batches of b of n without replacement, one example replaced"))
+    for acc, call in (("PLDAccountant", "pld_schedule_epsilon"), ("RdpAccountant", "rdp_schedule_epsilon")):
+        out.append(decl(PEER, f"dp_accounting.{acc}.compose(PoissonSampled Gaussian (q1, s1), k1).compose((q2, s2), "
+                        "k2).get_epsilon", __name__ + f".calls:{call}", C.schedule_eps, C.SCHEDULE_DOMAIN,
+                        examples=C.SCHEDULE_EXAMPLES, cites=C.CITES_SCHEDULE, against="truth",
+                        check="eps(delta) of a two-phase DP-SGD schedule (heterogeneous composition)"))
     return out
 
 

@@ -114,3 +114,20 @@ def rdp_epsilon_without_replacement(b: int, n: int, sigma: float, k: int, delta:
     acc.compose(dp_accounting.SampledWithoutReplacementDpEvent(int(n), int(b),
                                                                dp_accounting.GaussianDpEvent(sigma / 2)), int(k))
     return float(acc.get_epsilon(delta))
+
+
+def _schedule_epsilon(acc, q1: float, s1: float, k1: int, q2: float, s2: float, k2: int, delta: float) -> float:
+    acc.compose(_event(q1, s1), int(k1))
+    acc.compose(_event(q2, s2), int(k2))
+    return float(acc.get_epsilon(delta))
+
+
+def pld_schedule_epsilon(q1: float, s1: float, k1: int, q2: float, s2: float, k2: int, delta: float) -> float:
+    """``PLDAccountant().compose(PoissonSampledDpEvent(q1, GaussianDpEvent(s1)), k1).compose(
+    PoissonSampledDpEvent(q2, GaussianDpEvent(s2)), k2).get_epsilon(delta)``: a two-phase DP-SGD schedule."""
+    return _schedule_epsilon(dp_accounting.pld.PLDAccountant(), q1, s1, k1, q2, s2, k2, delta)
+
+
+def rdp_schedule_epsilon(q1: float, s1: float, k1: int, q2: float, s2: float, k2: int, delta: float) -> float:
+    """The same with ``RdpAccountant``."""
+    return _schedule_epsilon(dp_accounting.rdp.RdpAccountant(), q1, s1, k1, q2, s2, k2, delta)
