@@ -29,7 +29,8 @@ def _inputs(na, nb, seed):
     return a, b
 
 
-@pytest.mark.parametrize("na,nb,s,square", [(100, 77, 16, False), (300, 300, 32, True), (257, 1000, 64, False),
+@pytest.mark.parametrize("na,nb,s,square", [(100, 77, 16, False), (300, 300, 32, True),
+                                            pytest.param(257, 1000, 64, False, marks=pytest.mark.tier("slow")),
                                             (5, 3, 4, False)])
 def test_blocked_convolution_contains_the_exact_one(na, nb, s, square):
     a, b = _inputs(na, nb, na + nb)

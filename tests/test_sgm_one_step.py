@@ -12,7 +12,7 @@ import pytest
 import dpbounds
 
 
-def _hockey_stick(q: str, sigma: str, eps, dps: int = 40) -> mpmath.mpf:
+def _hockey_stick(q: str, sigma: str, eps, dps: int = 40, scan: int = 8000) -> mpmath.mpf:
     """max over the two directions of int (p(x) - e^eps r(x))_+ dx, p/r the Poisson-subsampled Gaussian pair
     ((1 - q) N(0, s^2) + q N(1, s^2) vs N(0, s^2), and the reverse), by quadrature split at the sign change of the
     integrand (located on a fine scan, refined by findroot)."""
@@ -30,9 +30,9 @@ def _hockey_stick(q: str, sigma: str, eps, dps: int = 40) -> mpmath.mpf:
     best = ctx.mpf(0)
     for p, r in ((mix, g0), (g0, mix)):
         f = lambda x: p(x) - E * r(x)  # noqa: E731,B023
-        xs = [ctx.mpf(-40) * s + i * ctx.mpf(80) * s / 8000 for i in range(8001)]
+        xs = [ctx.mpf(-40) * s + i * ctx.mpf(80) * s / scan for i in range(scan + 1)]
         vals = [f(x) for x in xs]
-        cuts = [ctx.findroot(f, (xs[i] + xs[i + 1]) / 2) for i in range(8000) if (vals[i] > 0) != (vals[i + 1] > 0)]
+        cuts = [ctx.findroot(f, (xs[i] + xs[i + 1]) / 2) for i in range(scan) if (vals[i] > 0) != (vals[i + 1] > 0)]
         pts = [-ctx.inf] + cuts + [ctx.inf]
         tot = ctx.mpf(0)
         for a, b in zip(pts, pts[1:]):
@@ -49,6 +49,16 @@ POINTS = [("0.01", "1", "0.5"), ("0.1", "0.8", "1"), ("0.5", "2", "0.1"), ("0.00
           ("0.3", "0.5", "2")]
 
 
+def test_one_step_delta_small_case():
+    """The fast tier's case of the check below: a coarser sign-change scan (the integrand changes sign at most twice)."""
+    enc = dpbounds.enclose("composition.sgm.delta", {"q": "0.1", "sigma": "1", "k": 1, "eps_g": "0.5"}, rel_tol=1e-10)
+    assert enc.rel_width() <= 1e-10
+    truth = _hockey_stick("0.1", "1", F(1, 2), dps=30, scan=400)
+    lo, hi = mpmath.mpf(enc.lo.numerator) / enc.lo.denominator, mpmath.mpf(enc.hi.numerator) / enc.hi.denominator
+    assert lo * (1 - mpmath.mpf("1e-20")) <= truth <= hi * (1 + mpmath.mpf("1e-20")), (enc, truth)
+
+
+@pytest.mark.tier("slow")
 @pytest.mark.parametrize("q,sigma,eps", POINTS)
 def test_one_step_delta_at_1e_10_contains_quadrature(q, sigma, eps):
     enc = dpbounds.enclose("composition.sgm.delta", {"q": q, "sigma": sigma, "k": 1, "eps_g": eps}, rel_tol=1e-10)
@@ -60,6 +70,7 @@ def test_one_step_delta_at_1e_10_contains_quadrature(q, sigma, eps):
     assert lo * (1 - mpmath.mpf("1e-25")) <= truth <= hi * (1 + mpmath.mpf("1e-25")), (enc, truth)
 
 
+@pytest.mark.tier("slow")
 @pytest.mark.parametrize("q,sigma,delta", [("0.01", "1", "1e-5"), ("0.2", "0.7", "1e-3")])
 def test_one_step_eps_at_1e_10_brackets_quadrature(q, sigma, delta):
     enc = dpbounds.enclose("composition.sgm.eps", {"q": q, "sigma": sigma, "k": 1, "delta": delta}, rel_tol=1e-10)
