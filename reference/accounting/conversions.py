@@ -220,7 +220,10 @@ def _cks20_eps_window(rho: Fraction, delta: Fraction, rel_tol: Fraction) -> Encl
     >= g(c) - sup|g'| w by the mean-value theorem; on the window |S| <= max(-S(c - w), S(c + w)) (S monotone) and
     (a - 1)^2 >= (c - w - 1)^2, so sup|g'| needs no further evaluation.  hi: the upper end of g(c) (any order
     bounds an infimum from above).  Only c comes from floats, and nothing trusts it."""
-    r, d = float(rho), float(delta)
+    try:
+        r, d = float(rho), float(delta)
+    except OverflowError:  # (beyond float64: the general path decides)
+        return None
     if not (1e-300 < r < 1e300 and 1e-300 < d < 1):
         return None
     try:
@@ -257,7 +260,10 @@ def _cks20_delta_window(rho: Fraction, eps: Fraction, rel_tol: Fraction) -> Encl
     2 rho + 1/(a(a - 1)) > 0).  If arb certifies S(c - w) < 0 < S(c + w), the infimum of h is min h on the window,
     >= h(c) - max(-S(c - w), S(c + w)) w (mean-value theorem, S monotone); delta = e^h is increasing in h, so
     [exp(that), exp(h(c))] encloses the infimum of delta."""
-    r, e = float(rho), float(eps)
+    try:
+        r, e = float(rho), float(eps)
+    except OverflowError:  # (beyond float64: the general path decides)
+        return None
     if not (1e-300 < r < 1e300 and 0 <= e < 1e300):
         return None
     try:

@@ -614,7 +614,12 @@ def _floats(name: str, x: Any, up: bool, where: str) -> np.ndarray | tuple[np.nd
         if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, float, Fraction, decimal.Decimal, np.number)):
             raise TypeError(f"{name}: expected real numbers, got an element of type {type(v).__name__}")
         q = parse_exact(name, v, where)
-        f = float_up(q) if up else float(q)
+        try:
+            f = float_up(q) if up else float(q)
+        except OverflowError:
+            f = math.inf
+        if f in (math.inf, -math.inf):
+            raise DomainError(name, v, "a value within the float64 range (|x| < 1.8e308)", where)
         if Fraction(f) != q:
             if not up:
                 raise DomainError(name, v, "a float64 value (the conversion is not monotone in the order: it is not "

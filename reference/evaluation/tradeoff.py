@@ -594,7 +594,10 @@ def zcdp_fast_ends(rho: Fraction, x: Fraction, rel_tol: float = 1e-6) -> tuple[F
     float64 certificates above, or None (then :func:`zcdp_tradeoff_ends`, in arb).  lo: a b that one order rules
     out, checked in arb (:func:`_ruled_out_arb`); hi: a float b whose Bernoulli pair the cells prove rho-zCDP
     (:func:`_cells_feasible`).  Only the search for them is heuristic (:func:`_zcdp_float_solve`)."""
-    xf, rf = float(x), float(rho)
+    try:
+        xf, rf = float(x), float(rho)
+    except OverflowError:
+        return None
     if not (1e-300 < xf < 1 and 1e-300 < rf < 1e300) or rel_tol < 2.0 ** -30:
         return None
     top = 1 - x
