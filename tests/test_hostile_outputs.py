@@ -47,3 +47,15 @@ def test_report_refuses_a_project_folder_and_accepts_its_own(tmp_path):
 def test_enclose_refuses_a_tolerance_beyond_the_digits_evaluate_gives():
     with pytest.raises(dpbounds.DomainError, match="rel_tol='about 1e-100000'"):
         dpbounds.enclose("conversions.cks20", {"rho": "0.5", "delta": "1e-6"}, rel_tol=Fraction(1, 10**100000))
+
+
+@pytest.mark.parametrize("argv", [
+    ["bstar", "--eps-g", "1", "--eps-g", "2", "--delta-g", "1e-6"],
+    ["calibrate", "--eps", "1", "--eps", "2", "--delta", "1e-5", "--q", "0.01", "--k", "100"],
+    ["eval", "conversions.bs16", "--param", "rho=0.1", "--param", "delta=1e-6", "--digits", "5", "--digits", "9"],
+])
+def test_a_single_valued_option_given_twice_is_refused(argv, capsys):
+    from dpbounds.cli import main
+    assert main(argv) == 2  # was: the last one taken silently (bstar, calibrate)
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and "given once" in err, err

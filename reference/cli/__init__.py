@@ -13,7 +13,25 @@ from dpbounds.spec import DomainError, RefutedConstantWarning
 from dpbounds.cli.commands import COMMANDS
 
 
+class _Once(argparse._StoreAction):
+    """A single-valued option given twice is refused (``bstar --eps-g 1 --eps-g 2`` took the last one silently);
+    the repeatable ones (``--param``, ``--budget``, ``--adapter``, ``--python``) are ``append`` actions."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        seen = namespace.__dict__.setdefault("_given_once", {})
+        if self.dest in seen:
+            parser.error(f"{option_string}={values!r} is outside the allowed domain: given once (it was also given "
+                         f"as {seen[self.dest]!r}) [command line] (repeated option)")
+        seen[self.dest] = values
+        super().__call__(parser, namespace, values, option_string)
+
+
 class _Parser(argparse.ArgumentParser):
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.register("action", None, _Once)
+        self.register("action", "store", _Once)
+
     def error(self, message: str):  # one line, exit 2, no traceback
         self.exit(2, f"dpbounds: error: {message}\n")
 
@@ -65,6 +83,7 @@ def _main(argv: list[str] | None) -> int:
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
+        vars(args).pop("_given_once", None)  # _Once's record of the options seen
         return int(args.func(args) or 0)
     except DomainError as e:
         sys.stderr.write(f"dpbounds: error: {e}\n")
