@@ -508,6 +508,17 @@ def _zcdp_float_solve(x: float, rho: float) -> tuple[float, float, int] | None:
                 r_lo, _ = _root_scalar(x, math.exp(v), rho, best - span, min(lt, best + span))
                 if r_lo > best:
                     c, best = v, r_lo
+    # polish: an order near the best that still rules out the estimate (a sharp or misplaced max) moves it up
+    for _ in range(6):
+        lb = c + np.linspace(-0.5, 0.5, 129)
+        g, _first = _logk_float(x, np.array([[min(math.exp(best + 1e-9), top)]]), np.exp(lb)[None, :], rho)
+        j = int(np.argmax(g[0]))
+        if not g[0, j] > 0:
+            break
+        r_lo, _ = _root_scalar(x, math.exp(float(lb[j])), rho, best, lt)
+        if not r_lo > best:
+            break
+        c, best = float(lb[j]), r_lo
     beta_star = math.exp(c)
     g, direction = _g_scalar(x, best, beta_star, rho)
     if not g > 0:
@@ -648,9 +659,11 @@ def zcdp_enclosure(rho: Any, fpr: Any, rel_tol: float = 1e-6) -> Enclosure:
     if x == 0 or x == 1 or r == 0:
         v = Fraction(1) - x
         return Enclosure(v, v, 0)
-    fast = zcdp_fast_ends(r, x, max(float(rel_tol), 2.0 ** -30))
-    if fast is not None:
-        return Enclosure(fast[0], fast[1], 53)
+    tol = max(float(rel_tol), 2.0 ** -30)
+    for t in (tol, 1e-4) if tol < 1e-4 else (tol,):  # (where the float objective is flat in b, a wider window)
+        fast = zcdp_fast_ends(r, x, t)
+        if fast is not None:
+            return Enclosure(fast[0], fast[1], 53)
     for bits in (128, 256):
         try:
             lo, hi = zcdp_tradeoff_ends(r, x, bits)
