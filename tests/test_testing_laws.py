@@ -242,3 +242,36 @@ def test_fast_twin_a_planted_violation_and_a_correct_function():
     bad = check_laws(eps_grows, inputs=DELTA, laws=["nonincreasing:delta", "nonnegative"], **small)
     assert bad.verdict == "inconsistent" and bad.law == "nonincreasing:delta"
     assert check_laws(gauss_eps, inputs=DELTA, laws=["nonincreasing:delta"], **small).verdict == "consistent"
+
+
+def eps_float_noise_below_1e16(delta, sigma):
+    """A correct Gaussian eps down to delta 1e-16; below it (1 - cdf under the float resolution) a value that jumps
+    between decades, as prv_accountant 0.1.0's did (microsoft/prv_accountant#17)."""
+    if 0 < delta < 1e-16:
+        return 0.07 if int(-math.log10(delta)) % 2 else 3.8
+    return gauss_eps(delta, sigma)
+
+
+def test_a_scan_at_the_examples_finds_a_violation_at_tiny_deltas_the_search_budget_misses():
+    kw = dict(seconds=60, max_examples=3, call_seconds=5.0, warmup_seconds=1.0, seed=0)
+    ex = ({"delta": 1e-5, "sigma": 1.0},)
+    alone = check_laws(eps_float_noise_below_1e16, inputs=DELTA, laws=["nonincreasing:delta"], **kw)
+    assert alone.verdict != "inconsistent"  # three random pairs do not reach it
+    r = check_laws(eps_float_noise_below_1e16, inputs=DELTA, laws=["nonincreasing:delta"], examples=ex, **kw)
+    assert r.verdict == "inconsistent", r.summary()
+    w = r.violations[0].witness
+    assert w["a"]["delta"] < 1e-16 and w["a"]["delta"] < w["b"]["delta"] and w["a"]["sigma"] == w["b"]["sigma"] == 1.0
+    a, b = r.violations[0].values
+    assert a < b and (a, b) == (eps_float_noise_below_1e16(**w["a"]), eps_float_noise_below_1e16(**w["b"]))
+    # the same scan of the correct function: consistent (every pair of the grid judged)
+    ok = check_laws(gauss_eps, inputs=DELTA, laws=["nonincreasing:delta"], examples=ex, **kw)
+    assert ok.verdict == "consistent" and ok.judged["nonincreasing:delta"] > 100, ok.summary()
+
+
+def test_scan_grid_spans_the_decades_and_keeps_the_ends():
+    from dpbounds.testing.laws import scan_grid
+    g = scan_grid((0.0, 1.0))
+    assert g[0] == 0.0 and g[-1] == 1.0 and 1e-300 in g and all(10.0 ** -e in g for e in range(0, 21))
+    assert scan_grid((1, 10)) == list(range(1, 11)) and scan_grid([3, 2, 2.5]) == [2, 2.5, 3]
+    lin = scan_grid((0.5, 50.0))
+    assert lin[0] == 0.5 and lin[-1] == 50.0 and len(lin) == 16

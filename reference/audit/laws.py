@@ -56,13 +56,18 @@ _LEVEL = ("rho", "R", "mu", "V")
 
 #: the quantity of a reference: registry id prefixes and the names of the certified callables the peers use
 _BY_REF = [("composition.sgm.eps", "eps"), ("composition.sgm.delta", "delta"), ("mechanisms.sgm.rdp", "rdp"),
+           ("mechanisms.laplace.delta", "delta"), ("mechanisms.laplace.rdp", "rdp"), ("conversions.rdp.optimal.delta", "delta"),
+           ("conversions.rdp.cks20.delta", "delta"), ("conversions.rdp.mironov.delta", "delta"), ("conversions.gauss.delta", "delta"),
            ("conversions.", "eps"), ("tradeoff.", "beta")]
 _BY_CALLABLE = {"gauss_sigma_min": "sigma", "sigma_min": "sigma", "laplace_scale_min": "sigma", "sgm_tradeoff": "beta", "sgm_mu": "mu",
                 "gauss_eps": "eps", "exact_eps": "eps", "cks20_eps": "eps", "cks20_on_orders": "eps", "cks20_optimum": "eps",
                 "gauss_eps_of_sigma": "eps", "gauss_eps_two": "eps", "adv_comp_eps": "eps", "kov15_total": "eps",
                 "gauss_delta": "delta", "exact_delta": "delta", "kov15_delta": "delta", "kov15_rr": "delta",
                 "stitching": "boundary", "gauss_lower": "eps", "substitution_eps": "eps",
-                "fixed_size_eps": "eps"}
+                "fixed_size_eps": "eps", "sgm_rdp_k": "rdp",
+                "gauss_delta_of_sigma": "delta", "gauss_delta_two": "delta", "kov15_one": "delta",
+                "gauss_rdp": "rdp", "zcdp_rdp": "rdp", "gauss_delta_rho": "delta", "min_delta": "delta",
+                "substitution_delta": "delta"}
 
 
 def quantity(decl: Declaration) -> str | None:
@@ -203,7 +208,8 @@ def run_laws(decl: Declaration, *, python: str | None = None, seconds: float = 6
         runner = Forked(resolve_call(decl.call))
     try:
         return check_laws(runner, inputs=inputs, laws=laws, fixed=dict(decl.fixed), seconds=seconds, seed=seed,
-                          max_examples=max_examples, call_seconds=call_seconds, rtol=rtol)
+                          max_examples=max_examples, call_seconds=call_seconds, rtol=rtol,
+                          examples=tuple(decl.examples))
     finally:
         runner.close()
 

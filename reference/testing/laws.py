@@ -25,7 +25,12 @@ Laws (``laws=``, any of)::
     nondecreasing:<p>         p1 < p2 gives f(p1) <= f(p2)
 
 The monotonicity laws are searched first, each on pairs of points that differ in ``p`` only (every point a pair
-search calls is also judged by the point laws), then the point laws left, on points of their own.  A monotonicity
+search calls is also judged by the point laws), then the point laws left, on points of their own.  When
+``examples`` are given (typical points: a declaration's explicit examples), each monotonicity law is first scanned
+at each of them: ``p`` over a fixed grid of its domain (:func:`scan_grid`: decades when the domain spans more than
+three, else evenly spaced), every other input at the example's value, and every pair of the scan compared.  A
+slow accountant is judged this way at its edges (delta down to 1e-300) in a few calls, where a random search over
+every input at once would spend its time at slow points.  A monotonicity
 law's pairs differ in ``p`` only (the second value drawn from the
 domain, or a float neighbour of the first: relative steps 2**-52 to 1); its witness is the pair.  Differences
 within ``rtol`` (relative to the larger magnitude) plus ``atol`` are not violations: an accountant that states its
@@ -68,7 +73,10 @@ STEPS = (2.0 ** -52, 1e-12, 1e-9, 1e-6, 1e-3, 0.03, 0.3, 1.0)
 #: that is not one either (the math module's)
 CRASHES = ("ZeroDivisionError", "OverflowError", "FloatingPointError", "IndexError", "KeyError", "AttributeError",
            "UnboundLocalError", "NameError", "RecursionError", "MemoryError", "SystemError")
-CRASH_MESSAGES = ("math domain error", "math range error")
+CRASH_MESSAGES = ("math domain error", "math range error",
+                  # scipy's bracketing root finders (brentq, brenth, ridder, bisect) when the bracket holds no root:
+                  # the implementation's own search failed, not a refusal of the input
+                  "f(a) and f(b) must have different signs")
 
 POINT_LAWS = ("returns", "no_crash", "terminates", "not_nan", "finite", "nonnegative", "at_most_one")
 PARAM_LAWS = ("at_most_one_minus", "nonincreasing", "nondecreasing")
@@ -443,6 +451,44 @@ def _nudges(v: Any, dom: Any) -> list[Any]:
     return [vals[j] for j in (i - 1, i + 1) if 0 <= j < len(vals)]
 
 
+#: points of a scan per monotonicity law and example (besides the example's own value)
+SCAN_POINTS = 16
+
+
+def scan_grid(domain: Any, n: int = SCAN_POINTS) -> list[Any]:
+    """A fixed grid of ``domain`` (``(lo, hi)`` or a list of values) for the scan of a monotonicity law: every listed
+    value; integers and floats spanning more than three decades by powers of ten (and both ends, 0 included); else
+    ``n`` evenly spaced values."""
+    if not (isinstance(domain, tuple) and len(domain) == 2):
+        return sorted(set(domain))
+    lo, hi = domain
+    if isinstance(lo, int) and isinstance(hi, int) and not isinstance(lo, bool):
+        if hi - lo <= n:
+            return list(range(lo, hi + 1))
+        pts = {lo, hi}
+        base = max(lo, 1)
+        if hi / base > 1e3:
+            step = (math.log10(hi) - math.log10(base)) / (n - 1)
+            pts |= {min(hi, max(lo, int(round(10 ** (math.log10(base) + i * step))))) for i in range(n)}
+        else:
+            pts |= {lo + (hi - lo) * i // (n - 1) for i in range(n)}
+        return sorted(pts)
+    lo, hi = float(lo), float(hi)
+    pos = lo if lo > 0 else (1e-300 if hi > 0 else 0.0)
+    if pos > 0 and hi / pos > 1e3:
+        e_lo, e_hi = math.ceil(math.log10(pos)), math.floor(math.log10(hi))
+        # every decade of the top twenty (where accountants are used, and where float error sets in: 1 - cdf
+        # below 1e-16), then n // 2 decades spread over the rest, down to the lower end
+        dense = max(e_lo, e_hi - 20)
+        pts = {10.0 ** e for e in range(dense, e_hi + 1)}
+        if dense > e_lo:
+            step = max(1, math.ceil((dense - e_lo) / max(1, n // 2)))
+            pts |= {10.0 ** e for e in range(e_lo, dense, step)}
+        pts |= {lo, hi, pos}
+        return sorted(v for v in pts if lo <= v <= hi)
+    return sorted({lo + (hi - lo) * i / (n - 1) for i in range(n)})
+
+
 def _pairs(strategy_point: Any, p: str, domain: Any) -> Any:
     """Pairs of points differing in ``p``: the second value from the domain, or a float step from the first."""
     from hypothesis import strategies as st
@@ -491,7 +537,7 @@ def check_laws(fn: Callable[..., Any] | Any, *, inputs: Mapping[str, Any], laws:
                seconds: float = 60, seed: int = 0, max_examples: int | None = None,
                fixed: Mapping[str, Any] | None = None, call_seconds: float = CALL_SECONDS,
                rtol: float = 1e-9, atol: float = 0.0, isolate: bool = True,
-               warmup_seconds: float = WARMUP) -> LawResult:
+               warmup_seconds: float = WARMUP, examples: Sequence[Mapping[str, Any]] = ()) -> LawResult:
     """Search ``fn(**inputs) -> float`` over the whole domain ``inputs`` (name -> ``(lo, hi)`` or a list of values,
     as for :func:`dpbounds.testing.check_conversion`) for a violation of any of ``laws`` (module docstring).
 
@@ -501,7 +547,8 @@ def check_laws(fn: Callable[..., Any] | Any, *, inputs: Mapping[str, Any], laws:
     ``atol``: a monotonicity or range difference within ``rtol * max(|values|) + atol`` is not a violation.
     ``isolate``: run calls in a forked worker (needed for ``terminates``); ``warmup_seconds``: the extra time a
     fresh worker's first call may take (its imports).  A call over its cap on a warm worker is confirmed once on a
-    fresh one before it counts."""
+    fresh one before it counts.  ``examples``: points (every input named) at which each monotonicity law is first
+    scanned over a fixed grid of its parameter (module docstring); a scan's violation is reported unshrunk."""
     try:
         from hypothesis import HealthCheck, Phase, given, settings, target
         from hypothesis import seed as hseed
@@ -665,11 +712,73 @@ def check_laws(fn: Callable[..., Any] | Any, *, inputs: Mapping[str, Any], laws:
                 raise
         return hits[-1] if hits else None
 
+    def scan(law: str, kind: str, p: str, base: Mapping[str, Any], until: float) -> None:
+        """The law at ``base``: ``p`` over its grid (until the monotonic time ``until``), every pair compared; the
+        worst violation recorded."""
+        vals = sorted({*scan_grid(inputs[p]), base[p]})
+        got: list[tuple[dict[str, Any], float]] = []
+        slow = 0
+        for v in vals:
+            if time.monotonic() > until:  # this example's share of the time is spent: the next example's turn
+                break
+            x = {**base, p: v}
+            r = state.value(x)
+            if r is None:
+                return
+            piggyback(x)
+            if r[0] == "timeout":
+                slow += 1
+                if slow >= 2:  # slow at this example: the rest of its scan is left to the search
+                    break
+                continue
+            if r[0] == "ok" and isinstance(r[1], float) and not math.isnan(r[1]):
+                got.append((x, r[1]))
+        worst = None
+        for i, (a, fa) in enumerate(got):
+            for b, fb in got[i + 1:]:
+                judged[law] += 1
+                up = fb - fa if kind == "nonincreasing" else fa - fb
+                if fa == fb or (math.isinf(fa) and math.isinf(fb) and (fa > 0) == (fb > 0)):
+                    continue
+                scale = max(abs(fa), abs(fb))
+                rel = up / scale if scale > 0 and math.isfinite(scale) else (math.inf if up > 0 else 0.0)
+                if (up > state.rtol * (scale if math.isfinite(scale) else 0.0) + state.atol
+                        or (up > 0 and math.isinf(up))) and (worst is None or rel > worst[0]):
+                    worst = (rel, a, b, fa, fb)
+        if worst is not None:
+            rel, a, b, fa, fb = worst
+            op = ">=" if kind == "nonincreasing" else "<="
+            found[law] = Violation(law, {"a": dict(a), "b": dict(b)}, (fa, fb), rel,
+                                   f"{p} {a[p]!r} -> {fa!r}, {p} {b[p]!r} -> {fb!r}: {kind} in {p} needs {fa!r} "
+                                   f"{op} {fb!r} (relative gap {rel:.3g}; scanned at an example)",
+                                   _reproducer(getattr(fn, "fn", fn), law, kind, p, [a, b], state.call_seconds))
+
+    def _num(name: str, v: Any) -> Any:  # an example's decimal string as the domain's number type
+        if not isinstance(v, str):
+            return v
+        dom = inputs[name]
+        ints = isinstance(dom, tuple) and len(dom) == 2 and all(isinstance(e, int) for e in dom)
+        return int(v) if ints else float(v)
+
+    bases = [{n: _num(n, e[n]) for n in inputs} for e in examples if set(e) >= set(inputs)]
     try:
+        # each scan gets an equal share of half the time left, so that a slow example (seconds per call) does not
+        # starve a fast one, and the random search keeps half of the time
+        scans = [(law, kind, p, base) for law, kind, p in mono_laws for base in bases]
+        for i, (law, kind, p, base) in enumerate(scans):
+            assert p is not None
+            if state.out_of_time:
+                break
+            if law in found:
+                continue
+            now = time.monotonic()
+            scan(law, kind, p, base, now + max(0.0, t_end - now) / (2 * (len(scans) - i)))
         k = 0
         for law, kind, p in mono_laws:
             if state.out_of_time:
                 break
+            if law in found:
+                continue
             assert p is not None
             hit = run_group(_pairs(strategy, p, inputs[p]), lambda pr, law=law, kind=kind, p=p:
                             mono_check(pr, law, kind, p), 1000 + k)

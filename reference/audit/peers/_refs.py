@@ -170,3 +170,36 @@ def sgm_tradeoff(q: Any, sigma: Any, k: Any, fpr: Any):
 def ref_id(reference: Any) -> str:
     """The id of a reference: the string itself, or a ``_refs`` callable's ``ref_id``."""
     return reference if isinstance(reference, str) else getattr(reference, "ref_id", repr(reference))
+
+
+@_named("refs.sgm_rdp_k", "k times the certified RDP of one Poisson-subsampled Gaussian step at order alpha "
+        "(mechanisms.sgm.rdp, in arb): RDP composes additively (Mironov 2017, arXiv:1702.07476v3, Prop. 1).")
+def sgm_rdp_k(q: Any, sigma: Any, k: Any, alpha: Any):
+    e = _enc("mechanisms.sgm.rdp", q=q, sigma=sigma, alpha=alpha)
+    return _enclosure(e.lo * int(k), e.hi * int(k))
+
+
+@_named("refs.gauss_rdp", "The Gaussian mechanism's RDP alpha / (2 sigma^2) (sensitivity 1; Mironov 2017, "
+        "arXiv:1702.07476v3, Prop. 7): mechanisms.sgm.rdp at q = 1, exactly.")
+def gauss_rdp(sigma: Any, alpha: Any):
+    return _enc("mechanisms.sgm.rdp", q=1, sigma=sigma, alpha=alpha)
+
+
+@_named("refs.zcdp_rdp", "The RDP curve of rho-zCDP, rho alpha at every order (Bun, Steinke 2016, "
+        "arXiv:1605.02065v1, Def. 1.1), exactly.")
+def zcdp_rdp(rho: Any, alpha: Any):
+    v = _q(rho) * _q(alpha)
+    return _enclosure(v, v)
+
+
+@_named("refs.gauss_delta_rho", "delta(eps_g) of the Gaussian mechanism with this rho: the least curve any valid "
+        "rho-zCDP -> (eps, delta) conversion may report (the Gaussian mechanism is rho-zCDP with equality; "
+        "conversions.gauss.delta, BW18 Thm 8).")
+def gauss_delta_rho(rho: Any, eps_g: Any):
+    return _enc("conversions.gauss.delta", rho=rho, eps_g=eps_g)
+
+
+@_named("refs.gauss_delta_of_sigma", "The Gaussian mechanism's exact delta(eps_g) at noise sigma, sensitivity 1: "
+        "conversions.gauss.delta at rho = 1 / (2 sigma^2) (the binary value of sigma, exactly; BW18 Thm 8).")
+def gauss_delta_of_sigma(sigma: Any, eps_g: Any):
+    return _enc("conversions.gauss.delta", rho=1 / (2 * _q(sigma) ** 2), eps_g=eps_g)

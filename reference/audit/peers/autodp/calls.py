@@ -34,3 +34,169 @@ def rdp(q: float, sigma: float, alpha: float) -> float:
 def epsilon(q: float, sigma: float, k: int, delta: float) -> float:
     """``anaRDPacct`` composed k times, ``get_eps(delta)``."""
     return float(_acct(q, sigma, k).get_eps(delta))
+
+
+# ------------------------------------------------------------------ mechanisms, conversions, calibrations
+
+
+def rdp_gaussian(sigma: float, alpha: float) -> float:
+    """``rdp_bank.RDP_gaussian({'sigma': sigma}, alpha)``."""
+    from autodp import rdp_bank
+    return float(rdp_bank.RDP_gaussian({"sigma": sigma}, alpha))
+
+
+def rdp_laplace(b: float, alpha: float) -> float:
+    """``rdp_bank.RDP_laplace({'b': b}, alpha)``."""
+    from autodp import rdp_bank
+    return float(rdp_bank.RDP_laplace({"b": b}, alpha))
+
+
+def rdp_zcdp(rho: float, alpha: float) -> float:
+    """``rdp_bank.RDP_zCDP({'rho': rho}, alpha)``."""
+    from autodp import rdp_bank
+    return float(rdp_bank.RDP_zCDP({"rho": rho}, alpha))
+
+
+def rdp_linear_interpolation(sigma: float, alpha: float) -> float:
+    """``utils.RDP_linear_interpolation(RDP_gaussian(sigma), alpha)``: the convexity upper bound between integer
+    orders, of the Gaussian's RDP."""
+    from autodp import rdp_bank, utils
+    return float(utils.RDP_linear_interpolation(lambda a: rdp_bank.RDP_gaussian({"sigma": sigma}, a), alpha))
+
+
+def eps_ana_gaussian(sensitivity: float, sigma: float, delta: float) -> float:
+    """``dp_bank.get_eps_ana_gaussian(sigma / sensitivity, delta)`` (the analytic Gaussian mechanism)."""
+    from autodp import dp_bank
+    return float(dp_bank.get_eps_ana_gaussian(sigma / sensitivity, delta))
+
+
+def eps_gaussian(sensitivity: float, sigma: float, delta: float) -> float:
+    """``dp_bank.get_eps_gaussian(sigma / sensitivity, delta)`` (through the Gaussian's RDP)."""
+    from autodp import dp_bank
+    return float(dp_bank.get_eps_gaussian(sigma / sensitivity, delta))
+
+
+def eps_rdp(sensitivity: float, sigma: float, delta: float) -> float:
+    """``dp_bank.get_eps_rdp(RDP_gaussian(sigma / sensitivity), delta)`` (the generic RDP -> eps)."""
+    from autodp import dp_bank, rdp_bank
+    s = sigma / sensitivity
+    return float(dp_bank.get_eps_rdp(lambda a: rdp_bank.RDP_gaussian({"sigma": s}, a), delta))
+
+
+def _exact_gaussian(sigma):
+    from autodp import mechanism_zoo
+    return mechanism_zoo.ExactGaussianMechanism(sigma)
+
+
+def mech_gaussian_rdp(sigma: float, alpha: float) -> float:
+    """``mechanism_zoo.ExactGaussianMechanism(sigma).get_RDP(alpha)`` (``Mechanism.get_RDP``)."""
+    return float(_exact_gaussian(sigma).get_RDP(alpha))
+
+
+def mech_gaussian_eps(sensitivity: float, sigma: float, delta: float) -> float:
+    """``mechanism_zoo.ExactGaussianMechanism(sigma / sensitivity).get_eps(delta)`` (``Mechanism.get_eps``)."""
+    return float(_exact_gaussian(sigma / sensitivity).get_eps(delta))
+
+
+def mech_gaussian_delta(sigma: float, eps_g: float) -> float:
+    """``mechanism_zoo.ExactGaussianMechanism(sigma).get_approx_delta(eps_g)`` (``Mechanism.get_approx_delta``)."""
+    return float(_exact_gaussian(sigma).get_approx_delta(eps_g))
+
+
+def mech_laplace_rdp(b: float, alpha: float) -> float:
+    """``mechanism_zoo.LaplaceMechanism(b).get_RDP(alpha)``."""
+    from autodp import mechanism_zoo
+    return float(mechanism_zoo.LaplaceMechanism(b).get_RDP(alpha))
+
+
+def ana_gaussian_sigma(sensitivity: float, eps: float, delta: float) -> float:
+    """``calibrator_zoo.ana_gaussian_calibrator()(ExactGaussianMechanism, eps, delta).params['sigma']`` times the
+    sensitivity (it calibrates sensitivity 1)."""
+    from autodp import calibrator_zoo, mechanism_zoo
+    mech = calibrator_zoo.ana_gaussian_calibrator()(mechanism_zoo.ExactGaussianMechanism, eps, delta)
+    return float(sensitivity * mech.params["sigma"])
+
+
+def eps_delta_sigma(sensitivity: float, eps: float, delta: float) -> float:
+    """``calibrator_zoo.eps_delta_calibrator()(ExactGaussianMechanism, eps, delta, [0.01, 1000]).params['sigma']``
+    times the sensitivity."""
+    from autodp import calibrator_zoo, mechanism_zoo
+    mech = calibrator_zoo.eps_delta_calibrator()(mechanism_zoo.ExactGaussianMechanism, eps, delta, [0.01, 1000])
+    return float(sensitivity * mech.params["sigma"])
+
+
+def generalized_eps_delta_sigma(sensitivity: float, eps: float, delta: float) -> float:
+    """``calibrator_zoo.generalized_eps_delta_calibrator()(ExactGaussianMechanism, eps, delta, [0.01, 1000],
+    params={'sigma': None}, para_name='sigma').params['sigma']`` times the sensitivity."""
+    from autodp import calibrator_zoo, mechanism_zoo
+    cal = calibrator_zoo.generalized_eps_delta_calibrator()
+    def make(params, name=None):
+        return mechanism_zoo.ExactGaussianMechanism(params["sigma"]) if name is None else \
+            mechanism_zoo.ExactGaussianMechanism(params["sigma"], name=name)
+
+    mech = cal(make, eps, delta, [0.01, 1000], params={"sigma": None}, para_name="sigma")
+    return float(sensitivity * mech.params["sigma"])
+
+
+def rdp_mech_sigma(sensitivity: float, eps: float, delta: float) -> float:
+    """``privacy_calibrator.RDP_mech(RDP_gaussian, eps, delta, 'sigma', {'sigma': None})['sigma']`` times the
+    sensitivity (the smallest sigma its RDP analysis accepts)."""
+    # autodp.privacy_calibrator imported first is a circular import (it needs dp_bank, which imports it back):
+    # dp_bank first, as autodp's own modules do
+    from autodp import dp_bank  # noqa: F401
+    from autodp import privacy_calibrator, rdp_bank
+    out = privacy_calibrator.RDP_mech(rdp_bank.RDP_gaussian, eps, delta, "sigma", {"sigma": None})
+    return float(sensitivity * out["sigma"])
+
+
+def rdp_to_delta_zcdp(rho: float, eps_g: float) -> float:
+    """``converter.rdp_to_delta(lambda a: a * rho)(eps_g)`` (BBGHS conversion)."""
+    from autodp import converter
+    return float(converter.rdp_to_delta(lambda a: a * rho)(eps_g))
+
+
+def single_rdp_to_fdp(alpha: float, R: float, fpr: float) -> float:
+    """``converter.single_rdp_to_fdp(alpha, R)(fpr)``: the trade-off curve implied by one RDP point."""
+    from autodp import converter
+    return float(converter.single_rdp_to_fdp(alpha, R)(fpr))
+
+
+def rdp_to_fdp_zcdp(rho: float, fpr: float) -> float:
+    """``converter.rdp_to_fdp(lambda a: a * rho)(fpr)``: the trade-off curve implied by the zCDP curve."""
+    from autodp import converter
+    return float(converter.rdp_to_fdp(lambda a: a * rho)(fpr))
+
+
+def composed_rdp(q: float, sigma: float, k: int, alpha: float) -> float:
+    """``anaRDPacct`` with ``compose_poisson_subsampled_mechanisms(RDP_gaussian(sigma), q, coeff=k)``,
+    ``get_rdp([alpha])[0]``."""
+    return float(_acct(q, sigma, k).get_rdp([alpha])[0])
+
+
+def dp_acct_naive_eps(n: int, ei: float, di: float) -> float:
+    """``dp_acct.DP_acct`` updated n times with (ei, di): ``get_eps_delta_naive()[0]`` (its delta is n di)."""
+    from autodp import dp_acct
+    a = dp_acct.DP_acct()
+    for _ in range(int(n)):
+        a.update_DPlosses(ei, di)
+    return float(a.get_eps_delta_naive()[0])
+
+
+def dp_acct_eps(n: int, ei: float, di: float) -> float:
+    """``dp_acct.DP_acct`` updated n times with (ei, di): ``get_eps(delta)`` at delta the float just below n di
+    (the reference's total delta is n di exactly: the float below it never favours the peer)."""
+    import math
+    from autodp import dp_acct
+    a = dp_acct.DP_acct()
+    for _ in range(int(n)):
+        a.update_DPlosses(ei, di)
+    return float(a.get_eps(math.nextafter(int(n) * di, 0.0)))
+
+
+def dp_acct_min_delta(n: int, ei: float, di: float) -> float:
+    """``dp_acct.DP_acct`` updated n times with (ei, di): ``get_minimum_possible_delta()``."""
+    from autodp import dp_acct
+    a = dp_acct.DP_acct()
+    for _ in range(int(n)):
+        a.update_DPlosses(ei, di)
+    return float(a.get_minimum_possible_delta())

@@ -38,4 +38,38 @@ def declarations():
              cites="basic composition (sum of eps_i <= total_epsilon; RRUV16 Thm 3.4's filter)", against="truth"),
         # ten spends of 0.1 pass (float sum 0.9999999999999999 <= 1.0) though the exact sum of float(0.1) x 10 is
         # 1 + 5.55e-17 > 1: an unsound-rounding acceptance
+    ] + budget_declarations()
+
+
+def _left(total, spend, n):
+    """max(0, total - n spend) exactly (the binary values of the floats): the budget basic composition leaves."""
+    from fractions import Fraction
+    v = max(Fraction(0), Fraction(total) - int(n) * Fraction(spend))
+    return _refs._enclosure(v, v)
+
+
+def remaining_eps(total_epsilon, ei, n):
+    """The epsilon left of total_epsilon after n spends of ei, exactly (basic composition)."""
+    return _left(total_epsilon, ei, n)
+
+
+def remaining_dl(total_delta, di, n):
+    """The delta left of total_delta after n spends of di, exactly (basic composition)."""
+    return _left(total_delta, di, n)
+
+
+def budget_declarations():
+    """``PrivacyBudget.remaining_epsilon`` / ``remaining_delta`` after n spends: larger than the exact remainder
+    claims budget that basic composition (Dwork, Roth 2014, Thm 3.16) does not leave -- a lower claim."""
+    m = __name__ + ".calls:"
+    basic = "basic composition, Dwork, Roth 2014 (Foundations and Trends), Thm 3.16"
+    return [
+        decl(PEER.name, "diffpriv_pure.PrivacyBudget.remaining_epsilon (after n spends)", m + "remaining_epsilon",
+             remaining_eps, {"total_epsilon": (0.5, 10.0), "ei": (1e-3, 0.2), "n": (1, 50)}, claim="lower",
+             examples=({"total_epsilon": 1.0, "ei": 0.1, "n": 9}, {"total_epsilon": 2.0, "ei": 0.2, "n": 7}),
+             cites=basic, against="truth"),
+        decl(PEER.name, "diffpriv_pure.PrivacyBudget.remaining_delta (after n spends)", m + "remaining_delta",
+             remaining_dl, {"total_delta": (1e-8, 0.1), "di": (1e-10, 1e-3), "n": (1, 50)}, claim="lower",
+             examples=({"total_delta": 1e-5, "di": 1e-6, "n": 9}, {"total_delta": 0.01, "di": 1e-3, "n": 7}),
+             cites=basic, against="truth"),
     ]

@@ -42,3 +42,26 @@ def budget(total_epsilon: float, total_delta: float = 0.0) -> _Filter:
 def pure_filter(eps_g: float) -> _Filter:
     """``PrivacyBudget(total_epsilon=eps_g, total_delta=0)``: the budget under the reference filter's name."""
     return _Filter(eps_g, 0.0)
+
+
+def _spent(total_epsilon, total_delta, ei, di, n):
+    if int(n) * ei > total_epsilon or int(n) * di > total_delta:
+        raise DomainLimit("n spends of (ei, di) exceed the budget: not a remaining-budget point")
+    b = dp.PrivacyBudget(total_epsilon, total_delta)
+    for _ in range(int(n)):
+        b.spend(ei, di)
+    return b
+
+
+def remaining_epsilon(total_epsilon: float, ei: float, n: int) -> float:
+    """``PrivacyBudget(total_epsilon)`` after n spends of ei: ``remaining_epsilon``."""
+    return float(_spent(total_epsilon, 0.0, ei, 0.0, n).remaining_epsilon)
+
+
+def remaining_delta(total_delta: float, di: float, n: int) -> float:
+    """``PrivacyBudget(1.0, total_delta)`` after n spends of (1e-9, di): ``remaining_delta``."""
+    return float(_spent(1.0, total_delta, 1e-9, di, n).remaining_delta)
+
+
+class DomainLimit(ValueError):
+    """A point the wrapper cannot express (skipped by the audit, never charged to the peer)."""

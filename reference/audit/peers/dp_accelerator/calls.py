@@ -29,3 +29,39 @@ def rdp_curve(q: float, sigma: float, alpha: float) -> float:
     if alpha not in curve:
         raise ValueError(f"alpha={alpha!r} is not one of DPSGDAccountant's orders")
     return float(curve[alpha])
+
+
+_N = 10 ** 6
+
+
+def _batch(q: float) -> int:
+    """The batch size b with b / 10**6 == q (the public API takes batch and dataset sizes, not q)."""
+    b = round(q * _N)
+    if b < 1 or b / _N != q:
+        raise DomainLimit(f"q={q!r} is not batch_size / 10**6 for an integer batch_size")
+    return b
+
+
+def epsilon_batch(q: float, sigma: float, k: int, delta: float) -> float:
+    """``DPSGDAccountant(sigma, b, 10**6).get_epsilon_batch([k], delta)[0]`` with q = b / 10**6."""
+    return float(dp_accelerator.DPSGDAccountant(sigma, _batch(q), _N).get_epsilon_batch([int(k)], delta)[0])
+
+
+def jax_privacy_epsilon(q: float, sigma: float, k: int, delta: float) -> float:
+    """``dp_accelerator.jax_privacy.compute_epsilon(sigma, b, 10**6, k, delta)`` with q = b / 10**6."""
+    from dp_accelerator import jax_privacy
+    return float(jax_privacy.compute_epsilon(sigma, _batch(q), _N, int(k), delta))
+
+
+def jax_privacy_rdp_curve(q: float, sigma: float, k: int, alpha: float) -> float:
+    """``dp_accelerator.jax_privacy.compute_rdp_curve(sigma, b, 10**6, k)[alpha]``: the RDP of k steps at one of
+    its orders."""
+    from dp_accelerator import jax_privacy
+    curve = jax_privacy.compute_rdp_curve(sigma, _batch(q), _N, int(k))
+    if alpha not in curve:
+        raise ValueError(f"alpha={alpha!r} is not one of DPSGDAccountant's orders")
+    return float(curve[alpha])
+
+
+class DomainLimit(ValueError):
+    """A point the wrapper cannot express (skipped by the audit, never charged to the peer)."""

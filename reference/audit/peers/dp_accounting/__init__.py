@@ -113,7 +113,7 @@ def _grid_declarations() -> list[Declaration]:
 
 
 def declarations() -> list[Declaration]:
-    return _grid_declarations() + sgm_declarations() + calibration_declarations()
+    return _grid_declarations() + sgm_declarations() + calibration_declarations() + mechanism_declarations()
 
 
 def calibration_declarations() -> list[Declaration]:
@@ -173,3 +173,100 @@ def sgm_declarations():  # the DP-SGD / Gaussian-composition paths (issue 28)
              examples=({"q": 1.0, "sigma": 1.0, "k": 10, "eps_g": 3.0},),
              cites="Doroshenko et al. 2022", against="truth"),
     ]
+
+
+# ---------------------------------------------------------------------------------------------------- mechanisms
+
+
+def gauss_delta_two(s1, s2, eps_g):
+    """delta(eps_g) of two Gaussian mechanisms composed: the Gaussian curve at rho = 1/(2 s1^2) + 1/(2 s2^2)
+    (zCDP composes additively and the composition of Gaussians is a Gaussian of that rho: BS16 Lemma 2.3)."""
+    from dpbounds.audit.peers._refs import _enc, _q
+    return _enc("conversions.gauss.delta", rho=1 / (2 * _q(s1) ** 2) + 1 / (2 * _q(s2) ** 2), eps_g=eps_g)
+
+
+def kov15_one(eps, eps_g):
+    """The exact delta(eps_g) of one pure eps-DP mechanism (binary randomized response, the worst case):
+    conversions.kov15.exact at k = 1 (KOV15 Thm 3.3)."""
+    from dpbounds.audit.peers._refs import _enc
+    return _enc("conversions.kov15.exact", eps=eps, k=1, eps_g=eps_g)
+
+
+BW18 = "Balle, Wang 2018, arXiv:1805.06530v2, Thm 8 (the analytic Gaussian mechanism)"
+SENS = {"sensitivity": [1.0, 2.0]}
+
+
+def mechanism_declarations() -> list[Declaration]:
+    """The Gaussian and Laplace mechanisms' curves and calibrations, the RDP -> delta conversion and the RDP
+    accountant's delta (every reference certified: BW18 for the Gaussian, the Laplace curve's closed form,
+    the optimal single-order RDP conversion, composition.sgm.*)."""
+    from dpbounds.audit.peers import _refs
+    from dpbounds.audit.peers import _sgm_calibration as C
+    m = __name__ + ".calls:"
+    sig = {**SENS, "eps": (0.01, 20.0), "delta": (1e-12, 0.5)}
+    sig_ex = ({"sensitivity": 1.0, "eps": 1.0, "delta": 1e-5}, {"sensitivity": 2.0, "eps": 10.0, "delta": 1e-10},
+              {"sensitivity": 1.0, "eps": 0.1, "delta": 1e-6})
+    out = [
+        decl(PEER.name, "dp_accounting.gaussian_mechanism.get_epsilon_gaussian", m + "get_epsilon_gaussian",
+             _refs.gauss_eps_of_sigma, {**SENS, "sigma": (0.05, 100.0), "delta": (1e-12, 0.5)},
+             examples=({"sensitivity": 1.0, "sigma": 1.0, "delta": 1e-5},
+                       {"sensitivity": 2.0, "sigma": 5.0, "delta": 1e-8}), cites=BW18, against="truth"),
+        decl(PEER.name, "dp_accounting.gaussian_mechanism.get_sigma_gaussian", m + "get_sigma_gaussian",
+             _refs.gauss_sigma_min, sig, examples=sig_ex, cites=BW18, against="truth"),
+        decl(PEER.name, "dp_accounting.pld.accountant.get_smallest_gaussian_noise (num_queries 1)",
+             m + "smallest_gaussian_noise", _refs.gauss_sigma_min, sig, examples=sig_ex,
+             cites=BW18 + "; PLD search, Doroshenko et al. 2022, arXiv:2207.04380v1", against="truth"),
+        decl(PEER.name, "dp_accounting.pld.privacy_loss_mechanism.GaussianPrivacyLoss.from_privacy_guarantee",
+             m + "gaussian_from_guarantee", _refs.gauss_sigma_min, sig, examples=sig_ex, cites=BW18,
+             against="truth"),
+        decl(PEER.name, "dp_accounting.pld.accountant.get_smallest_laplace_noise (num_queries 1, delta 0)",
+             m + "smallest_laplace_noise", _refs.laplace_scale_min, {**SENS, "eps": (0.01, 20.0)},
+             examples=({"sensitivity": 1.0, "eps": 1.0}, {"sensitivity": 2.0, "eps": 0.3}),
+             cites="Dwork, McSherry, Nissim, Smith 2006 (the Laplace mechanism: scale Delta/eps is eps-DP, and no "
+                   "smaller scale is)", against="truth"),
+        decl(PEER.name, "dp_accounting.pld.privacy_loss_mechanism.LaplacePrivacyLoss.from_privacy_guarantee "
+             "(delta 0)", m + "laplace_from_guarantee", _refs.laplace_scale_min, {**SENS, "eps": (0.01, 20.0)},
+             examples=({"sensitivity": 1.0, "eps": 1.0}, {"sensitivity": 2.0, "eps": 0.3}),
+             cites="Dwork, McSherry, Nissim, Smith 2006", against="truth"),
+        decl(PEER.name, "dp_accounting.pld.privacy_loss_mechanism.GaussianPrivacyLoss.get_delta_for_epsilon",
+             m + "gaussian_loss_delta", _refs.gauss_delta_of_sigma, {"sigma": (0.05, 100.0), "eps_g": (0.0, 50.0)},
+             examples=({"sigma": 1.0, "eps_g": 1.0}, {"sigma": 0.5, "eps_g": 3.0}, {"sigma": 5.0, "eps_g": 0.1}),
+             cites=BW18, against="truth"),
+        decl(PEER.name, "dp_accounting.pld.privacy_loss_mechanism.LaplacePrivacyLoss.get_delta_for_epsilon",
+             m + "laplace_loss_delta", "mechanisms.laplace.delta", {"b": (0.05, 100.0), "eps_g": (0.0, 50.0)},
+             examples=({"b": 1.0, "eps_g": 0.5}, {"b": 2.0, "eps_g": 0.1}, {"b": 0.5, "eps_g": 3.0}),
+             cites="the Laplace mechanism's privacy profile (BBG18; proofs_check mechanisms.laplace.delta)",
+             against="truth"),
+        decl(PEER.name, "dp_accounting.pld.privacy_loss_distribution.PrivacyLossDistribution"
+             ".get_delta_for_epsilon_for_composed_pld (two Gaussians)", m + "composed_pld_delta", gauss_delta_two,
+             {"s1": (0.3, 50.0), "s2": (0.3, 50.0), "eps_g": (0.0, 20.0)},
+             examples=({"s1": 1.0, "s2": 2.0, "eps_g": 1.0}, {"s1": 0.5, "s2": 0.5, "eps_g": 3.0}),
+             cites="Doroshenko et al. 2022, arXiv:2207.04380v1; the exact curve: BW18 Thm 8 at the summed rho "
+                   "(BS16 arXiv:1605.02065v1 Lemma 2.3)", against="truth"),
+        decl(PEER.name, "dp_accounting.rdp.rdp_privacy_accountant.compute_delta", m + "compute_delta",
+             "conversions.rdp.optimal.delta", {"alpha": (1.001, 256.0), "R": (1e-4, 50.0), "eps_g": (0.0, 50.0)},
+             examples=({"alpha": 4.0, "R": 0.5, "eps_g": 1.0}, {"alpha": 32.0, "R": 2.0, "eps_g": 5.0},
+                       {"alpha": 1.5, "R": 0.01, "eps_g": 0.1}),
+             cites="CKS20 arXiv:2004.00010v4 Prop. 12 and the KL bound delta <= sqrt(1 - e^-R) (its comments); "
+                   "against the optimal single-order conversion", against="truth"),
+    ]
+    out.append(decl(PEER.name, "dp_accounting.pld.privacy_loss_distribution.from_privacy_parameters (delta 0) "
+                    ".get_delta_for_epsilon", m + "pure_pld_delta", kov15_one,
+                    {"eps": (0.01, 10.0), "eps_g": (0.0, 10.0)},
+                    examples=({"eps": 1.0, "eps_g": 0.5}, {"eps": 2.0, "eps_g": 0.1}, {"eps": 0.5, "eps_g": 0.0}),
+                    cites=KOV15, against="truth"))
+    sgm_delta = {"q": (1e-6, 1.0), "sigma": (0.5, 50.0), "k": (1, 10000), "eps_g": (0.0, 10.0)}
+    for f, c in (("RdpAccountant.get_delta", "rdp_delta"),
+                 ("RdpAccountant.get_delta_and_optimal_order", "rdp_delta_and_order")):
+        out.append(decl(PEER.name, f"dp_accounting.rdp.rdp_privacy_accountant.{f}", m + c, "composition.sgm.delta",
+                        sgm_delta, examples=({"q": 1.0, "sigma": 1.0, "k": 10, "eps_g": 3.0},
+                                             {"q": 1.0, "sigma": 2.0, "k": 100, "eps_g": 5.0}),
+                        cites="MTZ19 + CKS20 Prop. 12 (delta form)", against="truth"))
+    out.append(decl(PEER.name, "dp_accounting.rdp.rdp_privacy_accountant.RdpAccountant.get_epsilon_and_optimal_order",
+                    m + "rdp_epsilon_and_order", "composition.sgm.eps", SGM_EPS,
+                    examples=({"q": 1.0, "sigma": 1.0, "k": 10, "delta": 1e-5},
+                              {"q": 0.01, "sigma": 1.0, "k": 1, "delta": 1e-5}),
+                    cites="MTZ19 + CKS20 Prop. 12", against="truth"))
+    out += C.calibration_declarations(PEER, "dp_accounting.pld.accountant.get_smallest_subsampled_gaussian_noise",
+                                      m + "smallest_subsampled_gaussian_noise")
+    return out

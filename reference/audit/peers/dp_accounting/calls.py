@@ -50,7 +50,7 @@ def rdp_at_order(q: float, sigma: float, alpha: float) -> float:
     alpha (read back through ``_rdp``, the accountant's state)."""
     acc = dp_accounting.rdp.RdpAccountant(orders=[float(alpha)])
     acc.compose(_event(q, sigma), 1)
-    return float(acc._rdp[0])  # noqa: SLF001  (the RDP the accountant composed; no public getter)
+    return float(acc.rdp[0])  # its public ``rdp`` property: the RDP composed, at each order
 
 
 def rdp_epsilon(q: float, sigma: float, k: int, delta: float) -> float:
@@ -131,3 +131,106 @@ def pld_schedule_epsilon(q1: float, s1: float, k1: int, q2: float, s2: float, k2
 def rdp_schedule_epsilon(q1: float, s1: float, k1: int, q2: float, s2: float, k2: int, delta: float) -> float:
     """The same with ``RdpAccountant``."""
     return _schedule_epsilon(dp_accounting.rdp.RdpAccountant(), q1, s1, k1, q2, s2, k2, delta)
+
+# ---------------------------------------------------------------------------------------------------- Gaussian and
+# Laplace mechanisms, their calibrations, the RDP -> delta conversion, the RDP accountant's delta
+
+
+def _params(eps, delta):
+    from dp_accounting.pld import common
+    return common.DifferentialPrivacyParameters(float(eps), float(delta))
+
+
+def get_epsilon_gaussian(sensitivity: float, sigma: float, delta: float) -> float:
+    """``gaussian_mechanism.get_epsilon_gaussian(sigma / sensitivity, delta)``."""
+    from dp_accounting import gaussian_mechanism
+    return float(gaussian_mechanism.get_epsilon_gaussian(sigma / sensitivity, delta))
+
+
+def get_sigma_gaussian(sensitivity: float, eps: float, delta: float) -> float:
+    """``sensitivity * gaussian_mechanism.get_sigma_gaussian(eps, delta)`` (it calibrates sensitivity 1)."""
+    from dp_accounting import gaussian_mechanism
+    return float(sensitivity * gaussian_mechanism.get_sigma_gaussian(eps, delta))
+
+
+def smallest_gaussian_noise(sensitivity: float, eps: float, delta: float) -> float:
+    """``pld.accountant.get_smallest_gaussian_noise((eps, delta), num_queries=1, sensitivity)``."""
+    from dp_accounting.pld import accountant
+    return float(accountant.get_smallest_gaussian_noise(_params(eps, delta), 1, sensitivity))
+
+
+def smallest_subsampled_gaussian_noise(eps_g: float, delta: float, q: float, k: int) -> float:
+    """``pld.accountant.get_smallest_subsampled_gaussian_noise((eps_g, delta), k, 1, q)``: a noise multiplier."""
+    from dp_accounting.pld import accountant
+    return float(accountant.get_smallest_subsampled_gaussian_noise(_params(eps_g, delta), int(k), 1, q))
+
+
+def smallest_laplace_noise(sensitivity: float, eps: float) -> float:
+    """``pld.accountant.get_smallest_laplace_noise((eps, 0), num_queries=1, sensitivity)``: pure eps-DP."""
+    from dp_accounting.pld import accountant
+    return float(accountant.get_smallest_laplace_noise(_params(eps, 0.0), 1, sensitivity))
+
+
+def gaussian_from_guarantee(sensitivity: float, eps: float, delta: float) -> float:
+    """``GaussianPrivacyLoss.from_privacy_guarantee((eps, delta), sensitivity).standard_deviation``."""
+    from dp_accounting.pld import privacy_loss_mechanism as plm
+    return float(plm.GaussianPrivacyLoss.from_privacy_guarantee(_params(eps, delta), sensitivity).standard_deviation)
+
+
+def laplace_from_guarantee(sensitivity: float, eps: float) -> float:
+    """``LaplacePrivacyLoss.from_privacy_guarantee((eps, 0), sensitivity).parameter``: the scale for pure eps-DP."""
+    from dp_accounting.pld import privacy_loss_mechanism as plm
+    return float(plm.LaplacePrivacyLoss.from_privacy_guarantee(_params(eps, 0.0), sensitivity).parameter)
+
+
+def gaussian_loss_delta(sigma: float, eps_g: float) -> float:
+    """``GaussianPrivacyLoss(sigma).get_delta_for_epsilon(eps_g)`` (sensitivity 1): the mechanism's exact curve."""
+    from dp_accounting.pld import privacy_loss_mechanism as plm
+    return float(plm.GaussianPrivacyLoss(sigma).get_delta_for_epsilon(eps_g))
+
+
+def laplace_loss_delta(b: float, eps_g: float) -> float:
+    """``LaplacePrivacyLoss(b).get_delta_for_epsilon(eps_g)`` (sensitivity 1)."""
+    from dp_accounting.pld import privacy_loss_mechanism as plm
+    return float(plm.LaplacePrivacyLoss(b).get_delta_for_epsilon(eps_g))
+
+
+def composed_pld_delta(s1: float, s2: float, eps_g: float) -> float:
+    """``from_gaussian_mechanism(s1).get_delta_for_epsilon_for_composed_pld(from_gaussian_mechanism(s2), eps_g)``:
+    delta of the two Gaussian mechanisms composed (PLDs discretized pessimistically)."""
+    from dp_accounting.pld import privacy_loss_distribution as pld
+    return float(pld.from_gaussian_mechanism(s1).get_delta_for_epsilon_for_composed_pld(
+        pld.from_gaussian_mechanism(s2), eps_g))
+
+
+def compute_delta(alpha: float, R: float, eps_g: float) -> float:
+    """``rdp_privacy_accountant.compute_delta([alpha], [R], eps_g)[0]`` (CKS20 Prop. 12 and the KL bound)."""
+    return float(rdp.compute_delta([float(alpha)], [R], eps_g)[0])
+
+
+def _rdp_acc(q, sigma, k):
+    acc = dp_accounting.rdp.RdpAccountant()
+    acc.compose(_event(q, sigma), int(k))
+    return acc
+
+
+def rdp_delta(q: float, sigma: float, k: int, eps_g: float) -> float:
+    """``RdpAccountant().compose(PoissonSampledDpEvent(q, GaussianDpEvent(sigma)), k).get_delta(eps_g)``."""
+    return float(_rdp_acc(q, sigma, k).get_delta(eps_g))
+
+
+def rdp_delta_and_order(q: float, sigma: float, k: int, eps_g: float) -> float:
+    """The delta of ``get_delta_and_optimal_order(eps_g)``."""
+    return float(_rdp_acc(q, sigma, k).get_delta_and_optimal_order(eps_g)[0])
+
+
+def rdp_epsilon_and_order(q: float, sigma: float, k: int, delta: float) -> float:
+    """The epsilon of ``get_epsilon_and_optimal_order(delta)``."""
+    return float(_rdp_acc(q, sigma, k).get_epsilon_and_optimal_order(delta)[0])
+
+
+def pure_pld_delta(eps: float, eps_g: float) -> float:
+    """``privacy_loss_distribution.from_privacy_parameters((eps, 0)).get_delta_for_epsilon(eps_g)``: the PLD of a
+    pure eps-DP mechanism (randomized response, a sparse PMF), its delta at eps_g."""
+    from dp_accounting.pld import privacy_loss_distribution as pld
+    return float(pld.from_privacy_parameters(_params(eps, 0.0)).get_delta_for_epsilon(eps_g))

@@ -38,4 +38,26 @@ def declarations():
                        {"q": 1.0, "sigma": 0.5, "k": 100, "fpr": 0.1},
                        {"q": 1.0, "sigma": 2.0, "k": 10, "fpr": 0.01}),
              cites="DRS19, arXiv:1905.02383v3, Prop. 2.12 (PLD -> trade-off)", against="truth"),
-    ]
+    ] + converter_declarations()
+
+
+def converter_declarations():
+    """``CTDAccountant.get_mu_and_regret`` and ``converter.PLDConverter`` on the PLD CTDAccountant builds for k
+    Gaussian steps
+    (q = 1: exactly sqrt(k)/sigma-GDP, whose trade-off curve G_mu is symmetric, G_mu^-1 = G_mu: DRS19
+    arXiv:1905.02383v3, Sec. 2)."""
+    m = __name__ + ".calls:"
+    mu_ex = ({"q": 1.0, "sigma": 1.0, "k": 10}, {"q": 1.0, "sigma": 2.0, "k": 100})
+    b_ex = ({"q": 1.0, "sigma": 1.0, "k": 10, "fpr": 0.1}, {"q": 1.0, "sigma": 2.0, "k": 10, "fpr": 0.01})
+    gm = "Gomez, Kulynych et al. 2025, arXiv:2503.10945; against exactly sqrt(k)/sigma-GDP (DRS19 Cor. 3.3)"
+    out = [decl(PEER.name, "gdpnum.dpsgd.CTDAccountant.get_mu_and_regret", m + "ctd_mu", _refs.sgm_mu, _Q1,
+                examples=mu_ex, cites=gm, against="truth")]
+    for f, c in (("get_mu", "converter_mu"), ("get_mu_and_regret", "converter_mu_and_regret")):
+        out.append(decl(PEER.name, f"gdpnum.converter.PLDConverter.{f} (the k-step Gaussian PLD)", m + c, _refs.sgm_mu,
+                        _Q1, examples=mu_ex, cites=gm, against="truth"))
+    for f, c in (("get_beta", "converter_beta"), ("tradeoff_function", "converter_tradeoff"),
+                 ("inverse_tradeoff_function", "converter_inverse_tradeoff")):
+        out.append(decl(PEER.name, f"gdpnum.converter.PLDConverter.{f} (the k-step Gaussian PLD)", m + c,
+                        _refs.sgm_tradeoff, {**_Q1, "fpr": FPR}, claim="lower", examples=b_ex,
+                        cites=gm + "; DRS19 Prop. 2.12 (PLD -> trade-off)", against="truth"))
+    return out

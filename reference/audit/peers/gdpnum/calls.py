@@ -28,3 +28,40 @@ def ctd_epsilon(q: float, sigma: float, k: int, delta: float) -> float:
 def ctd_beta(q: float, sigma: float, k: int, fpr: float) -> float:
     """``CTDAccountant.get_beta(alpha=fpr)``: DP-SGD's type-II error at fpr."""
     return float(_ctd(q, sigma, k).get_beta(alpha=fpr))
+
+
+def ctd_mu(q: float, sigma: float, k: int) -> float:
+    """``CTDAccountant`` stepped k times, ``get_mu_and_regret()[0]``."""
+    return float(_ctd(q, sigma, k).get_mu_and_regret()[0])
+
+
+def _converter(q: float, sigma: float, k: int):
+    """``PLDConverter`` of the PLD ``CTDAccountant`` builds for k Gaussian steps (q = 1: dp_accounting's
+    connect-the-dots PLD of the k-fold Gaussian mechanism)."""
+    from gdpnum import converter
+    return converter.PLDConverter(_ctd(q, sigma, k).get_pld())
+
+
+def converter_mu(q: float, sigma: float, k: int) -> float:
+    """``PLDConverter(pld).get_mu()``."""
+    return float(_converter(q, sigma, k).get_mu())
+
+
+def converter_mu_and_regret(q: float, sigma: float, k: int) -> float:
+    """``PLDConverter(pld).get_mu_and_regret()[0]``."""
+    return float(_converter(q, sigma, k).get_mu_and_regret()[0])
+
+
+def converter_beta(q: float, sigma: float, k: int, fpr: float) -> float:
+    """``PLDConverter(pld).get_beta(fpr)``."""
+    return float(_converter(q, sigma, k).get_beta(fpr))
+
+
+def converter_tradeoff(q: float, sigma: float, k: int, fpr: float) -> float:
+    """``PLDConverter(pld).tradeoff_function([fpr])[0]``."""
+    return float(_converter(q, sigma, k).tradeoff_function([fpr])[0])
+
+
+def converter_inverse_tradeoff(q: float, sigma: float, k: int, fpr: float) -> float:
+    """``PLDConverter(pld).inverse_tradeoff_function([fpr])[0]``."""
+    return float(_converter(q, sigma, k).inverse_tradeoff_function([fpr])[0])
