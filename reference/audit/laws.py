@@ -15,6 +15,7 @@ beta       (a trade-off curve at fpr) in [0, 1 - fpr]; non-increasing in fpr; no
            rho, R, k, q; non-decreasing in sigma
 sigma      (a noise calibration) >= 0, not NaN; non-increasing in eps and delta; non-decreasing in sensitivity
 mu         >= 0, not NaN; non-decreasing in k, q; non-increasing in sigma
+remaining  (a budget left after n spends) >= 0; non-increasing in n and in the spend; non-decreasing in the total
 =========  =======================================================================================================
 
 and, for every quantity, ``terminates`` and ``no_crash``.  The monotonicity laws are those of the true quantities
@@ -67,11 +68,11 @@ _BY_CALLABLE = {"gauss_sigma_min": "sigma", "sigma_min": "sigma", "laplace_scale
                 "fixed_size_eps": "eps", "sgm_rdp_k": "rdp",
                 "gauss_delta_of_sigma": "delta", "gauss_delta_two": "delta", "kov15_one": "delta",
                 "gauss_rdp": "rdp", "zcdp_rdp": "rdp", "gauss_delta_rho": "delta", "min_delta": "delta",
-                "substitution_delta": "delta"}
+                "substitution_delta": "delta", "remaining_eps": "remaining", "remaining_dl": "remaining"}
 
 
 def quantity(decl: Declaration) -> str | None:
-    """What ``decl`` returns: eps, delta, rdp, beta, sigma, mu, boundary; None when not known."""
+    """What ``decl`` returns: eps, delta, rdp, beta, sigma, mu, boundary, remaining; None when not known."""
     q = getattr(decl, "quantity", None)
     if q:
         return str(q)
@@ -118,6 +119,11 @@ def laws_for(decl: Declaration) -> list[str]:
         down += [n for n in names if n in _EPS or n in _DELTA]
         # more sensitivity, more steps or a larger sampling rate never need less noise
         up += [n for n in names if n == "sensitivity" or n in _K or n == "q"]
+    elif what == "remaining":
+        # a budget left after n spends: more spends, or larger ones, leave less; a larger total leaves more
+        out.append("nonnegative")
+        down += [n for n in names if n in _K or n in _EPS or n in _DELTA]
+        up += [n for n in names if n in ("total_epsilon", "total_delta")]
     elif what == "boundary":
         out.append("nonnegative")
         down += [n for n in names if n in _DELTA]

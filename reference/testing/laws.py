@@ -489,6 +489,26 @@ def scan_grid(domain: Any, n: int = SCAN_POINTS) -> list[Any]:
     return sorted({lo + (hi - lo) * i / (n - 1) for i in range(n)})
 
 
+def _scan_order(grid: Sequence[Any], v: Any) -> list[Any]:
+    """The order a scan calls its grid: the example's own value, the two ends, then the grid nearest the example
+    first (in decades when both are positive and the grid spans more than three) -- the documented part of the
+    domain before its far edges, each side in turn."""
+    vals = sorted({*grid, v})
+    lo, hi = vals[0], vals[-1]
+    pos = [x for x in vals if isinstance(x, (int, float)) and x > 0]
+    logs = isinstance(v, (int, float)) and v > 0 and len(pos) >= 2 and pos[-1] / pos[0] > 1e3
+
+    def dist(x: Any) -> float:
+        if not isinstance(x, (int, float)) or not isinstance(v, (int, float)):
+            return 0.0
+        if logs:
+            return abs(math.log10(x) - math.log10(v)) if x > 0 else math.inf
+        return abs(float(x) - float(v))
+
+    head = [v] + [x for x in (lo, hi) if x != v]
+    return head + sorted((x for x in vals if x not in head), key=dist)
+
+
 def _pairs(strategy_point: Any, p: str, domain: Any) -> Any:
     """Pairs of points differing in ``p``: the second value from the domain, or a float step from the first."""
     from hypothesis import strategies as st
@@ -715,7 +735,7 @@ def check_laws(fn: Callable[..., Any] | Any, *, inputs: Mapping[str, Any], laws:
     def scan(law: str, kind: str, p: str, base: Mapping[str, Any], until: float) -> None:
         """The law at ``base``: ``p`` over its grid (until the monotonic time ``until``), every pair compared; the
         worst violation recorded."""
-        vals = sorted({*scan_grid(inputs[p]), base[p]})
+        vals = _scan_order(scan_grid(inputs[p]), base[p])
         got: list[tuple[dict[str, Any], float]] = []
         slow = 0
         for v in vals:
@@ -762,17 +782,20 @@ def check_laws(fn: Callable[..., Any] | Any, *, inputs: Mapping[str, Any], laws:
 
     bases = [{n: _num(n, e[n]) for n in inputs} for e in examples if set(e) >= set(inputs)]
     try:
-        # each scan gets an equal share of half the time left, so that a slow example (seconds per call) does not
-        # starve a fast one, and the random search keeps half of the time
-        scans = [(law, kind, p, base) for law, kind, p in mono_laws for base in bases]
-        for i, (law, kind, p, base) in enumerate(scans):
+        # each scan gets its share of half the time left (the first law's scans -- the quantity's own argument,
+        # laws_for puts it first -- three shares each), so that a slow example (seconds per call) does not starve a
+        # fast one, and the random search keeps half of the time
+        scans = [(law, kind, p, base, 3 if j == 0 else 1) for j, (law, kind, p) in enumerate(mono_laws)
+                 for base in bases]
+        for i, (law, kind, p, base, w) in enumerate(scans):
             assert p is not None
             if state.out_of_time:
                 break
             if law in found:
                 continue
             now = time.monotonic()
-            scan(law, kind, p, base, now + max(0.0, t_end - now) / (2 * (len(scans) - i)))
+            left = sum(x[4] for x in scans[i:])
+            scan(law, kind, p, base, now + max(0.0, t_end - now) * w / (2 * left))
         k = 0
         for law, kind, p in mono_laws:
             if state.out_of_time:
