@@ -262,6 +262,7 @@ def test_a_scan_at_the_examples_finds_a_violation_at_tiny_deltas_the_search_budg
     w = r.violations[0].witness
     assert w["a"]["delta"] < 1e-16 and w["a"]["delta"] < w["b"]["delta"] and w["a"]["sigma"] == w["b"]["sigma"] == 1.0
     a, b = r.violations[0].values
+    # the scan calls the example's value first, then the ends and outward: the pair is still ordered a < b in delta
     assert a < b and (a, b) == (eps_float_noise_below_1e16(**w["a"]), eps_float_noise_below_1e16(**w["b"]))
     # the same scan of the correct function: consistent (every pair of the grid judged)
     ok = check_laws(gauss_eps, inputs=DELTA, laws=["nonincreasing:delta"], examples=ex, **kw)
@@ -275,3 +276,16 @@ def test_scan_grid_spans_the_decades_and_keeps_the_ends():
     assert scan_grid((1, 10)) == list(range(1, 11)) and scan_grid([3, 2, 2.5]) == [2, 2.5, 3]
     lin = scan_grid((0.5, 50.0))
     assert lin[0] == 0.5 and lin[-1] == 50.0 and len(lin) == 16
+
+
+def test_a_scan_of_a_correct_function_in_every_parameter_is_consistent():
+    # the scan calls its grid out of order (nearest the example first): every pair it judges is ordered in the
+    # law's parameter, so a correct function increasing in one input and decreasing in another passes both laws
+    def eps(q, sigma, delta):
+        return gauss_eps(delta, sigma) * q
+    dom = {"q": (1e-4, 1.0), "sigma": (0.5, 50.0), "delta": (0.0, 1.0)}
+    ex = ({"q": 0.01, "sigma": 1.0, "delta": 1e-5}, {"q": 1.0, "sigma": 2.0, "delta": 1e-8})
+    r = check_laws(eps, inputs=dom, laws=["nonincreasing:delta", "nondecreasing:q", "nonincreasing:sigma"],
+                   examples=ex, seconds=60, max_examples=3, call_seconds=5.0, warmup_seconds=1.0)
+    assert r.verdict == "consistent", r.summary()
+    assert all(r.judged[law] >= 20 for law in r.laws), r.judged

@@ -753,6 +753,7 @@ def check_laws(fn: Callable[..., Any] | Any, *, inputs: Mapping[str, Any], laws:
                 continue
             if r[0] == "ok" and isinstance(r[1], float) and not math.isnan(r[1]):
                 got.append((x, r[1]))
+        got.sort(key=lambda t: t[0][p])  # pairs (a, b) with a[p] < b[p]: the scan calls in another order
         worst = None
         for i, (a, fa) in enumerate(got):
             for b, fb in got[i + 1:]:
