@@ -8,13 +8,14 @@ callable) or given by ``Declaration.quantity`` when set; the laws follow from th
 quantity   laws
 =========  =======================================================================================================
 eps        >= 0, not NaN; non-increasing in delta; non-decreasing in k, q, rho / R / mu (the privacy parameters
-           composed or converted); non-increasing in sigma
+           composed or converted) and a sensitivity; non-increasing in sigma (or the noise scale)
 delta      in [0, 1], not NaN; non-increasing in eps; as eps for k, q, sigma, rho
 rdp        >= 0, not NaN; non-decreasing in alpha (Van Erven & Harremoes 2014, Thm 3), k, q; non-increasing in sigma
 beta       (a trade-off curve at fpr) in [0, 1 - fpr]; non-increasing in fpr; non-increasing in eps, delta, mu,
            rho, R, k, q; non-decreasing in sigma
-sigma      (a noise calibration) >= 0, not NaN; non-increasing in eps and delta; non-decreasing in sensitivity
-mu         >= 0, not NaN; non-decreasing in k, q; non-increasing in sigma
+sigma      (a noise calibration) >= 0, not NaN; non-increasing in eps, delta and rho; non-decreasing in a
+           sensitivity
+mu, rho    >= 0, not NaN; non-decreasing in k, q, a sensitivity; non-increasing in sigma (or the noise scale)
 remaining  (a budget left after n spends) >= 0; non-increasing in n and in the spend; non-decreasing in the total
 =========  =======================================================================================================
 
@@ -52,7 +53,9 @@ DEFAULT_RTOL = 1e-9
 _EPS = ("eps", "eps_g", "epsilon", "ei")
 _DELTA = ("delta", "delta_g", "di", "slack")
 _K = ("k", "n", "k1", "k2", "steps", "T")
-_SIGMA = ("sigma", "noise_multiplier", "s1", "s2")
+_SIGMA = ("sigma", "noise_multiplier", "s1", "s2", "scale", "b")
+#: sensitivities: more of one never gives more privacy
+_SENS = ("sensitivity", "d_in", "l0", "linf")
 _LEVEL = ("rho", "R", "mu", "V")
 
 #: the quantity of a reference: registry id prefixes and the names of the certified callables the peers use
@@ -68,11 +71,16 @@ _BY_CALLABLE = {"gauss_sigma_min": "sigma", "sigma_min": "sigma", "laplace_scale
                 "fixed_size_eps": "eps", "sgm_rdp_k": "rdp",
                 "gauss_delta_of_sigma": "delta", "gauss_delta_two": "delta", "kov15_one": "delta",
                 "gauss_rdp": "rdp", "zcdp_rdp": "rdp", "gauss_delta_rho": "delta", "min_delta": "delta",
-                "substitution_delta": "delta", "remaining_eps": "remaining", "remaining_dl": "remaining"}
+                "substitution_delta": "delta", "remaining_eps": "remaining", "remaining_dl": "remaining",
+                "clt_mu_poisson": "mu", "clt_mu_uniform": "mu", "clt_mu_poisson_epochs": "mu",
+                "clt_mu_uniform_epochs": "mu", "clt_eps_poisson": "eps", "clt_eps_uniform": "eps",
+                "clt_eps_uniform_epochs": "eps", "gdp_eps": "eps", "laplace_eps": "eps", "gauss_rho": "rho",
+                "tree_zcdp_one_leaf": "rho", "sigma_of_rho": "sigma", "laplace_std_min": "sigma",
+                "gaussian_std_min": "sigma", "laplace_rdp_of_mu": "rdp", "rr_rdp": "rdp"}
 
 
 def quantity(decl: Declaration) -> str | None:
-    """What ``decl`` returns: eps, delta, rdp, beta, sigma, mu, boundary, remaining; None when not known."""
+    """What ``decl`` returns: eps, delta, rdp, beta, sigma, mu, rho, boundary, remaining; None when not known."""
     q = getattr(decl, "quantity", None)
     if q:
         return str(q)
@@ -95,18 +103,18 @@ def laws_for(decl: Declaration) -> list[str]:
     out = ["terminates", "no_crash", "not_nan"]
     up: list[str] = []     # non-decreasing in
     down: list[str] = []   # non-increasing in
-    if what in ("eps", "delta", "rdp", "mu"):
+    if what in ("eps", "delta", "rdp", "mu", "rho"):
         out.append("nonnegative")
         if what == "delta":
             out.append("at_most_one")
-        up += [n for n in names if n in _K or n == "q" or n in _LEVEL]
+        up += [n for n in names if n in _K or n == "q" or n in _LEVEL or n in _SENS]
         down += [n for n in names if n in _SIGMA]
         if what == "eps":
             down += [n for n in names if n in _DELTA]
         if what == "delta":
             down += [n for n in names if n in _EPS]
-        if what == "rdp":
-            up += [n for n in names if n == "alpha"]
+        if what == "rdp":  # in the order, and in a pure-DP level it is the RDP of
+            up += [n for n in names if n == "alpha" or n in ("eps",)]
     elif what == "beta":
         out.append("nonnegative")
         if "fpr" in names:
@@ -116,9 +124,9 @@ def laws_for(decl: Declaration) -> list[str]:
         up += [n for n in names if n in _SIGMA]
     elif what == "sigma":
         out.append("nonnegative")
-        down += [n for n in names if n in _EPS or n in _DELTA]
+        down += [n for n in names if n in _EPS or n in _DELTA or n in _LEVEL]
         # more sensitivity, more steps or a larger sampling rate never need less noise
-        up += [n for n in names if n == "sensitivity" or n in _K or n == "q"]
+        up += [n for n in names if n in _SENS or n in _K or n == "q"]
     elif what == "remaining":
         # a budget left after n spends: more spends, or larger ones, leave less; a larger total leaves more
         out.append("nonnegative")
