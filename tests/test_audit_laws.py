@@ -86,3 +86,25 @@ def test_a_search_task_checks_the_laws_and_its_summary_names_the_violation(tmp_p
     assert s["laws"]["verdict"] == "inconsistent" and "nonnegative" in s["laws"]["violated"], s["laws"]
     assert "nonincreasing:delta" in s["laws"]["laws"]
     sys.modules.pop("planted_peer", None)
+
+
+def test_a_composed_mechanism_s_own_parameters_are_not_the_target():
+    # delta(eps_g) of k pure eps-DP mechanisms grows with their eps and falls with the target eps_g: a law
+    # "non-increasing in eps" here would flag every correct accountant
+    def kov15_delta(eps, k, eps_g):
+        return None
+    laws = laws_for(_d(kov15_delta, {"eps": (0.001, 2.0), "k": (1, 1000), "eps_g": (0.0, 20.0)}))
+    assert {"nondecreasing:eps", "nonincreasing:eps_g", "nondecreasing:k"} <= set(laws)
+    assert "nonincreasing:eps" not in laws
+    # the eps of k (ei, di) mechanisms at total delta k di: up in ei; no law in di (the total delta moves with it)
+    def adv_comp_eps(n, ei, di):
+        return None
+    laws = laws_for(_d(adv_comp_eps, {"n": (1, 100), "ei": (1e-3, 1.0), "di": (1e-9, 1e-3)}))
+    assert "nondecreasing:ei" in laws and not any(law.endswith(":di") for law in laws)
+
+
+def test_an_advantage_and_a_conversion_s_delta_form_have_their_own_laws():
+    adv = laws_for(_d("tradeoff.gdp.advantage", {"mu": (1e-3, 20.0)}))
+    assert {"at_most_one", "nondecreasing:mu"} <= set(adv) and "nonincreasing:mu" not in adv
+    dl = _d("conversions.cks20.delta", {"rho": (1e-4, 10.0), "eps_g": (0.0, 20.0)})
+    assert quantity(dl) == "delta" and {"nonincreasing:eps_g", "nondecreasing:rho"} <= set(laws_for(dl))

@@ -7,15 +7,18 @@ callable) or given by ``Declaration.quantity`` when set; the laws follow from th
 =========  =======================================================================================================
 quantity   laws
 =========  =======================================================================================================
-eps        >= 0, not NaN; non-increasing in delta; non-decreasing in k, q, rho / R / mu (the privacy parameters
+eps        >= 0, not NaN; non-increasing in the target delta; non-decreasing in k, q, rho / R / mu (the privacy parameters
            composed or converted) and a sensitivity; non-increasing in sigma (or the noise scale)
-delta      in [0, 1], not NaN; non-increasing in eps; as eps for k, q, sigma, rho
+delta      in [0, 1], not NaN; non-increasing in the target eps (eps_g); non-decreasing in a composed mechanism's
+           own eps and delta; as eps for k, q, sigma, rho
 rdp        >= 0, not NaN; non-decreasing in alpha (Van Erven & Harremoes 2014, Thm 3), k, q; non-increasing in sigma
 beta       (a trade-off curve at fpr) in [0, 1 - fpr]; non-increasing in fpr; non-increasing in eps, delta, mu,
            rho, R, k, q; non-decreasing in sigma
 sigma      (a noise calibration) >= 0, not NaN; non-increasing in eps, delta and rho; non-decreasing in a
            sensitivity
 mu, rho    >= 0, not NaN; non-decreasing in k, q, a sensitivity; non-increasing in sigma (or the noise scale)
+advantage  (an attack's advantage) in [0, 1]; non-decreasing in k, q, mu; non-increasing in sigma; a Bayes risk
+           (``risk``) the reverse
 remaining  (a budget left after n spends) >= 0; non-increasing in n and in the spend; non-decreasing in the total
 =========  =======================================================================================================
 
@@ -76,16 +79,24 @@ _BY_CALLABLE = {"gauss_sigma_min": "sigma", "sigma_min": "sigma", "laplace_scale
                 "clt_mu_uniform_epochs": "mu", "clt_eps_poisson": "eps", "clt_eps_uniform": "eps",
                 "clt_eps_uniform_epochs": "eps", "gdp_eps": "eps", "laplace_eps": "eps", "gauss_rho": "rho",
                 "tree_zcdp_one_leaf": "rho", "sigma_of_rho": "sigma", "laplace_std_min": "sigma",
-                "gaussian_std_min": "sigma", "laplace_rdp_of_mu": "rdp", "rr_rdp": "rdp"}
+                "gaussian_std_min": "sigma", "laplace_rdp_of_mu": "rdp", "rr_rdp": "rdp",
+                "kfold_eps_delta": "delta", "eps_from_err_rates": "eps", "bayes_risk_gdp": "risk",
+                "gauss_bayes_risk": "risk", "gauss_beta": "beta", "gauss_advantage": "advantage",
+                "sgm_advantage": "advantage", "sgm_sigma_for_advantage": "sigma", "sgm_sigma_for_err_rates": "sigma"}
 
 
 def quantity(decl: Declaration) -> str | None:
-    """What ``decl`` returns: eps, delta, rdp, beta, sigma, mu, rho, boundary, remaining; None when not known."""
+    """What ``decl`` returns: eps, delta, rdp, beta, sigma, mu, rho, advantage, risk, boundary, remaining; None when
+    not known."""
     q = getattr(decl, "quantity", None)
     if q:
         return str(q)
     ref = decl.reference
     if isinstance(ref, str):
+        if ref.endswith(".advantage"):  # tradeoff.gdp.advantage, tradeoff.dp.advantage
+            return "advantage"
+        if ref.startswith("conversions.") and ref.endswith(".delta"):  # a conversion's delta form
+            return "delta"
         for prefix, what in _BY_REF:
             if ref.startswith(prefix):
                 return what
@@ -110,11 +121,27 @@ def laws_for(decl: Declaration) -> list[str]:
         up += [n for n in names if n in _K or n == "q" or n in _LEVEL or n in _SENS]
         down += [n for n in names if n in _SIGMA]
         if what == "eps":
-            down += [n for n in names if n in _DELTA]
+            # the target delta (delta_g, else delta) down; a composed mechanism's own eps up.  A per-mechanism
+            # delta (di) gets no law: the total delta it is read at may move with it
+            target = _target(names, ("delta_g", "delta"))
+            down += [n for n in names if n == target]
+            up += [n for n in names if n in ("ei",) or (n in _EPS and n != "eps_g")]
+            down += [n for n in names if n in ("fpr", "fnr")]  # eps from attack error rates: smaller errors, more
         if what == "delta":
-            down += [n for n in names if n in _EPS]
+            # the target eps (eps_g, else eps) down; a composed mechanism's own eps and delta up
+            target = _target(names, ("eps_g", "eps", "epsilon"))
+            down += [n for n in names if n == target]
+            up += [n for n in names if (n in _EPS or n in ("delta", "di")) and n != target]
         if what == "rdp":  # in the order, and in a pure-DP level it is the RDP of
             up += [n for n in names if n == "alpha" or n in ("eps",)]
+    elif what in ("advantage", "risk"):
+        # an attack advantage is in [0, 1] and grows with the privacy loss; a Bayes risk shrinks with it
+        out.append("nonnegative")
+        out.append("at_most_one")
+        more = [n for n in names if n in _K or n == "q" or n in _LEVEL or n in _EPS or n in _DELTA]
+        less = [n for n in names if n in _SIGMA]
+        up += more if what == "advantage" else less
+        down += less if what == "advantage" else more
     elif what == "beta":
         out.append("nonnegative")
         if "fpr" in names:
@@ -124,7 +151,7 @@ def laws_for(decl: Declaration) -> list[str]:
         up += [n for n in names if n in _SIGMA]
     elif what == "sigma":
         out.append("nonnegative")
-        down += [n for n in names if n in _EPS or n in _DELTA or n in _LEVEL]
+        down += [n for n in names if n in _EPS or n in _DELTA or n in _LEVEL or n == "advantage"]
         # more sensitivity, more steps or a larger sampling rate never need less noise
         up += [n for n in names if n in _SENS or n in _K or n == "q"]
     elif what == "remaining":
@@ -142,6 +169,11 @@ def laws_for(decl: Declaration) -> list[str]:
     # every caller relies on, searched before the composition parameters when calls are slow
     own = {"eps": _DELTA, "delta": _EPS, "rdp": ("alpha",), "beta": ("fpr",), "sigma": _EPS + _DELTA}.get(what, ())
     return out + sorted(mono, key=lambda law: law.partition(":")[2] not in own)
+
+
+def _target(names: list[str], order: tuple[str, ...]) -> str | None:
+    """The first of ``order`` among ``names``: the quantity's own argument."""
+    return next((n for n in order if n in names), None)
 
 
 def _varies(domain: Any) -> bool:
