@@ -19,6 +19,7 @@ sigma      (a noise calibration) >= 0, not NaN; non-increasing in eps, delta and
 mu, rho    >= 0, not NaN; non-decreasing in k, q, a sensitivity; non-increasing in sigma (or the noise scale)
 advantage  (an attack's advantage) in [0, 1]; non-decreasing in k, q, mu; non-increasing in sigma; a Bayes risk
            (``risk``) the reverse
+spent      (a budget spent by k charges of x) >= 0; non-decreasing in k and x
 remaining  (a budget left after n spends) >= 0; non-increasing in n and in the spend; non-decreasing in the total
 =========  =======================================================================================================
 
@@ -82,11 +83,12 @@ _BY_CALLABLE = {"gauss_sigma_min": "sigma", "sigma_min": "sigma", "laplace_scale
                 "gaussian_std_min": "sigma", "laplace_rdp_of_mu": "rdp", "rr_rdp": "rdp",
                 "kfold_eps_delta": "delta", "eps_from_err_rates": "eps", "bayes_risk_gdp": "risk",
                 "gauss_bayes_risk": "risk", "gauss_beta": "beta", "gauss_advantage": "advantage",
-                "sgm_advantage": "advantage", "sgm_sigma_for_advantage": "sigma", "sgm_sigma_for_err_rates": "sigma"}
+                "sgm_advantage": "advantage", "sgm_sigma_for_advantage": "sigma", "sgm_sigma_for_err_rates": "sigma",
+                "kfold_sum": "spent"}
 
 
 def quantity(decl: Declaration) -> str | None:
-    """What ``decl`` returns: eps, delta, rdp, beta, sigma, mu, rho, advantage, risk, boundary, remaining; None when
+    """What ``decl`` returns: eps, delta, rdp, beta, sigma, mu, rho, advantage, risk, boundary, spent, remaining; None when
     not known."""
     q = getattr(decl, "quantity", None)
     if q:
@@ -159,6 +161,10 @@ def laws_for(decl: Declaration) -> list[str]:
         out.append("nonnegative")
         down += [n for n in names if n in _K or n in _EPS or n in _DELTA]
         up += [n for n in names if n in ("total_epsilon", "total_delta")]
+    elif what == "spent":
+        # a budget spent by k equal charges of x: more charges, or larger ones, spend more
+        out.append("nonnegative")
+        up += [n for n in names if n in _K or n == "x"]
     elif what == "boundary":
         out.append("nonnegative")
         down += [n for n in names if n in _DELTA]
