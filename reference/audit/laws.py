@@ -61,6 +61,7 @@ _SIGMA = ("sigma", "noise_multiplier", "s1", "s2", "scale", "b")
 #: sensitivities: more of one never gives more privacy
 _SENS = ("sensitivity", "d_in", "l0", "linf")
 _LEVEL = ("rho", "R", "mu", "V")
+_Q = ("q", "q1", "q2")
 
 #: the quantity of a reference: registry id prefixes and the names of the certified callables the peers use
 _BY_REF = [("composition.sgm.eps", "eps"), ("composition.sgm.delta", "delta"), ("mechanisms.sgm.rdp", "rdp"),
@@ -84,7 +85,7 @@ _BY_CALLABLE = {"gauss_sigma_min": "sigma", "sigma_min": "sigma", "laplace_scale
                 "kfold_eps_delta": "delta", "eps_from_err_rates": "eps", "bayes_risk_gdp": "risk",
                 "gauss_bayes_risk": "risk", "gauss_beta": "beta", "gauss_advantage": "advantage",
                 "sgm_advantage": "advantage", "sgm_sigma_for_advantage": "sigma", "sgm_sigma_for_err_rates": "sigma",
-                "kfold_sum": "spent"}
+                "kfold_sum": "spent", "schedule_eps": "eps", "schedule_delta": "delta"}
 
 
 def quantity(decl: Declaration) -> str | None:
@@ -120,7 +121,7 @@ def laws_for(decl: Declaration) -> list[str]:
         out.append("nonnegative")
         if what == "delta":
             out.append("at_most_one")
-        up += [n for n in names if n in _K or n == "q" or n in _LEVEL or n in _SENS]
+        up += [n for n in names if n in _K or n in _Q or n in _LEVEL or n in _SENS]
         down += [n for n in names if n in _SIGMA]
         if what == "eps":
             # the target delta (delta_g, else delta) down; a composed mechanism's own eps up.  A per-mechanism
@@ -140,7 +141,7 @@ def laws_for(decl: Declaration) -> list[str]:
         # an attack advantage is in [0, 1] and grows with the privacy loss; a Bayes risk shrinks with it
         out.append("nonnegative")
         out.append("at_most_one")
-        more = [n for n in names if n in _K or n == "q" or n in _LEVEL or n in _EPS or n in _DELTA]
+        more = [n for n in names if n in _K or n in _Q or n in _LEVEL or n in _EPS or n in _DELTA]
         less = [n for n in names if n in _SIGMA]
         up += more if what == "advantage" else less
         down += less if what == "advantage" else more
@@ -149,13 +150,13 @@ def laws_for(decl: Declaration) -> list[str]:
         if "fpr" in names:
             out.append("at_most_one_minus:fpr")
             down.append("fpr")
-        down += [n for n in names if n in _EPS or n in _DELTA or n in _LEVEL or n in _K or n == "q"]
+        down += [n for n in names if n in _EPS or n in _DELTA or n in _LEVEL or n in _K or n in _Q]
         up += [n for n in names if n in _SIGMA]
     elif what == "sigma":
         out.append("nonnegative")
         down += [n for n in names if n in _EPS or n in _DELTA or n in _LEVEL or n == "advantage"]
         # more sensitivity, more steps or a larger sampling rate never need less noise
-        up += [n for n in names if n in _SENS or n in _K or n == "q"]
+        up += [n for n in names if n in _SENS or n in _K or n in _Q]
     elif what == "remaining":
         # a budget left after n spends: more spends, or larger ones, leave less; a larger total leaves more
         out.append("nonnegative")

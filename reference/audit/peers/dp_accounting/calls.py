@@ -132,6 +132,7 @@ def rdp_schedule_epsilon(q1: float, s1: float, k1: int, q2: float, s2: float, k2
     """The same with ``RdpAccountant``."""
     return _schedule_epsilon(dp_accounting.rdp.RdpAccountant(), q1, s1, k1, q2, s2, k2, delta)
 
+
 # ---------------------------------------------------------------------------------------------------- Gaussian and
 # Laplace mechanisms, their calibrations, the RDP -> delta conversion, the RDP accountant's delta
 
