@@ -145,10 +145,12 @@ class zcdp_tradeoff(sp.Function):  # noqa: N801  (a sympy function: lower-case l
 
 rho = sym("rho")
 
-# Its certified enclosure reaches about 1e-4 relative width (the cells in alpha near the maximizing order must shrink
-# with the slack), not any number of digits: like composition.sgm.*, the entry names an opaque certified evaluator
-# (SpecEntry.evaluator), reached through dpbounds.enclose(..., rel_tol >= 1e-4); no fast path; golden vectors at
-# fixed points, certified to relative width 1e-3 (dpbounds.outputs.golden.OPAQUE_POINTS, field rel_tol).
+# Its certified enclosure reaches a relative width of about 1e-8 (the float64 certificate) or 1e-4 (the arb one,
+# where the float one does not decide) -- the cells in alpha near the maximizing order must shrink with the slack --
+# not any number of digits: like composition.sgm.*, the entry names an opaque certified evaluator
+# (SpecEntry.evaluator), reached through dpbounds.enclose(..., rel_tol); a narrower rel_tol than the point allows
+# is a CertificationError that names the width reached; golden vectors at fixed points, certified to relative width
+# 1e-3 (dpbounds.outputs.golden.OPAQUE_POINTS, field rel_tol).
 register(SpecEntry(
     id="tradeoff.zcdp", title="best trade-off curve implied by rho-zCDP: sup over alpha > 1 of the order-alpha RDP "
     "curve at R = alpha rho", kind=Kind.CONVERSION,
@@ -166,5 +168,6 @@ register(SpecEntry(
           "curve, and a Bernoulli pair inside every order's region is itself rho-zCDP, so no larger curve is "
           "implied (RGCSK26).  At most tradeoff.gdp at mu = sqrt(2 rho).  Certified by "
           "dpbounds.evaluation.tradeoff.zcdp_enclosure: the lower end is one order's certified curve, the upper end "
-          "a Bernoulli pair certified rho-zCDP on a cover of the orders by cells (proofs_check tradeoff.zcdp.cells); "
-          "relative width about 1e-4.  " + _LOWER))
+          "a Bernoulli pair certified rho-zCDP on a cover of the orders by cells (proofs_check tradeoff.zcdp.cells), "
+          "decided in float64 with every rounding bounded (relative width about 1e-8) or, where that does not "
+          "decide, in arb (about 1e-4).  " + _LOWER))
