@@ -231,3 +231,14 @@ def test_a_stream_longer_than_the_generator_writes_is_found_and_not_held(tree):
     _write_file(tree, rel, lines)
     probs = check_golden(tree, sample_rate=0.0, sample_min=0)
     assert any(f"longer than the {MAX_ROUNDS} rounds" in p for p in probs), probs
+
+
+def test_a_manifest_listing_files_golden_never_writes_proves_nothing(tmp_path):
+    d = tmp_path / "thesis"
+    d.mkdir()
+    (d / "thesis.tex").write_text("years of work")
+    (d / "manifest.json").write_text(json.dumps({"format": 2, "generator": "dpbounds.golden/2",
+                                                 "files": {"thesis.tex": {}}}))
+    r = _golden("--out", str(d), "--bounds", "rruv16.thm5_1", "--grid", "sample", "--no-streams",
+                "--no-conversions")
+    assert r.returncode == 2 and (d / "thesis.tex").read_text() == "years of work", (r.returncode, r.stderr)

@@ -1028,6 +1028,16 @@ def write_golden(out_dir: str | Path, bounds: list[str] | None = None, grid: str
     return f"{m['records']} records in {len(files)} files, spec version {m['spec_version'][:12]}"
 
 
+#: the file names a golden tree may hold (relative to its root): nothing else is written, opened or replaced
+LAYOUT_NAME = re.compile(r"(?:(?:bounds|streams|conversions|bstar)/[A-Za-z0-9][A-Za-z0-9_.+-]{0,200}\.(?:jsonl|csv)"
+                         r"|schemas/[a-z_]{1,40}\.schema\.json)")
+
+
+def layout_name(rel: Any) -> bool:
+    """Whether ``rel`` is a name of the golden layout (no ``..``, no absolute path, nothing outside the tree)."""
+    return isinstance(rel, str) and LAYOUT_NAME.fullmatch(rel) is not None and ".." not in rel.split("/")
+
+
 def _owned_by_us(d: Path) -> bool:
     """True iff ``d`` is an empty directory or a tree this generator wrote: its ``manifest.json`` a regular file
     (never read through a symlink, FIFO or device) naming this generator family, and the files present exactly the
@@ -1057,9 +1067,10 @@ def _owned_by_us(d: Path) -> bool:
         m = parse_json(text, "manifest.json", 16 << 20)
     except (OSError, GoldenInputError):
         return False
+    # every name a file of the golden layout: a manifest listing a user's thesis.tex proves nothing
     return (isinstance(m, dict) and m.get("format") == FORMAT and isinstance(m.get("files"), dict)
             and str(m.get("generator", "")).startswith("dpbounds.")
-            and present == set(m["files"]) | {"manifest.json"})
+            and present == set(m["files"]) | {"manifest.json"} and all(layout_name(n) for n in m["files"]))
 
 
 def _package_dirs() -> list[Path]:

@@ -65,8 +65,7 @@ SAMPLE_MIN = 3
 MAX_PROBLEMS = 1000
 
 #: the file names a golden tree may hold (relative to its root): nothing else is ever opened
-_NAME = re.compile(r"(?:(?:bounds|streams|conversions|bstar)/[A-Za-z0-9][A-Za-z0-9_.+-]{0,200}\.(?:jsonl|csv)"
-                   r"|schemas/[a-z_]{1,40}\.schema\.json)")
+_NAME = G.LAYOUT_NAME
 _DIR_KIND = {"bounds": ("bound",), "streams": ("filter_stream", "odometer_stream"), "conversions": ("conversion",),
              "bstar": ("bstar",)}
 #: an exact decimal the checker computes with: bounded length and exponent (the grid's are far inside)
@@ -92,8 +91,7 @@ class _Problems(list):
 
 # ------------------------------------------------------------------ 1. shape
 
-def _safe_rel(rel: Any) -> bool:
-    return isinstance(rel, str) and _NAME.fullmatch(rel) is not None and ".." not in rel.split("/")
+_safe_rel = G.layout_name
 
 
 def _walk(out: Path) -> tuple[set[str], int]:
