@@ -30,8 +30,9 @@ from typing import Any, Callable
 from dpbounds.audit import common
 from dpbounds.audit.common import probe_version
 from dpbounds.audit.laws import law_rows, law_summary, laws_json
+from dpbounds.testing.oracle import judge_enclosure
 from dpbounds.testing.results import Comparison, PeerResult, error_comparison
-from dpbounds.testing.verdicts import Judgement, judge_decision
+from dpbounds.testing.verdicts import Judgement, judge_decision, severity
 
 #: examples per second of --search budget (the deterministic size of one search task), by what an example costs on
 #: this 2-core machine (measured): a conversion against a closed form or a certified ``_refs`` callable is judged by
@@ -266,21 +267,39 @@ def _stream_row(peer: str, d: Any, stream: tuple[Any, ...], python: str | None) 
         ours = r.verdict != "error" or r.examples == 0  # nothing judged: the example stream could not be checked
         return Comparison(peer, d.function, d.check or d.kind, inputs, error=str(r.peer_value or r.detail),
                           reproducer=r.reproducer, error_class="adapter-error" if ours else ""), True
+    role = "formula" if d.against == "cited" else "truth"
+    if d.kind == "odometer":
+        return _odometer_row(peer, d, inputs, r, role), r.verdict != "exact"
     # the peer's last decision (a CheckResult names it only with a witness): exact = the reference's, a filter's
     # conservative = HALT where the reference continues
     peer_dec = r.peer_value or {"exact": r.decision, "conservative": "HALT"}.get(r.verdict)
     c = Comparison(peer, d.function, d.check or d.kind, inputs, peer_output=str(peer_dec or ""),
                    reproducer=r.reproducer)
-    role = "formula" if d.against == "cited" else "truth"
-    if d.kind == "filter":
-        j = judge_decision(peer_dec != "HALT", r.decision != "HALT", same_theorem=True, role=role,
-                           reference=r.reference, description=d.cites or r.reference)
-        if r.verdict == "unsound-rounding":
-            j.verdict = r.verdict
-    else:
-        j = Judgement(role, r.reference, d.cites or r.reference, r.verdict, detail=r.detail)
+    j = judge_decision(peer_dec != "HALT", r.decision != "HALT", same_theorem=True, role=role,
+                       reference=r.reference, description=d.cites or r.reference)
+    if r.verdict == "unsound-rounding":
+        j.verdict = r.verdict
     setattr(c, role, j)
     return c, peer_dec == "HALT" or r.verdict != "exact"
+
+
+def _odometer_row(peer: str, d: Any, inputs: dict[str, str], r: Any, role: str) -> Comparison:
+    """An odometer's example row: the peer's running value and the certified enclosure of the reference's at the
+    judged round (the worst of the stream), judged in the check's direction -- numbers that rejudge recomputes the
+    verdict from.  A result without them (the reference could not certify the round) is ours: an adapter-error."""
+    c = Comparison(peer, d.function, d.check or d.kind, inputs, reproducer=r.reproducer,
+                   peer_value=r.peer_value if isinstance(r.peer_value, float) else None,
+                   peer_output="" if isinstance(r.peer_value, float) else str(r.peer_value or ""))
+    enc = r.enclosure
+    if c.peer_value is None or enc is None or enc.pos_inf or enc.lo is None or enc.hi is None:
+        c.error_class = "adapter-error"
+        c.error = f"the odometer check returned {r.verdict} without a value and a certified enclosure to judge"
+        return c
+    j = judge_enclosure(c.peer_value, enc, r.claim, r.reference, d.cites or r.reference, role)
+    if severity(r.verdict) < severity(j.verdict):
+        j.verdict, j.detail = r.verdict, r.detail or j.detail  # the check may flag more severely, never clear
+    setattr(c, role, j)
+    return c
 
 
 # ------------------------------------------------------------------------------------------------ search tasks

@@ -16,6 +16,7 @@ budget rounded to float.  Anything beyond is ``unsound``.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -36,7 +37,8 @@ from dpbounds.testing.oracle import Oracle, Undecided, classify, judge_enclosure
 class CheckResult:
     """What a check found.  ``verdict``: the worst found; ``witness``: the shrunk worst case (the inputs; for
     filters and odometers ``{"stream": [...], "round": i}``), None when nothing fell below (or raised);
-    ``peer_value`` and ``enclosure`` (or ``decision``, for filters) at the witness; ``examples``: how many
+    ``peer_value`` and ``enclosure`` (or ``decision``, for filters) at the witness (an odometer that passed: at its
+    worst round, ``worst``, when that round's verdict is the result's); ``examples``: how many
     examples were judged; ``margin``: the worst relative margin found (negative: an under-report; for filters the
     extra rounds over the reference's, relative); ``reproducer``: runnable Python for the witness; ``counts``:
     examples per verdict (once a conservative example is certified, later examples the float interval proves sound
@@ -812,8 +814,12 @@ def check_odometer(make: Callable[[], Any], reference: str | Callable[..., Any],
                 continue
             if res.verdict in ("conservative", "unsound", "unsound-rounding", "formula-departure"):
                 sure[0] = True
-            if worst is None or (engine.severity(res.verdict), res.margin) < (engine.severity(worst.verdict),
-                                                                                worst.margin):
+            # the stream's outcome is its worst round: the most severe verdict, then the smallest margin (the first
+            # of equals); among exact rounds (margins within rounding: noise) the last, so that an all-exact stream
+            # shows its final value
+            if worst is None or (engine.severity(res.verdict), res.margin) < (
+                    engine.severity(worst.verdict), worst.margin) or (
+                    res.verdict == worst.verdict == "exact"):
                 worst = Outcome(res.verdict, res.margin, peer_value=v, judgement=res.judgement,
                                 witness={"stream": rounds[:i + 1], "round": i + 1},
                                 detail=res.judgement.detail if res.judgement else "")
@@ -835,7 +841,16 @@ def check_odometer(make: Callable[[], Any], reference: str | Callable[..., Any],
                            examples=[[dict(r) for r in e] for e in examples])
     except engine._SearchFailed as e:
         return _error_result("odometer", make, ref_name, "upper", seed, n_budget, f"the search failed: {e}")
-    return _result("odometer", make, ref_name, "upper", st, seed, finish, seconds)
+    res = _result("odometer", make, ref_name, "upper", st, seed, finish, seconds)
+    out = st.worst_outcome
+    if res.witness is None and res.verdict in PASS and out is not None and out.verdict == res.verdict and \
+            isinstance(out.peer_value, float):
+        # a pass names its numbers too: the peer's value and the certified enclosure at the worst round (when that
+        # round carries the verdict), so that a consumer (the audit's rejudge) recomputes the verdict from them
+        finish(None, out)
+        if out.enclosure is not None:
+            res = dataclasses.replace(res, peer_value=out.peer_value, enclosure=out.enclosure)
+    return res
 
 
 def _odometer_reproducer(make: Any, reference: Any, params: Mapping[str, Any], out: Outcome) -> str:
