@@ -1,7 +1,9 @@
 """OpenDP: ``make_zCDP_to_approxDP`` against (a) CKS20 Proposition 12, the conversion it implements, and (b) the
 exact privacy curve of a Gaussian mechanism with that rho (BW18); its fully adaptive privacy filters
 (``make_fully_adaptive_composition`` + ``make_privacy_filter``) for zCDP and pure DP against the same rules
-(sum of rho <= B: FZ21 Remark 4.4; sum of eps <= eps_g: RRUV16 Theorem 3.4), decision by decision.
+(sum of rho <= B: FZ21 Remark 4.4; sum of eps <= eps_g: RRUV16 Theorem 3.4), decision by decision; its pure-DP
+privacy odometer (``OdometerQueryable.privacy_loss`` after each query) against RRUV16 Theorem 3.4's running sum of
+eps, round by round.
 
 Declarations on the dpbounds.testing engine.  The grid the audit has always checked is kept as explicit examples
 (run first, one row each; a filter stream one row per round, as before): the conversion on ``make_gaussian(scale)``
@@ -25,10 +27,11 @@ PEER = Peer(
     install="not installed; pip install 'dpbounds[audit]'",
     note="make_zCDP_to_approxDP on Gaussian mechanisms: (a) conversions.cks20 at OpenDP's own rho, (b) the Gaussian "
         "mechanism's exact curve (conversions.gauss.delta inverted); privacy filters vs fz21.remark4_4 (zCDP) and "
-        "rruv16.thm3_4.filter (pure DP), the rules OpenDP implements",
+        "rruv16.thm3_4.filter (pure DP), the rules OpenDP implements; its pure-DP odometer vs rruv16.thm3_4.odometer",
 )
 F_CONV = "opendp.combinators.make_zCDP_to_approxDP"
 F_FILTER = "opendp.combinators.make_fully_adaptive_composition + make_privacy_filter"
+F_ODOMETER = "opendp.combinators.make_fully_adaptive_composition + OdometerQueryable.privacy_loss"
 #: (scale, OpenDP's rho for make_gaussian(scale)) of today's grid: rho 0.0001, 0.01, 0.1, 1, 10
 GAUSSIANS = [(70.71067811865476, 0.0001), (7.0710678118654755, 0.01), (2.23606797749979, 0.09999999999999999),
              (0.7071067811865475, 1.0000000000000002), (0.22360679774997896, 10.000000000000002)]
@@ -77,6 +80,11 @@ def _grid_declarations() -> list[Declaration]:
             out.append(Declaration(peer=PEER.name, function=F_FILTER, call=call, reference=ref, kind="filter",
                                    inputs={key: (0.01, 10.0)}, budget={key: budget}, costs=(cost,), examples=ex, cites=cites, against="cited",
                                    check=f"privacy filter ({kind})", max_rounds=FILTER_MAX_ROUNDS))
+    out.append(Declaration(peer=PEER.name, function=F_ODOMETER, call=__name__ + ".calls:pure_odometer",
+                           reference="rruv16.thm3_4.odometer", kind="odometer", budget={}, costs=("eps",),
+                           examples=tuple(tuple({"eps": c} for c in seq) for _, seq in PURE_STREAMS),
+                           cites=f"Rogers, Roth, Ullman, Vadhan, NIPS 2016, {paper('RRUV16').arxiv_ref()}, Thm 3.4",
+                           against="cited", check="privacy odometer (pure)", max_rounds=FILTER_MAX_ROUNDS))
     return out
 
 

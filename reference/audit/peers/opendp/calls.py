@@ -101,6 +101,25 @@ def pure_filter(eps_g):
     return PureFilter(dp.max_divergence(), eps_g)
 
 
+class PureOdometer:
+    """``make_fully_adaptive_composition`` over max_divergence, invoked on a dataset: ``step`` submits a
+    measurement charging ``eps`` and returns ``OdometerQueryable.privacy_loss(1.0)``, OpenDP's running eps."""
+
+    def __init__(self):
+        _prelude()
+        self.measure = dp.max_divergence()
+        self.q = dp.c.make_fully_adaptive_composition(*SPACE, self.measure)(0.0)
+
+    def step(self, eps):
+        self.q(_charged(self.measure, float(eps)))
+        return float(self.q.privacy_loss(1.0))
+
+
+def pure_odometer():
+    """A pure-DP privacy odometer (no budget)."""
+    return PureOdometer()
+
+
 # ---------------------------------------------------------------------------------------------------- DP-SGD paths (issue 28)
 def gaussian_kfold_eps(q: float, sigma: float, k: int, delta: float) -> float:
     """``make_fix_delta(make_zCDP_to_approxDP(make_composition([make_gaussian(scale=sigma)] * k)), delta)
