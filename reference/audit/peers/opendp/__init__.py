@@ -82,6 +82,7 @@ def _grid_declarations() -> list[Declaration]:
                                    check=f"privacy filter ({kind})", max_rounds=FILTER_MAX_ROUNDS))
     out.append(Declaration(peer=PEER.name, function=F_ODOMETER, call=__name__ + ".calls:pure_odometer",
                            reference="rruv16.thm3_4.odometer", kind="odometer", budget={}, costs=("eps",),
+                           inputs={"eps": (0.0, 1.0)},  # a round's cost, as the odometer search draws it
                            examples=tuple(tuple({"eps": c} for c in seq) for _, seq in PURE_STREAMS),
                            cites=f"Rogers, Roth, Ullman, Vadhan, NIPS 2016, {paper('RRUV16').arxiv_ref()}, Thm 3.4",
                            against="cited", check="privacy odometer (pure)", max_rounds=FILTER_MAX_ROUNDS))
