@@ -145,15 +145,23 @@ def tree_single_zcdp(sigma: float) -> float:
 
 def _function_from_source(rel: str, name: str, namespace: dict):
     """One top-level function of a tensorflow_privacy module whose import needs TensorFlow (which the function
-    itself does not use): its source compiled alone, in ``namespace``."""
+    itself does not use): its source compiled alone and bound to ``namespace`` as its globals (the function object
+    is built from its code object, so nothing is exec'd; its defaults must be literals)."""
     import ast
+    import types
     spec = importlib.util.find_spec("tensorflow_privacy")
     path = os.path.join(list(spec.submodule_search_locations)[0], *rel.split("/"))
     with open(path, encoding="utf-8") as fh:
         tree = ast.parse(fh.read(), filename=path)
     node = next(n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == name)
-    exec(compile(ast.Module(body=[node], type_ignores=[]), path, "exec"), namespace)  # noqa: S102 - the peer's code
-    return namespace[name]
+    module_code = compile(ast.Module(body=[node], type_ignores=[]), path, "exec")
+    code = next(c for c in module_code.co_consts if isinstance(c, types.CodeType) and c.co_name == name)
+    fn = types.FunctionType(code, namespace, name, tuple(ast.literal_eval(d) for d in node.args.defaults) or None)
+    kw = {a.arg: ast.literal_eval(d) for a, d in zip(node.args.kwonlyargs, node.args.kw_defaults) if d is not None}
+    if kw:
+        fn.__kwdefaults__ = kw
+    namespace[name] = fn
+    return fn
 
 
 def dpsgd_noise_multiplier(eps_g: float, delta: float, q: float, k: int) -> float:
