@@ -164,7 +164,7 @@ def test_malformed_state_is_refused_with_one_line(tmp_path, name):
     b"x" * (2 << 20),                                                  # larger than any state file
 ], ids=["deep-nesting", "huge-integer", "utf-16", "overflow", "garbage", "empty", "oversized"])
 @pytest.mark.tier("slow")
-def test_hostile_state_bytes_give_exit_2(tmp_path, content):
+def test_malformed_state_bytes_give_exit_2(tmp_path, content):
     p = tmp_path / "s.json"
     p.write_bytes(content)
     with pytest.raises(DomainError):
