@@ -109,10 +109,13 @@ def pytest_sessionfinish(session, exitstatus):
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_cmdline_main(config: pytest.Config) -> None:
-    """Every core by default (pytest-xdist, a module's tests on one worker): `-n 0` or `-p no:xdist` runs the
-    suite in this process, `-n N` on N workers."""
+    """Every core by default (pytest-xdist, a module's tests on one worker; the fast tier two workers a core):
+    `-n 0` or `-p no:xdist` runs the suite in this process, `-n N` on N workers."""
     if config.pluginmanager.hasplugin("xdist") and getattr(config.option, "numprocesses", 0) is None \
             and not hasattr(config, "workerinput"):
-        config.option.numprocesses = "auto"
+        # The fast tier waits much of its time on child processes (peers, the CLI, timeouts): two workers a core
+        # overlap those waits at the same CPU time.  The other tiers are CPU-bound: one worker a core.
+        fast_only = not config.getoption("--all-tiers") and not config.getoption("--tier")
+        config.option.numprocesses = 2 * (os.cpu_count() or 1) if fast_only else "auto"
         if config.option.dist == "no":
             config.option.dist = "loadscope"
