@@ -58,7 +58,7 @@ def declarations():
     return [Declaration(peer=PEER.name, function=f"NAME.{f}", call=__name__ + f".calls:{f}",
                         reference="conversions.bs16", inputs={"rho": (1e-3, 10.0), "delta": (1e-12, 0.1)},
                         examples=({"rho": 0.5, "delta": 1e-6},), cites="Bun, Steinke 2016, Prop. 1.3",
-                        against="cited") for f in ("as_str", "huge_int", "as_list")]
+                        against="cited") for f in ("as_str", "huge_int", "as_list", "as_none")]
 '''
 CALLS = '''
 def as_str(rho, delta):
@@ -71,10 +71,19 @@ def huge_int(rho, delta):
 
 def as_list(rho, delta):
     return [1.0] * 100_000
+
+
+def as_none(rho, delta):
+    return None
 '''
 
 
-def test_an_audited_peer_returning_a_string_a_huge_int_or_a_list_gets_a_report(tmp_path, monkeypatch):
+@pytest.mark.parametrize("where", ["in-process", "own-interpreter"])
+def test_an_audited_peer_returning_a_string_a_huge_int_or_a_list_gets_a_report(tmp_path, monkeypatch, where):
+    # in its own interpreter (--python) the peer's answer crosses as JSON: a non-number must still arrive as the
+    # peer's answer, not as an exception of our driver (an adapter-error)
+    import sys
+
     from dpbounds.audit import peers
     import dpbounds.audit.run as run
     pkg = tmp_path / "lying_peer"
@@ -83,11 +92,13 @@ def test_an_audited_peer_returning_a_string_a_huge_int_or_a_list_gets_a_report(t
     (pkg / "calls.py").write_text(textwrap.dedent(CALLS))
     monkeypatch.setattr(peers, "__path__", [*peers.__path__, str(tmp_path)])
     monkeypatch.setattr(run, "ADAPTERS", run.discover_peers())
-    (r,) = run.audit_peers(peers=["lying_peer"], timeout=None)
+    pythons = {"lying_peer": sys.executable} if where == "own-interpreter" else None
+    (r,) = run.audit_peers(peers=["lying_peer"], pythons=pythons, timeout=None)
     doc = json.loads(to_json([r]))  # was: internal error (a str peer value), no report
     rows = {c["function"]: c for c in doc["peers"][0]["comparisons"]}
-    assert rows["lying_peer.as_str"]["verdict"] == "error"
-    assert rows["lying_peer.as_list"]["verdict"] == "error"
+    for f in ("as_str", "as_list", "as_none"):
+        assert rows[f"lying_peer.{f}"]["verdict"] == "error", rows[f"lying_peer.{f}"]
+    assert "None, not a number" in rows["lying_peer.as_none"]["formula"]["detail"]
     # an int beyond float64 is +inf, a sound (if useless) upper bound: the peer's answer, not our error
     assert rows["lying_peer.huge_int"]["verdict"] == "conservative", rows["lying_peer.huge_int"]
     assert exit_status([r]) == 2

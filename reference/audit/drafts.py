@@ -58,6 +58,8 @@ def _width(j: dict[str, Any]) -> str:
     enc = j.get("enclosure")
     if not enc:
         return ""
+    if "inf" in enc:
+        return "no finite upper end"
     from fractions import Fraction
     lo, hi = Fraction(enc[0]), Fraction(enc[1])
     if hi == 0:

@@ -265,7 +265,8 @@ def _stream_row(peer: str, d: Any, stream: tuple[Any, ...], python: str | None) 
               "history": hist[0] if len(hist) == 1 else json.dumps(dict(zip(d.costs, hist)))}
     if r.verdict in ("error", "adapter-error", "incomplete"):
         ours = r.verdict != "error" or r.examples == 0  # nothing judged: the example stream could not be checked
-        return Comparison(peer, d.function, d.check or d.kind, inputs, error=str(r.peer_value or r.detail),
+        # the check's words (what was raised, or what the peer returned instead of a number), else the peer's value
+        return Comparison(peer, d.function, d.check or d.kind, inputs, error=str(r.detail or r.peer_value),
                           reproducer=r.reproducer, error_class="adapter-error" if ours else ""), True
     role = "formula" if d.against == "cited" else "truth"
     if d.kind == "odometer":
@@ -286,12 +287,13 @@ def _stream_row(peer: str, d: Any, stream: tuple[Any, ...], python: str | None) 
 def _odometer_row(peer: str, d: Any, inputs: dict[str, str], r: Any, role: str) -> Comparison:
     """An odometer's example row: the peer's running value and the certified enclosure of the reference's at the
     judged round (the worst of the stream), judged in the check's direction -- numbers that rejudge recomputes the
-    verdict from.  A result without them (the reference could not certify the round) is ours: an adapter-error."""
+    verdict from (a reference value of +oo as the enclosure [+inf, +inf]).  A result without them (the reference
+    could not certify the round) is ours: an adapter-error."""
     c = Comparison(peer, d.function, d.check or d.kind, inputs, reproducer=r.reproducer,
                    peer_value=r.peer_value if isinstance(r.peer_value, float) else None,
                    peer_output="" if isinstance(r.peer_value, float) else str(r.peer_value or ""))
     enc = r.enclosure
-    if c.peer_value is None or enc is None or enc.pos_inf or enc.lo is None or enc.hi is None:
+    if c.peer_value is None or enc is None or (not enc.pos_inf and (enc.lo is None or enc.hi is None)):
         c.error_class = "adapter-error"
         c.error = f"the odometer check returned {r.verdict} without a value and a certified enclosure to judge"
         return c
@@ -569,6 +571,11 @@ def search_peer(mod: ModuleType, decls: list[Any], opts: SearchOptions, python: 
         merge_witnesses(opts.witnesses, added)
 
 
+def _enclosure_end(text: str) -> Fraction | float:
+    """An enclosure end of a check result's JSON: an exact rational, or +inf ("inf")."""
+    return math.inf if text == "inf" else Fraction(text)
+
+
 def _witness_row(d: Any, r: dict[str, Any], against: str | None = None) -> Comparison:
     role = "formula" if (against or d.against) == "cited" else "truth"
     inputs = {k: _text(v) for k, v in (r["witness"] or {}).items()} if d.kind == "conversion" else \
@@ -582,9 +589,9 @@ def _witness_row(d: Any, r: dict[str, Any], against: str | None = None) -> Compa
         c.error = str(pv or r.get("detail") or "")
         c.error_class = "adapter-error" if r["verdict"] == "adapter-error" else ""
         return c
-    enc = r["enclosure"]
+    enc = r["enclosure"]  # exact decimal ends, "inf" where the reference gives no finite bound
     j = Judgement(role, r["reference"], d.cites or r["reference"], r["verdict"],
-                  lo=Fraction(enc[0]) if enc else None, hi=Fraction(enc[1]) if enc else None,
+                  lo=_enclosure_end(enc[0]) if enc else None, hi=_enclosure_end(enc[1]) if enc else None,
                   decision=r.get("decision"), detail=r["detail"])
     setattr(c, role, j)
     return c

@@ -87,7 +87,7 @@ class CheckResult:
         enc = None
         if self.enclosure is not None:
             e = self.enclosure
-            enc = None if e.pos_inf else [str(e.lo), str(e.hi)]
+            enc = ["inf", "inf"] if e.pos_inf else [str(e.lo), str(e.hi)]  # +oo: the reference gives no bound
         return {"kind": self.kind, "function": self.function, "reference": self.reference, "claim": self.claim,
                 "verdict": self.verdict, "witness": self.witness, "peer_value": _jsonable(self.peer_value),
                 "enclosure": enc, "decision": self.decision, "examples": self.examples,
@@ -116,9 +116,13 @@ def _name(obj: Any) -> str:
 
 
 def _stepped(peer: Any, r: dict[str, Any]) -> Any:
-    """An odometer's value after one ``step`` (its return value, else ``value()``)."""
+    """An odometer's value after one ``step`` (its return value, else ``value()``).  A ``step`` that returns None
+    on an odometer with no ``value`` is the implementation's answer, None, judged as a non-number (the peer's
+    error): asking for a ``value`` it does not have would raise here, in our code, and be charged to us."""
     v = peer.step(**r)
-    return peer.value() if v is None else v
+    if v is None and callable(getattr(peer, "value", None)):
+        return peer.value()
+    return v
 
 
 def _import_line(obj: Any, alias: str) -> str:

@@ -176,7 +176,22 @@ spec = importlib.util.spec_from_file_location("peer_calls", os.path.abspath(sys.
 mod = importlib.util.module_from_spec(spec); spec.loader.exec_module(mod)
 fn = getattr(mod, sys.argv[2])
 def num(v):
-    v = float(v)
+    # the implementation's answer: a number (int, float, a numpy integer or float) as a float (an int beyond
+    # float64's range as +-inf, a non-finite one as its repr); anything else (None, a str, a bool, a list) as
+    # {"$returned": its repr}, judged on the other side as a non-number, the peer's error -- converting it here
+    # would raise in this driver, and be charged to the adapter
+    if type(v).__module__ == "numpy" and getattr(getattr(v, "dtype", None), "kind", "") in ("i", "u", "f"):
+        v = v.item()
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        try:
+            text = repr(v)
+        except Exception:
+            text = "<" + type(v).__name__ + " whose repr raised>"
+        return {"$returned": text[:200]}
+    try:
+        v = float(v)
+    except OverflowError:
+        v = math.inf if v > 0 else -math.inf
     return v if math.isfinite(v) else repr(v)
 def one(req):
     try:
@@ -190,7 +205,8 @@ def one(req):
                 d = bool(obj.try_spend(**costs)); out.append(d)
                 if not d: break
             else:
-                v = obj.step(**costs); out.append(num(obj.value() if v is None else v))
+                v = obj.step(**costs)
+                out.append(num(obj.value() if v is None and callable(getattr(obj, "value", None)) else v))
         return {"ok": out}
     except Exception as e:
         return {"error": type(e).__name__ + ": " + str(e)[:200], "where": where(e)}
@@ -216,10 +232,29 @@ def _importable(call: str) -> str:
     return str(call).partition(":")[0]
 
 
+class Returned:
+    """A non-number an implementation returned in another interpreter, shown by its repr there (the judgement calls
+    it "not a number": the peer's error)."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def __repr__(self) -> str:
+        return self.text
+
+
 def _from_json(v: Any) -> Any:
+    """A value the driver sent: a filter's decision (a bool), a float, or a :class:`Returned` for the non-number an
+    implementation returned."""
+    if isinstance(v, bool):
+        return v
     if isinstance(v, str) and v in ("inf", "-inf", "nan"):
         return float(v)
-    return v
+    if isinstance(v, dict) and isinstance(v.get("$returned"), str):
+        return Returned(v["$returned"])
+    if isinstance(v, (int, float)) and not isinstance(v, bool):
+        return float(v)
+    return Returned(repr(v))
 
 
 class Remote:
@@ -265,7 +300,8 @@ class Remote:
             r = self.batch([{"op": "call", "inputs": inputs}])[0]
             if "error" in r:
                 raise RaisedElsewhere(str(r["error"]), str(r.get("where") or "peer"))
-            return float(_from_json(r["ok"]))
+            v: float = _from_json(r["ok"])  # a Returned where the implementation returned a non-number
+            return v
         fn.__qualname__ = fn.__name__ = self.call.partition(":")[2]
         fn.__module__ = _importable(self.call)
         return fn
@@ -303,7 +339,8 @@ class Remote:
                 return [bool(v) for v in r["ok"]]
 
             def step(self, **costs: Any) -> float:
-                return float(self._ask(costs))
+                v: float = self._ask(costs)  # a Returned where the implementation returned a non-number
+                return v
 
         _Proxy.__qualname__ = _Proxy.__name__ = remote.call.partition(":")[2]
         _Proxy.__module__ = _importable(remote.call)

@@ -82,16 +82,15 @@ def _exact_float(x: Any) -> tuple[float, bool]:
 
 def judge_enclosure(peer: Any, enc: Enclosure, claim: str, name: str, description: str,
                     role: str = "truth") -> Judgement:
-    """:func:`judge_upper` / :func:`judge_lower` (the audit's judging, reused) against a certified enclosure; a
-    reference value of +oo makes only +inf exact for an upper claim.  ``role``: "truth" (the true guarantee: below
-    it the claim is false) or "formula" (the formula the peer cites: below it, a departure)."""
-    if enc.pos_inf or enc.lo is None or enc.hi is None:
-        j = Judgement(role, name, description, "exact")
-        if claim == "upper" and peer != math.inf:
-            j.verdict = "formula-departure" if role == "formula" else "unsound"
-            j.detail = "the reference value is +inf (no guarantee); the peer claims one"
-        return j
+    """:func:`judge_upper` / :func:`judge_lower` (the audit's judging, reused) against a certified enclosure.  A
+    reference value of +oo is judged as the enclosure [+inf, +inf], which the judgement carries (so that a consumer
+    recomputes the verdict from it, as from any other): for an upper claim only +inf is exact, a finite value claims
+    a guarantee the reference does not give, and a value that is not a number is the peer's error.  ``role``:
+    "truth" (the true guarantee: below it the claim is false) or "formula" (the formula the peer cites: below it, a
+    departure)."""
     judge = judge_upper if claim == "upper" else judge_lower
+    if enc.pos_inf or enc.lo is None or enc.hi is None:
+        return judge(peer, math.inf, math.inf, role=role, reference=name, description=description)
     return judge(peer, enc.lo, enc.hi, role=role, reference=name, description=description)
 
 

@@ -48,12 +48,13 @@ def _rejudged(c: "Comparison", j: Judgement) -> Judgement:
         raise TypeError(f"a judgement of {type(j).__name__}, not Judgement")
     role, ref, desc = str(j.role), str(j.reference), str(j.description)
     if j.lo is not None or j.hi is not None:
-        lo, hi = j.lo, j.hi
-        if not (isinstance(lo, (int, Fraction)) and isinstance(hi, (int, Fraction)) and lo <= hi):
+        lo, hi = _end(j.lo), _end(j.hi)
+        if lo is None or hi is None or not lo <= hi:
             return Judgement(role, ref, desc, "adapter-error",
-                             detail=f"the adapter's enclosure [{lo!r}, {hi!r}] is not an interval of exact rationals")
+                             detail=f"the adapter's enclosure [{j.lo!r}, {j.hi!r}] is not an interval of exact "
+                                    "rationals (or +inf: no finite bound)")
         judge = judge_lower if j.claim == "lower" else judge_upper
-        new = judge(c.peer_value, Fraction(lo), Fraction(hi), role=role, reference=ref, description=desc)
+        new = judge(c.peer_value, lo, hi, role=role, reference=ref, description=desc)
         if j.verdict in VERDICTS and VERDICTS.index(j.verdict) <= VERDICTS.index(new.verdict):
             # an adapter may flag more severely, never clear; where it agrees, its own words stay
             new.verdict, new.detail = j.verdict, str(j.detail or new.detail)
@@ -73,6 +74,14 @@ def _rejudged(c: "Comparison", j: Judgement) -> Judgement:
         return j
     return Judgement(role, ref, desc, "adapter-error",
                      detail="the adapter's judgement has neither an enclosure nor a decision with a known verdict")
+
+
+def _end(x: Any) -> Fraction | float | None:
+    """An enclosure end a judgement may carry -- an exact rational, or +inf (the reference has no finite bound
+    there) -- else None (a finite float, -inf, a string: not a certified end)."""
+    if isinstance(x, (int, Fraction)) and not isinstance(x, bool):
+        return Fraction(x)
+    return math.inf if isinstance(x, float) and x == math.inf else None
 
 
 @dataclass

@@ -22,6 +22,12 @@ bound (smaller claims more privacy) against a certified enclosure [lo, hi] of th
   work bound decides is never called a pass.
 
 For a larger-is-more-privacy claim (a budget, a type-II error) :func:`judge_lower` mirrors these.
+
+An end of the enclosure may be ``math.inf``: ``hi = +inf`` says the reference has no finite upper bound there (no
+guarantee), ``lo = hi = +inf`` that its value is exactly +oo (a voided odometer, a conversion with no guarantee at
+that point).  Against an upper claim a value below ``lo`` is still an under-report (every finite value is one when
+``lo`` is +inf: it claims a guarantee the reference does not give); a finite value at or above a finite ``lo`` is
+``undecided`` (not shown unsound, not shown sound); +inf is sound.
 """
 
 from __future__ import annotations
@@ -89,24 +95,30 @@ def _ordered(x: float) -> int:
     return i if i >= 0 else -(i & 0x7FFFFFFFFFFFFFFF)
 
 
-def _float_near(q: Fraction) -> float:
+def _float_near(q: Fraction | float) -> float:
     """float(q), or +-inf where q is beyond float64's range (float() of such a Fraction raises OverflowError)."""
+    if isinstance(q, float):
+        return q
     try:
         return float(q)
     except OverflowError:
         return math.inf if q > 0 else -math.inf
 
 
-def _float_up(q: Fraction) -> float:
-    """The smallest float64 >= q (+inf above the range)."""
+def _float_up(q: Fraction | float) -> float:
+    """The smallest float64 >= q (+inf above the range; an infinite end is itself)."""
+    if isinstance(q, float):
+        return q
     f = _float_near(q)
     if not math.isfinite(f):
         return f if f > 0 else -sys.float_info.max
     return f if Fraction(f) >= q else math.nextafter(f, math.inf)
 
 
-def _float_down(q: Fraction) -> float:
-    """The largest float64 <= q (-inf below the range)."""
+def _float_down(q: Fraction | float) -> float:
+    """The largest float64 <= q (-inf below the range; an infinite end is itself)."""
+    if isinstance(q, float):
+        return q
     f = _float_near(q)
     if not math.isfinite(f):
         return f if f < 0 else sys.float_info.max
@@ -127,8 +139,8 @@ class Judgement:
     reference: str                  # spec id or engine, e.g. "conversions.cks20"
     description: str                # what the reference is, in words
     verdict: str
-    lo: Fraction | None = None      # certified enclosure of the reference value (None for decisions)
-    hi: Fraction | None = None
+    lo: Fraction | float | None = None  # certified enclosure of the reference value (None for decisions); an end
+    hi: Fraction | float | None = None  # is an exact rational or math.inf (module docstring)
     decision: str | None = None     # for decisions: the reference's CONT/HALT
     ratio: float | None = None      # peer / reference (conservative or unsound)
     gap_rel: float | None = None    # (lo - peer) / lo when below
@@ -143,7 +155,8 @@ class Judgement:
         d: dict[str, Any] = {"role": self.role, "reference": self.reference, "description": self.description,
                              "verdict": self.verdict}
         if self.lo is not None and self.hi is not None:
-            d["enclosure"] = [_dec(self.lo, "floor"), _dec(self.hi, "ceiling")]  # outward: contains [lo, hi]
+            # outward: contains [lo, hi]; an infinite end is "inf"
+            d["enclosure"] = [_end_text(self.lo, "floor"), _end_text(self.hi, "ceiling")]
             d["lower"] = _finite_or_none(_float_down(self.lo))  # null: beyond float64 (the enclosure says where)
             d["upper"] = _finite_or_none(_float_up(self.hi))
         if self.decision is not None:
@@ -166,6 +179,11 @@ class Judgement:
         if self.lo is None or self.hi is None:
             return ""
         return f"[{_float_near(self.lo):.17g}, {_float_near(self.hi):.17g}]"
+
+
+def _end_text(q: Fraction | float, rounding: str) -> str:
+    """An enclosure end as text: 25 digits rounded outward, or "inf"."""
+    return "inf" if q == math.inf else _dec(Fraction(q), rounding)
 
 
 def _ratio(a: Fraction, b: Fraction) -> float:
@@ -204,6 +222,14 @@ def _below(role: str, ulps: int) -> str:
     return "formula-departure" if role == "formula" else "unsound"
 
 
+def _unbounded(j: Judgement, where: str) -> Judgement:
+    """``undecided`` for a value inside an enclosure with an infinite upper end: its width and the possible gap
+    are unbounded (null in the JSON)."""
+    j.verdict, j.width, j.possible_gap = "undecided", math.inf, math.inf
+    j.detail = f"undecided: {where}"
+    return j
+
+
 def _inside(j: Judgement, peer_value: float, lo_f: float, hi_f: float, sound_end: str) -> Judgement:
     """``exact`` when every float64 of the enclosure's rounded ends [lo_f, hi_f] is within :data:`EXACT_ULPS` steps of
     the value, else ``undecided`` with the possible gap and the width."""
@@ -228,7 +254,7 @@ def _inside(j: Judgement, peer_value: float, lo_f: float, hi_f: float, sound_end
     return j
 
 
-def judge_upper(peer_value: float, lo: Fraction, hi: Fraction, *, role: str, reference: str,
+def judge_upper(peer_value: float, lo: Fraction | float, hi: Fraction | float, *, role: str, reference: str,
                 description: str) -> Judgement:
     """Strictly classify a peer's claimed upper bound (smaller = more privacy) against the certified [lo, hi].
 
@@ -241,9 +267,20 @@ def judge_upper(peer_value: float, lo: Fraction, hi: Fraction, *, role: str, ref
         j.verdict, j.detail = "error", f"the peer returned {short_repr(peer_value)}, not a number"
         return j
     if peer_value == math.inf:
-        j.verdict, j.ratio, j.detail = "conservative", math.inf, "the peer returned +inf (no guarantee claimed)"
+        if lo == math.inf:
+            j.detail = "the reference value is +inf (no guarantee), and so is the peer's"
+        else:
+            j.verdict, j.ratio, j.detail = "conservative", math.inf, "the peer returned +inf (no guarantee claimed)"
+        return j
+    if lo == math.inf:
+        j.verdict = "formula-departure" if role == "formula" else "unsound"
+        j.gap_rel, j.ratio = math.inf, 0.0
+        j.detail = f"the reference value is +inf (no guarantee); the peer claims one, {peer_value!r}"
         return j
     pv = Fraction(peer_value)
+    if hi == math.inf and lo <= pv:
+        return _unbounded(j, f"at or above the certified lower end {_float_near(lo):.17g} of a reference with no "
+                             "finite upper bound here: not shown unsound, not shown sound")
     up = _float_up(hi)
     up_q = Fraction(up) if math.isfinite(up) else None  # None: hi is beyond float64, above every finite value
     if lo <= pv and (up_q is None or pv <= up_q):
@@ -272,7 +309,7 @@ def judge_upper(peer_value: float, lo: Fraction, hi: Fraction, *, role: str, ref
     return j
 
 
-def judge_lower(peer_value: float, lo: Fraction, hi: Fraction, *, role: str, reference: str,
+def judge_lower(peer_value: float, lo: Fraction | float, hi: Fraction | float, *, role: str, reference: str,
                 description: str) -> Judgement:
     """Strictly classify a peer's claimed lower bound of a larger-is-more-privacy quantity (e.g. the largest budget
     rho it admits for a target (eps, delta)) against the certified [lo, hi]: the mirror of :func:`judge_upper`.
@@ -280,10 +317,21 @@ def judge_lower(peer_value: float, lo: Fraction, hi: Fraction, *, role: str, ref
     ``exact`` from the largest float64 <= lo up to hi; ``conservative`` below; above hi ``unsound`` (or
     ``unsound-rounding`` within :data:`ROUNDING_ULPS` float64 steps): it admits more than the reference proves."""
     j = Judgement(role, reference, description, "exact", lo, hi, claim="lower")
+    if isinstance(peer_value, float) and peer_value == math.inf and hi == math.inf:
+        if lo == math.inf:
+            j.detail = "the reference value is +inf, and so is the peer's"
+            return j
+        return _unbounded(j, "+inf, inside a certified enclosure with no finite upper end")
     if not isinstance(peer_value, float) or math.isnan(peer_value) or peer_value == math.inf:
         j.verdict, j.detail = "error", f"the peer returned {short_repr(peer_value)}, not a finite number"
         return j
+    if lo == math.inf:
+        j.verdict, j.detail = "conservative", "sound (the reference value is +inf)"
+        return j
     pv = Fraction(peer_value)
+    if hi == math.inf and _float_down(lo) <= peer_value:
+        return _unbounded(j, f"at or above the certified lower end {_float_near(lo):.17g} of a reference with no "
+                             "finite upper bound here: not shown sound, not shown unsound")
     down = _float_down(lo)
     down_q = Fraction(down) if math.isfinite(down) else None  # None: lo is below float64's range
     if (down_q is None or down_q <= pv) and pv <= hi:
