@@ -58,27 +58,9 @@ class Shaved(Summed):
 '''
 
 
-def _audit(tmp_path: Path, monkeypatch, name: str) -> dict:
-    from dpbounds.audit import peers
-    pkg = tmp_path / name
-    pkg.mkdir()
-    (pkg / "__init__.py").write_text(textwrap.dedent(INIT).replace("NAME", name))
-    (pkg / "calls.py").write_text(textwrap.dedent(CALLS))
-    monkeypatch.setattr(peers, "__path__", [*peers.__path__, str(tmp_path)])
-    import dpbounds.audit.run as run
-    monkeypatch.setattr(run, "ADAPTERS", {name: f"dpbounds.audit.peers.{name}"})
-    (r,) = run.audit_peers(peers=[name], timeout=None)
-    peer = r.as_json()
-    assert peer["status"] == "ran", peer
-    return peer
-
-
 def test_odometer_rows_are_judged_from_their_numbers_through_the_audit(tmp_path, monkeypatch):
-    peer = _audit(tmp_path, monkeypatch, "odometer_rows_peer")
-    rows: dict[str, list[dict]] = {}
-    for c in peer["comparisons"]:
-        rows.setdefault(c["function"].rsplit(".", 1)[1], []).append(c)
-    assert not [c for c in peer["comparisons"] if c["verdict"] == "adapter-error"], peer["comparisons"]
+    rows = _audit_peer(tmp_path, monkeypatch, "odometer_rows_peer", INIT, CALLS)
+    assert not [c for cs in rows.values() for c in cs if c["verdict"] == "adapter-error"], rows
     # the correct odometer: one exact row per round, each at that round's value and enclosing it
     assert [c["verdict"] for c in rows["Summed"]] == ["exact"] * 3
     assert [c["peer_value"] for c in rows["Summed"]] == [0.5, 0.75, 1.75]
