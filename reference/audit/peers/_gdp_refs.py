@@ -117,3 +117,20 @@ def clt_mu_uniform_epochs(n: Any, batch_size: Any, epochs: Any, sigma: Any):
 def clt_eps_uniform_epochs(n: Any, batch_size: Any, epochs: Any, sigma: Any, delta: Any):
     q, t = _qk(n, batch_size, epochs)
     return _clt_eps(q, sigma, t, delta, uniform=True)
+
+
+def gdp_conversion_declarations(peer: str, mod: str, package: str) -> list:
+    """The declarations of ``delta_eps_mu`` and ``eps_from_mu`` (mu-GDP -> (eps, delta), DRS22 Cor. 2.13), which
+    Opacus and TensorFlow Privacy ship as the same code: ``mod`` is the peer's module prefix, ``package`` the peer
+    package whose ``calls`` module runs them."""
+    from ._common import decl
+    return [
+        decl(peer, mod + "delta_eps_mu", package + ".calls:gdp_delta_eps_mu", "conversions.gdp.delta",
+             {"mu": (0.1, 10.0), "eps_g": (0.0, 20.0)},
+             examples=({"mu": 1.0, "eps_g": 1.0}, {"mu": 3.0, "eps_g": 5.0}, {"mu": 0.5, "eps_g": 0.1}),
+             cites="Dong, Roth, Su 2022, arXiv:1905.02383v3, Cor. 2.13", against="truth"),
+        decl(peer, mod + "eps_from_mu", package + ".calls:gdp_eps_from_mu", gdp_eps,
+             {"mu": (0.1, 10.0), "delta": (1e-12, 0.1)},
+             examples=({"mu": 1.0, "delta": 1e-5}, {"mu": 3.0, "delta": 1e-6}, {"mu": 0.5, "delta": 1e-3}),
+             cites="Dong, Roth, Su 2022, arXiv:1905.02383v3, Cor. 2.13 (solved for eps by brentq)", against="truth"),
+    ]

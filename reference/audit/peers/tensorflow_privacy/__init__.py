@@ -66,15 +66,7 @@ def _gdp():
         decl(PEER.name, mod + "compute_eps_uniform", __name__ + ".calls:gdp_eps_uniform", G.clt_eps_uniform_epochs,
              {**_EPOCHS, "delta": (1e-12, 0.1)}, examples=tuple({**e, "delta": 1e-5} for e in _EPOCHS_EX),
              cites=G.BDLS20 + " (uniform) + DRS22 Cor. 2.13", against="cited"),
-        decl(PEER.name, mod + "delta_eps_mu", __name__ + ".calls:gdp_delta_eps_mu", "conversions.gdp.delta",
-             {"mu": (0.1, 10.0), "eps_g": (0.0, 20.0)},
-             examples=({"mu": 1.0, "eps_g": 1.0}, {"mu": 3.0, "eps_g": 5.0}, {"mu": 0.5, "eps_g": 0.1}),
-             cites="Dong, Roth, Su 2022, arXiv:1905.02383v3, Cor. 2.13", against="truth"),
-        decl(PEER.name, mod + "eps_from_mu", __name__ + ".calls:gdp_eps_from_mu", G.gdp_eps,
-             {"mu": (0.1, 10.0), "delta": (1e-12, 0.1)},
-             examples=({"mu": 1.0, "delta": 1e-5}, {"mu": 3.0, "delta": 1e-6}, {"mu": 0.5, "delta": 1e-3}),
-             cites="Dong, Roth, Su 2022, arXiv:1905.02383v3, Cor. 2.13 (solved for eps by brentq)", against="truth"),
-    ]
+    ] + G.gdp_conversion_declarations(PEER.name, mod, __name__)
 
 
 def tree_zcdp_one_leaf(sigma):
