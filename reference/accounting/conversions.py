@@ -196,6 +196,20 @@ def _window_bits(rel_tol: Fraction) -> tuple[int, int, float]:
     return k, (max(64, int(-log10_of(rel_tol) * 3.33) + 48) if rel_tol < 1 else 64), t
 
 
+def _window(a: float, k: int) -> tuple[arb, arb, arb, arb] | None:
+    """(c, w, c - w, c + w) for the window at the float order c = a, w = 2^-k (c - 1), in arb at the current
+    precision (call inside arb_prec); None when a is not a finite order > 1 or an end is not exact (a window whose
+    ends are balls would not bound the orders between them)."""
+    if not (math.isfinite(a) and a > 1):
+        return None
+    C = arb(a)
+    W = (C - 1) / (1 << k)
+    a_lo, a_hi = C - W, C + W
+    if not (W.is_exact() and a_lo.is_exact() and a_hi.is_exact()) or not a_lo > 1:
+        return None
+    return C, W, a_lo, a_hi
+
+
 def _window_enclosure(low: arb, high: arb, t: float, bits: int) -> Enclosure | None:
     """Enclosure [lower end of low, upper end of high] when arb certifies its width <= t |upper end| (inside
     arb_prec: the ends are the outward roundings at the current precision, exact arbs, so the test is on them)."""
@@ -230,17 +244,14 @@ def _cks20_eps_window(rho: Fraction, delta: Fraction, rel_tol: Fraction) -> Encl
         a = fc._alpha_eps(fc._MATH, r, -math.log(d), None, 3)
     except (ValueError, OverflowError, ZeroDivisionError):
         return None
-    if not (math.isfinite(a) and a > 1):
-        return None
     k, bits, t = _window_bits(rel_tol)
     with arb_prec(bits):
+        window = _window(a, k)
+        if window is None:
+            return None
+        C, W, a_lo, a_hi = window
         R = fraction_to_arb(rho)
         L = -fraction_to_arb(delta).log()
-        C = arb(a)
-        W = (C - 1) / (1 << k)
-        a_lo, a_hi = C - W, C + W
-        if not (W.is_exact() and a_lo.is_exact() and a_hi.is_exact()) or not a_lo > 1:
-            return None
         x_lo = a_lo - 1
         s_lo = R * x_lo * x_lo + a_lo.log() - L
         if not s_lo < 0:
@@ -270,16 +281,13 @@ def _cks20_delta_window(rho: Fraction, eps: Fraction, rel_tol: Fraction) -> Encl
         a = fc._alpha_delta(fc._MATH, r, e, 2.0 ** -45)
     except (ValueError, OverflowError, ZeroDivisionError):
         return None
-    if not (math.isfinite(a) and a > 1):
-        return None
     k, bits, t = _window_bits(rel_tol)
     with arb_prec(bits):
-        R, E = fraction_to_arb(rho), fraction_to_arb(eps)
-        C = arb(a)
-        W = (C - 1) / (1 << k)
-        a_lo, a_hi = C - W, C + W
-        if not (W.is_exact() and a_lo.is_exact() and a_hi.is_exact()) or not a_lo > 1:
+        window = _window(a, k)
+        if window is None:
             return None
+        C, W, a_lo, a_hi = window
+        R, E = fraction_to_arb(rho), fraction_to_arb(eps)
         s_lo = (2 * a_lo - 1) * R - E + (-1 / a_lo).log1p()
         if not s_lo < 0:
             return None
