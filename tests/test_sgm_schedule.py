@@ -291,9 +291,18 @@ def test_calibrate_cli(tmp_path):
     rec = json.loads(r.stdout)
     truth = _sigma_min_q1("1", "1e-5", 10)
     assert Fraction(rec["lo_exact"]) <= Fraction(str(truth)) <= Fraction(rec["hi_exact"])
+    # the CLI reaches the API's narrowest width where the curve is a closed form (q = 1)
+    r = subprocess.run([sys.executable, "-m", "dpbounds", "calibrate", "--eps", "1", "--delta", "1e-5", "--q", "1",
+                        "--k", "10", "--rel-tol", "1e-12", "--format", "json"], capture_output=True, text=True,
+                       timeout=300)
+    assert r.returncode == 0, r.stderr
+    rec = json.loads(r.stdout)
+    lo, hi = Fraction(rec["lo_exact"]), Fraction(rec["hi_exact"])
+    assert lo <= Fraction(str(truth)) <= hi and hi - lo <= Fraction(1, 10**12) * hi
     for argv in (["--eps", "1", "--delta", "1e-5", "--q", "1"],                       # neither --k nor --sigma
                  ["--eps", "1", "--delta", "1e-5", "--q", "1", "--k", "10", "--sampling", "wor"],
-                 ["--eps", "1", "--delta", "1e-5", "--phases", "0.1:1"]):
+                 ["--eps", "1", "--delta", "1e-5", "--phases", "0.1:1"],
+                 ["--eps", "1", "--delta", "1e-5", "--q", "1", "--k", "10", "--rel-tol", "1e-13"]):
         r = subprocess.run([sys.executable, "-m", "dpbounds", "calibrate", *argv], capture_output=True, text=True,
                            timeout=300)
         assert r.returncode == 2 and r.stderr.count("\n") == 1, (argv, r.stderr)

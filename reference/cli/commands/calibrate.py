@@ -38,7 +38,7 @@ def add_parser(sub) -> None:
                    help="poisson (default) or fixed_size (batches of b of n without replacement, q = b/n; "
                    "substitution only)")
     p.add_argument("--rel-tol", default="1e-3", metavar="T", help="relative width of the sigma enclosure "
-                   "(default 1e-3; 1e-6 .. 0.5)")
+                   "(default 1e-3; 1e-12 .. 0.5: below about 1e-6 only where the curve is a closed form, q = 1 or k = 1)")
     p.add_argument("--format", choices=("text", "json"), default="text", help="text (default) or json")
     p.set_defaults(func=run)
 
@@ -92,8 +92,9 @@ def run(args) -> int:
 
 
 def _tol(text: str) -> float:
+    from dpbounds.evaluation import sgm_calibrate as C
     from dpbounds.spec import parse_exact
     t = parse_exact("--rel-tol", text, "dpbounds calibrate")
-    if not Fraction(1, 10**6) <= t <= Fraction(1, 2):
-        raise DomainError("--rel-tol", text, "1e-6 <= rel_tol <= 0.5", "dpbounds calibrate")
+    if not Fraction(C.MIN_REL_TOL) <= t <= Fraction(1, 2):
+        raise DomainError("--rel-tol", text, f"{C.MIN_REL_TOL:g} <= rel_tol <= 0.5", "dpbounds calibrate")
     return float(t)
