@@ -54,3 +54,39 @@ def test_the_audit_document_carries_coverage():
     assert cov["public"] == r.coverage["public"] and all("reason" in e for e in cov["not_declared"])
     md = render_markdown([r])
     assert f"Coverage: {cov['declared']} of {cov['public']}" in md and "get_rdp_curve" in md
+
+
+def test_a_declaration_names_an_entry_by_its_module_not_its_last_name_alone():
+    # riskcal defines find_noise_multiplier_for_advantage in two modules: declaring one declares only that one
+    dpsgd = {"name": "riskcal.calibration.dpsgd.find_noise_multiplier_for_advantage",
+             "key": "find_noise_multiplier_for_advantage"}
+    blackbox = {"name": "riskcal.calibration.blackbox.find_noise_multiplier_for_advantage",
+                "key": "find_noise_multiplier_for_advantage"}
+    (n,) = C._names("riskcal.calibration.dpsgd.find_noise_multiplier_for_advantage [q < 1]")
+    assert C.names_entry(n, dpsgd, True) and not C.names_entry(n, blackbox, True)
+    # a method of the same name is not the function: CTDAccountant.get_beta does not declare _plrv.get_beta
+    (m,) = C._names("riskcal.accountants.ctd.CTDAccountant(steps).get_beta")
+    assert not C.names_entry(m, {"name": "riskcal.analysis._plrv.get_beta", "key": "get_beta"}, False)
+    assert C.names_entry(m, {"name": "riskcal.accountants.ctd.CTDAccountant.get_beta",
+                             "key": "CTDAccountant.get_beta"}, False)
+    # a re-export from a parent package, and a module named alone, name the defining module's entry
+    conv = {"name": "riskcal.analysis.conversions.get_beta_from_rdp", "key": "get_beta_from_rdp"}
+    assert C.names_entry(("riskcal", "analysis", "get_beta_from_rdp"), conv, False)
+    lib = {"name": "tensorflow_privacy.privacy.analysis.compute_dp_sgd_privacy_lib.compute_dp_sgd_privacy",
+           "key": "compute_dp_sgd_privacy"}
+    assert C.names_entry(("compute_dp_sgd_privacy_lib", "compute_dp_sgd_privacy"), lib, False)
+    assert not C.names_entry(("gdp_accountant", "compute_dp_sgd_privacy"), lib, False)
+    # a bare name (after '+' in a composite declaration) names its entry only when no other entry has its key
+    assert C.names_entry(("find_noise_multiplier_for_advantage",), dpsgd, False)
+    assert not C.names_entry(("find_noise_multiplier_for_advantage",), dpsgd, True)
+
+
+def test_two_modules_defining_one_name_are_counted_apart(tmp_path, monkeypatch):
+    (tmp_path / "p").mkdir()
+    (tmp_path / "p" / "surface.json").write_text(json.dumps([
+        {"name": f"p.calibration.{m}.find_noise_multiplier_for_err_rates", "key": "find_noise_multiplier_for_err_rates",
+         "kind": "function", "reason": "no reference yet"} for m in ("blackbox", "dpsgd")]))
+    monkeypatch.setattr(C, "DIR", tmp_path)
+    one = C.coverage("p", ["p.calibration.dpsgd.find_noise_multiplier_for_err_rates"])
+    assert one["declared"] == 1 and [e["name"] for e in one["not_declared"]] == [
+        "p.calibration.blackbox.find_noise_multiplier_for_err_rates"]
