@@ -122,6 +122,7 @@ class Oracle:
         self._fast: Callable[..., tuple[float, float]] | None = None
         self._unclipped: Callable[..., Enclosure] | None = None
         self._opaque: Callable[..., Enclosure] | None = None
+        self._narrow: Callable[..., Enclosure | None] | None = None   # composition.sgm.*: dpbounds.evaluation.sgm_quick
         self._widths: tuple[float, ...] = ()   # a narrowable callable's widths (all under the work bound)
         self._cert: Callable[..., Enclosure]
         if isinstance(reference, str):
@@ -153,6 +154,10 @@ class Oracle:
                     self._opaque = lambda pt, tol: enclose(reference, {k: (Fraction(v) if isinstance(v, float) else v)
                                                                        for k, v in pt.items()}, rel_tol=tol)
                     self._cert = lambda **pt: self._opaque(pt, OPAQUE_WIDTHS[0])
+                    from dpbounds.evaluation import sgm_quick
+                    if reference in sgm_quick.ENTRIES:  # cheap certified bounds, then cached brackets at the peer
+                        self._fast = lambda **pt: sgm_quick.interval(reference, pt)
+                        self._narrow = lambda pt, peer: sgm_quick.narrowed(reference, pt, peer)
                 else:
                     self._cert = lambda **pt: enclose(reference, {k: (Fraction(v) if isinstance(v, float) else v)
                                                                   for k, v in pt.items()}, rel_tol=1e-24)
@@ -209,6 +214,13 @@ class Oracle:
         callable with a ``rel_tols`` attribute (it takes ``rel_tol=``) is narrowed through those widths instead, every
         one under the work bound; one with ``near = True`` is also given the peer's value (``near=``), to decide
         the points next to it."""
+        if self._narrow is not None:
+            try:
+                enc = self._narrow({**self.fixed, **point}, peer)
+            except CertificationError as e:
+                raise Undecided(str(e)) from None
+            if enc is not None:
+                return enc
         enc = self.enclosure(point)
         if self._opaque is None:
             return enc
