@@ -68,7 +68,10 @@ _WHY = ("Dominating pairs: for Poisson subsampling with rate q of a mechanism wh
         "outside dropped); their k-fold self-compositions (repeated squaring; each convolution the direct float "
         "sum or, for long inputs, a blocked radix-2 FFT with Higham's a-priori error bound (Thm 24.2) per block "
         "pair, so the error is local to the masses involved, the proved error added outward; small tails moved to "
-        "+oo / dropped) give the upper "
+        "+oo / dropped; or, where no search's work bound is in force, in one transform: the grid exponentially "
+        "tilted, its k-th power taken in the Fourier domain with an a-priori error bound (Higham Thm 24.2 through "
+        "the power, proofs_check composition.sgm.fft_power_error), untilted on a window, Chernoff bounds for the "
+        "mass outside it) give the upper "
         "and lower end.  The grid step h is refined until the asked relative width is met (the gap closes like "
         "k h^2); enclose() raises CertificationError below relative width 1e-7 or when the grid would exceed "
         "200,000 points.  k = 1: the closed form in erfc (the loss is monotone in x, so the hockey-stick region is "
@@ -113,6 +116,7 @@ register(SpecEntry(
     monotone={"eps_g": -1, "k": +1, "q": +1, "sigma": -1},
     proof_claims=("composition.sgm.split_dominates", "composition.sgm.garbling_is_dominated",
                   "composition.sgm.grid_value_monotone", "composition.sgm.convolution_error",
+                  "composition.sgm.fft_power_error",
                   "composition.sgm.one_step_closed_form") + _RELATION_CLAIMS + ("composition.sgm.calibration_monotone",),
     example={"q": "0.01", "sigma": "1", "k": "10", "eps_g": "1"},
     evaluator="dpbounds.evaluation.sgm_schedule:enclose_sgm_delta", options=_OPTIONS,
@@ -133,7 +137,7 @@ register(SpecEntry(
     monotone={"delta": -1, "k": +1, "q": +1, "sigma": -1},
     proof_claims=("composition.sgm.split_dominates", "composition.sgm.garbling_is_dominated",
                   "composition.sgm.grid_value_monotone", "composition.sgm.convolution_error",
-                  "composition.sgm.inverse_bracket") + _RELATION_CLAIMS,
+                  "composition.sgm.fft_power_error", "composition.sgm.inverse_bracket") + _RELATION_CLAIMS,
     example={"q": "0.01", "sigma": "1", "k": "10", "delta": "0.00001"},
     evaluator="dpbounds.evaluation.sgm_schedule:enclose_sgm_eps", options=_OPTIONS,
     notes="Returns eps(delta) = inf{eps >= 0 : composition.sgm.delta(q, sigma, k, eps) <= delta} (0 when delta(0) "

@@ -287,3 +287,46 @@ def test_work_limit_refuses_a_large_convolution_and_binds_only_inside():
     assert 0 < e.lo < e.hi
     with sgm_pld.work_limit(1e12):   # a bound the point stays within changes nothing
         assert enclose("composition.sgm.eps", pt, rel_tol=1e-3) == e
+
+
+@pytest.mark.parametrize("upper", [True, False])
+@pytest.mark.parametrize("k, eps, sds, tail", [(6, 0.2, 1.0, 0.0), (8, 0.4, 2.0, 1e-3), (5, 0.1, 50.0, 0.0)])
+def test_power_compose_dominates_the_exact_k_fold(upper, k, eps, sds, tail):
+    # the one-transform k-fold against the exact rational one: every tail sum sum_{j >= J} (the +oo mass included)
+    # is on the safe side -- first-order dominance, so every hockey-stick divergence is (windows narrower than the
+    # support: aliasing, mass below and above the window; a tail moved first)
+    rng = np.random.default_rng(k)
+    m = rng.random(13) ** 2
+    m[2] = 0.0
+    m /= m.sum() * 1.03
+    g = S.GridPLD(F(1, 8), -3, m, 0.02 if upper else 0.0, upper)
+    out = S.power_compose(g, k, eps, sds, tail)
+    ex = [F(1)]
+    for _ in range(k):
+        new = [F(0)] * (len(ex) + m.size - 1)
+        for i, x in enumerate(ex):
+            for j, y in enumerate(m):
+                new[i + j] += x * F(float(y))
+        ex = new
+    s = sum((F(float(v)) for v in m), F(0))
+    ex_inf = (s + F(g.inf)) ** k - s ** k
+    J0 = out.off - k * g.off
+    mm = [F(float(v)) for v in out.m]
+    for J in range(len(ex) + 1):
+        got = F(out.inf) + (sum(mm[min(max(J - J0, 0), len(mm)):], F(0)) if J <= J0 + len(mm) else F(0))
+        want = sum(ex[J:], F(0)) + ex_inf
+        assert (got >= want) if upper else (got <= want), (J, float(got), float(want))
+
+
+def test_power_path_and_squarings_agree():
+    # the same grid composed both ways: two certified brackets of one value overlap, and at this grid both are
+    # about as narrow (the transform's error is far below the discretization's)
+    q, s, k, d = F(1, 100), F(2), 300, F(1, 10 ** 5)
+    h = F(1, 400)
+    plan = S._power_plan(q, s, k, float(d), None, 1e-3)
+    a = S.bracket(q, s, k, h, power=plan)
+    b = S.bracket(q, s, k, h, budget=5e-11, delta_hint=1e-5)
+    la, ha = a.eps(d)
+    lb, hb = b.eps(d)
+    assert max(la, lb) <= min(ha, hb)
+    assert (ha - la) <= 1.1 * (hb - lb)

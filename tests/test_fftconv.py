@@ -68,3 +68,37 @@ def test_fft_convolution_contains_the_exact_one():
     af, bf = [F(float(v)) for v in a], [F(float(v)) for v in b]
     for j in range(0, 1599, 13):
         assert abs(F(float(c[j])) - _exact(af, bf, j)) <= F(e)
+
+
+def _exact_power(a, k):
+    out = [F(1)]
+    for _ in range(k):
+        new = [F(0)] * (len(out) + len(a) - 1)
+        for i, x in enumerate(out):
+            for j, y in enumerate(a):
+                new[i + j] += x * y
+        out = new
+    return out
+
+
+@pytest.mark.parametrize("na, k, n", [(12, 5, 64), (7, 11, 32), (20, 3, 128)])
+def test_cyclic_power_is_within_its_bound_of_the_exact_cyclic_power(na, k, n):
+    rng = np.random.default_rng(na + k)
+    a = rng.random(na) ** 3
+    a[1::4] = 0.0
+    a /= a.sum() * 1.01
+    c, e = fftconv.cyclic_power(a, k, n)
+    exact = _exact_power([F(float(v)) for v in a], k)
+    cyc = [F(0)] * n
+    for j, v in enumerate(exact):
+        cyc[j % n] += v                    # aliased when k (na - 1) + 1 > n
+    assert all(abs(F(float(c[j])) - cyc[j]) <= F(e) for j in range(n))
+    assert e < 1e-12                       # and the bound is not vacuous
+
+
+def test_cyclic_power_bound_catches_a_planted_fault():
+    a = np.array([0.5, 0.25, 0.125])
+    c, e = fftconv.cyclic_power(a, 4, 16)
+    exact = _exact_power([F(float(v)) for v in a], 4)
+    c[3] += 1e-9                           # a wrong entry is outside [exact - E, exact + E]
+    assert abs(F(float(c[3])) - exact[3]) > F(e)

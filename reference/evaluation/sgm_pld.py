@@ -638,9 +638,10 @@ _WORK_LIMIT: list[float | None] = [None]
 
 @contextlib.contextmanager
 def work_limit(products: float | None):
-    """Within it, a convolution of more than ``products`` pairs of grid points raises CertificationError before it
-    starts: a search's bound on what one point may cost that depends only on the point, never on the machine or
-    the clock (so a seed judges the same points everywhere; the refused ones are skipped, never judged)."""
+    """Within it, a convolution of more than ``products`` pairs of grid points (a one-transform k-fold of length N,
+    :func:`power_compose`, counts N log2 N) raises CertificationError before it starts: a search's bound on what
+    one point may cost that depends only on the point, never on the machine or the clock (so a seed judges the same
+    points everywhere; the refused ones are skipped, never judged)."""
     old = _WORK_LIMIT[0]
     _WORK_LIMIT[0] = products
     try:
@@ -840,6 +841,138 @@ def self_compose(g: GridPLD, k: int, tau: float = TAU, theta: float | None = Non
     return result
 
 
+def _chernoff(a: np.ndarray, h: Fraction, phi: float, k: int, shift: int) -> float:
+    """An upper bound of (sum_i a_i e^{phi h i})^k e^{-phi h shift} (a >= 0 floats, phi any sign): for phi > 0 it
+    bounds the mass at indices >= shift of the k-fold convolution of a (Chernoff: 1 <= e^{phi h (j - shift)} there),
+    for phi < 0 the mass at indices < shift."""
+    with arb_prec(_BITS):
+        st = _a(Fraction(phi)) * _a(h)
+        lo, hi = _exp_grid(arb(0), st, a.size)
+        with np.errstate(over="ignore", invalid="ignore"):
+            sm = _upper_sum(_upv(a * hi))
+        if not math.isfinite(sm):
+            return math.inf
+        v = _a(Fraction(sm)) ** k * (-st * shift).exp()
+        return _up(v)
+
+
+def _saddle(a: np.ndarray, hf: float, k: int, t: float, sds: float) -> tuple[float, float, float]:
+    """(theta, J_lo, J_hi) in float (tightness only): the tilt theta >= 0 whose tilted mean of the relative loss
+    i h is t (the saddle point, by bisection; 0 if t is below the mean), and the window of relative k-fold indices
+    within ``sds`` tilted standard deviations of k t / h."""
+    i = np.arange(a.size) * hf
+    la = np.log(np.where(a > 0, a, 1.0))
+    pos = a > 0
+
+    def moments(th):
+        w = np.where(pos, la + th * i, -np.inf)
+        w = np.exp(w - w.max())
+        w /= w.sum()
+        mu = float((w * i).sum())
+        return mu, float((w * (i - mu) ** 2).sum())
+
+    lo, hi = 0.0, 512.0
+    if moments(0.0)[0] >= t:
+        th = 0.0
+    elif moments(hi)[0] <= t:
+        th = hi
+    else:
+        for _ in range(60):
+            mid = (lo + hi) / 2
+            lo, hi = (mid, hi) if moments(mid)[0] < t else (lo, mid)
+        th = lo
+    mu, var = moments(th)
+    sd = math.sqrt(k * var) / hf
+    c = k * mu / hf
+    return th, c - sds * sd, c + sds * sd
+
+
+def power_compose(g: GridPLD, k: int, eps: float, sds: float, tail: float = 0.0) -> GridPLD:
+    """The k-fold composition of a one-step grid in one transform: exponentially tilted, its k-th power taken in
+    the Fourier domain (dpbounds.evaluation.fftconv.cyclic_power, with an a-priori bound E on every entry's error),
+    untilted on a window of losses: ``sds`` standard deviations either side of ``eps`` under the tilt theta >= 0
+    that centres the k-fold loss there (:func:`_saddle`; tilt and window tune tightness only).
+
+    With a'_i >= a_i e^{theta h i - L} (upper side; <= on the lower) for a float L, the exact k-fold convolution c'
+    of a' is >= (<=) c_j e^{theta h j - k L}, c the exact k-fold convolution of a (every path's product is); the
+    cyclic one of length N adds the masses at j' = j mod N.  So on the window [J0, J0 + N):
+    upper: c_j <= (c~_j + E) e^{-theta h j + k L} (the aliased masses only add); every mass below the window is at
+    most the whole k-fold mass (sum a)^k, moved up onto the window's first point; the mass above it is at most
+    (sum_i a_i e^{phi h i})^k e^{-phi h J1} (Chernoff, the least over a few phi > 0), moved to +oo with the k-fold
+    +oo mass (sum a + a_inf)^k - (sum a)^k; lower: c_j >= (c~_j - E - alias) e^{-theta h j + k L}, alias bounding c'
+    outside the window (Chernoff on a' both ways), the masses outside the window dropped.  Moving mass up or to
+    +oo raises the hockey-stick divergence, dropping lowers it (composition.sgm.grid_value_monotone); E: proofs_check
+    composition.sgm.fft_power_error.  ``tail``: first, the one step's tails of mass <= tail each go to +oo / onto
+    its first kept point (upper) or are dropped (lower) (:func:`_truncate`), so that the Chernoff bounds see a short
+    support (a heavy-tailed loss has no useful moment generating function at a large tilt)."""
+    from dpbounds.evaluation import fftconv
+    if g.shift is not None:
+        raise ValueError("power_compose: a one-step grid (no shift)")
+    if tail > 0:
+        g = _truncate(g, tail)
+    h, a, n1 = g.h, g.m, g.m.size
+    full = k * (n1 - 1) + 1
+    hf = float(h)
+    with arb_prec(_BITS):
+        org1 = float(g.loss(0).mid())                  # the one step's first loss
+    theta, jl, jh = _saddle(a, hf, k, eps / k - org1, sds)
+    J0 = max(0, min(full - 1, math.floor(jl)))
+    J1 = max(J0 + n1, min(full, math.ceil(jh) + 1))
+    if full <= 1 << max(1, (J1 - J0 - 1).bit_length()):
+        J0, J1 = 0, full
+    N = 1 << max(1, (max(J1 - J0, n1) - 1).bit_length())
+    if N > _POWER_MAX:
+        raise ArithmeticError(f"power_compose: a transform of {N} points (> {_POWER_MAX})")
+    lim = _WORK_LIMIT[0]
+    if lim is not None and float(N) * (N.bit_length() - 1) > lim:
+        from dpbounds.evaluation.enclosure import CertificationError
+        raise CertificationError(f"composition.sgm: a transform of {N} points (counted as N log2 N = "
+                                 f"{N * (N.bit_length() - 1)} pairs) is beyond this search's work bound ({lim:.3g} "
+                                 f"pairs, dpbounds.evaluation.sgm_pld.work_limit)")
+    W = min(N, full - J0)
+    # tilt, normalized so that sum a' is about 1 (no overflow or underflow of the k-th power)
+    with np.errstate(divide="ignore"):
+        lw = np.log(a) + theta * hf * np.arange(n1)
+    top = float(lw.max())
+    if not math.isfinite(top):
+        raise ArithmeticError("power_compose: a grid without mass")
+    L = Fraction(top + math.log(float(np.sum(np.exp(lw - top)))))
+    with arb_prec(_BITS):
+        th = _a(Fraction(theta)) * _a(h)
+        Tlo, Thi = _exp_grid(-_a(L), th, n1)
+        Ulo, Uhi = _exp_grid(-th * J0 + k * _a(L), -th, W)
+    with np.errstate(over="ignore", under="ignore", invalid="ignore"):
+        ap = _upv(a * Thi) if g.upper else np.maximum(_dn(a * Tlo), 0.0)
+    c, E = fftconv.cyclic_power(ap, k, N)
+    cw = c[(J0 + np.arange(W)) % N]
+    with arb_prec(_BITS):
+        tot = _up(_a(Fraction(_upper_sum(a))) ** k)
+    phis = [max(theta, 0.25) * 2.0 ** (j / 2) for j in range(-10, 5)]
+    if g.upper:
+        with np.errstate(over="ignore", under="ignore", invalid="ignore"):
+            m = _upv(_upv(np.maximum(_upv(cw + E), 0.0)) * Uhi)
+        m = np.minimum(np.nan_to_num(m, nan=tot, posinf=tot), tot)
+        if J0 > 0:
+            m[0] = math.nextafter(m[0] + tot, math.inf)
+        sa = _upper_sum(a)
+        with arb_prec(_BITS):
+            inf = _up((_a(Fraction(sa)) + _a(Fraction(g.inf))) ** k - _a(Fraction(sa)) ** k) if g.inf else 0.0
+        if J0 + W < full:
+            inf = math.nextafter(inf + min(_chernoff(a, h, ph, k, J0 + W) for ph in phis), math.inf)
+        # an upper end >= 1 is an upper end of every delta (<= 1): +oo mass beyond 1 is capped there
+        return GridPLD(h, k * g.off + J0, m, min(inf, 1.0), True, cm=k * g.cm, c=g.c)
+    alias = 0.0
+    if full > N:
+        below = min(_chernoff(ap, h, -ph, k, J0) for ph in phis) if J0 > 0 else 0.0
+        above = min(_chernoff(ap, h, ph, k, J0 + N) for ph in phis) if J0 + N < full else 0.0
+        alias = math.nextafter(below + above, math.inf)
+    with np.errstate(over="ignore", under="ignore", invalid="ignore"):
+        v = _dn(_dn(cw - E) - alias)
+        m = np.maximum(_dn(np.maximum(v, 0.0) * Ulo), 0.0)
+    m = np.nan_to_num(m, nan=0.0, posinf=0.0)
+    return GridPLD(h, k * g.off + J0, m, 0.0, False, cm=k * g.cm, c=g.c)
+
+
 def compose(parts: list, tau: float = TAU, theta: float | None = None) -> GridPLD:
     """The composition of heterogeneous steps: ``parts`` a list of ``(GridPLD, k_i)`` (each grid k_i times), all on
     the same h and the same side (all upper or all lower; different one-step origins allowed: the result's origin
@@ -1009,14 +1142,25 @@ def _theta_for(g: GridPLD, k: int, eps_hint: float | None, delta_hint: float | N
     return float(min(64.0, max(0.25, th)))
 
 
+def _compose_k(g: GridPLD, k: int, tau: float, theta: float | None, budget: float | None,
+               power: tuple | None) -> GridPLD:
+    """The k-fold composition: in one transform when ``power`` is given and its transform fits (power_compose
+    raises ArithmeticError otherwise), else by the squarings."""
+    if power:
+        with contextlib.suppress(ArithmeticError):
+            return power_compose(g, k, *power)
+    return self_compose(g, k, tau, theta, budget)
+
+
 def bracket(q: Fraction, sigma: Fraction, k: int, h: Fraction, z: float | None = None, tau: float = TAU,
             fast: bool = False, eps_hint: float | None = None, delta_hint: float | None = None,
-            budget: float | None = None) -> Bracket:
+            budget: float | None = None, power: tuple | None = None) -> Bracket:
     """Compose the dominating and dominated grid pairs of both directions k times, on the loss grid of step h.
 
     ``fast``: convolutions by the certified FFT (:func:`_fft_bounds`) with a tilt chosen for ``eps_hint`` (delta
     asked at that eps) or ``delta_hint`` (eps asked at that delta); the hints only tune the tightness, never the
-    validity.  ``budget``: see :func:`self_compose`."""
+    validity.  ``budget``: see :func:`self_compose`.  ``power`` = (eps, sds, tail): each k-fold in one
+    transform instead (:func:`power_compose`; the tilt and the window tune tightness only)."""
     t0 = time.perf_counter()
     step = one_step(q, sigma, h, z, k)
     up, lo = {}, {}
@@ -1026,12 +1170,13 @@ def bracket(q: Fraction, sigma: Fraction, k: int, h: Fraction, z: float | None =
     for d in dirs:
         su = step_upper(step, d)
         th = _theta_for(su, k, eps_hint, delta_hint) if fast else None
-        gu = self_compose(su, k, tau, th, budget)
+        gu = _compose_k(su, k, tau, th, budget, power)
         size = max(size, gu.m.size)
         up[d] = (gu, weights(gu))
 
         def lower(d=d, th=th):
-            gl = self_compose(step_lower(step, d), k, tau, th, budget)
+            sl = step_lower(step, d)
+            gl = _compose_k(sl, k, tau, th, budget, power)
             return gl, weights(gl)
 
         if d == "remove":
@@ -1128,23 +1273,65 @@ def _h_model(q: Fraction, sigma: Fraction, k: int, rel_tol: float, delta: float 
     return Fraction(1, math.ceil(1 / h))
 
 
+#: the longest transform of power_compose (memory: a few complex arrays of this length); beyond, the squarings
+_POWER_MAX = 1 << 21
+
+#: the window of the one-transform composition (power_compose): this many standard deviations of the k-fold loss
+#: either side of the eps of interest
+_POWER_SDS = 9.0
+
+
+def _power_plan(q: Fraction, sigma: Fraction, k: int, delta: float | None, eps: float | None,
+                rel_tol: float) -> tuple | None:
+    """(eps, sds, tail) for :func:`power_compose`, or None: the eps of interest (given, or mu-GDP's at delta with
+    mu^2 = k Var L, the central limit of the composition), the window's half-width in tilted standard deviations
+    and the one step's tail mass.  Tightness and speed only: every choice is valid."""
+    try:
+        v = k * _loss_variance(float(q), float(sigma))
+        sd = math.sqrt(v)
+        if not (v > 0 and math.isfinite(v)):
+            return None
+        if delta is not None:
+            if not 0 < delta < 0.5:
+                return None
+            lo, hi = 0.0, 1.0
+            while _gdp_delta(sd, hi) > delta:
+                lo, hi = hi, 2 * hi
+                if hi > 512:
+                    return None
+            for _ in range(50):
+                mid = (lo + hi) / 2
+                lo, hi = (mid, hi) if _gdp_delta(sd, mid) > delta else (lo, mid)
+            e = hi
+        elif eps is not None:
+            e = float(eps)
+        else:
+            return None
+        # the one step's tails: k of them move delta by at most k tail, a ten-thousandth of the width asked
+        d_ = delta if delta is not None else _gdp_delta(sd, e)
+        tail = 1e-4 * rel_tol * d_ / k if d_ > 0 else 0.0
+        return (e, _POWER_SDS, tail)
+    except (ValueError, OverflowError, ZeroDivisionError):
+        return None
+
+
 #: whether enclose() uses the certified FFT for long convolutions (off: its absolute error bound leaves mass in
 #: the tails that the budgeted truncations cannot remove at the widths DP-SGD needs, measured; see fftconv)
 _FAST = False
 
 
 def cached_bracket(q: Fraction, sigma: Fraction, k: int, h: Fraction, delta_hint: float | None = None,
-                   eps_hint: float | None = None, budget: float | None = None) -> Bracket:
+                   eps_hint: float | None = None, budget: float | None = None, power: tuple | None = None) -> Bracket:
     # the work bound is part of the key: a bracket computed without it is never served inside it, so which points
     # a search judges never depends on what ran before in the process
-    return _cached_bracket(q, sigma, k, h, _WORK_LIMIT[0], delta_hint, eps_hint, budget)
+    return _cached_bracket(q, sigma, k, h, _WORK_LIMIT[0], delta_hint, eps_hint, budget, power)
 
 
 @functools.lru_cache(maxsize=8)
 def _cached_bracket(q: Fraction, sigma: Fraction, k: int, h: Fraction, limit: float | None,
                     delta_hint: float | None = None, eps_hint: float | None = None,
-                    budget: float | None = None) -> Bracket:
-    return bracket(q, sigma, k, h, fast=_FAST, delta_hint=delta_hint, eps_hint=eps_hint, budget=budget)
+                    budget: float | None = None, power: tuple | None = None) -> Bracket:
+    return bracket(q, sigma, k, h, fast=_FAST, delta_hint=delta_hint, eps_hint=eps_hint, budget=budget, power=power)
 
 
 def _refine(q: Fraction, sigma: Fraction, k: int, rel_tol: float, width_of, what: str, delta: float | None = None,
@@ -1174,9 +1361,11 @@ def _refine(q: Fraction, sigma: Fraction, k: int, rel_tol: float, width_of, what
             d_est = _gdp_delta(math.sqrt(k * _loss_variance(float(q), float(sigma))), eps)
             if d_est > 0:
                 budget = 0.05 * rel_tol * 10.0 ** (math.floor(math.log10(d_est)) - 1)
+    # one transform per k-fold (power_compose); after a miss, the squarings
+    power = _power_plan(q, sigma, k, delta, eps, rel_tol) if k > 1 else None
     best = None
     for _ in range(5):
-        b = cached_bracket(q, sigma, k, h, d_hint, e_hint, budget)
+        b = cached_bracket(q, sigma, k, h, d_hint, e_hint, budget, power)
         w, res = width_of(b)
         if delta is None and budget is None and res[0] > 0:
             # delta(eps): the first (coarse) bracket's certified lower end sizes the truncation budget of the finer
@@ -1187,6 +1376,9 @@ def _refine(q: Fraction, sigma: Fraction, k: int, rel_tol: float, width_of, what
             best = (w, res, b)
         if w <= rel_tol:
             return res, b
+        if power is not None:
+            power = None
+            continue
         if b.grid_points > MAX_GRID:
             break
         # the width closes faster than h^2 at coarse grids (measured at q = 1e-4, k = 1e5, delta = 1e-12: 0.374,
