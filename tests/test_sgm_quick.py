@@ -122,3 +122,15 @@ def test_the_cache_is_bounded(monkeypatch):
         Q.cached_bracket(F(1, 10), F(2), k, F(1, 20))
     assert len(Q._CACHE) == 2 and all(key[2] in (3, 4) for key in Q._CACHE)
     assert math.isfinite(Q.rdp_eps_upper(F(1, 10), F(2), 4, F(1, 10**5)))
+
+
+def test_a_refused_bracket_is_remembered_under_the_same_work_bound():
+    from dpbounds.evaluation import sgm_pld as S
+    from dpbounds.evaluation.enclosure import CertificationError
+    Q._CACHE.clear()
+    with S.work_limit(10.0):   # any convolution is beyond it
+        with pytest.raises(CertificationError):
+            Q.cached_bracket(F(1, 10), F(2), 4, F(1, 20))
+        with pytest.raises(CertificationError):
+            Q.cached_bracket(F(1, 10), F(2), 4, F(1, 20))
+    assert Q.cached_bracket(F(1, 10), F(2), 4, F(1, 20)).k == 4   # without the bound: computed

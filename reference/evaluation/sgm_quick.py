@@ -103,7 +103,8 @@ def one_step_delta_lower(q: Fraction, sigma: Fraction, eps: Fraction) -> float:
 
 def _delta1_float(q: float, s: float, e: float) -> float:
     """The one-step delta(e) in float64 (no guarantee: it only picks the point :func:`one_step_eps_lower` certifies)."""
-    from scipy.special import ndtr
+    def ndtr(x: float) -> float:
+        return 0.5 * math.erfc(-x / math.sqrt(2))
     E = math.exp(e)
     x = s * s * math.log((E - (1 - q)) / q) + 0.5
     rem = q * (ndtr(-(x - 1) / s) - ndtr(-x / s)) - (E - 1) * ndtr(-x / s)
@@ -187,11 +188,11 @@ def interval(entry_id: str, params: Mapping[str, Any]) -> tuple[float, float] | 
 
 #: the relative widths whose grid steps the ladder tries, coarse to fine (the bracket's width is about 0.75 k h^2,
 #: sgm_pld._h_for); each finer grid only where the coarser ones left the verdict undecided
-LADDER = (3e-2, 3e-3, 3e-4, 3e-5, 3e-6, 3e-7)
+LADDER = (3e-1, 3e-2, 3e-3, 3e-4, 3e-5, 3e-6, 3e-7)
 #: the bracket cache: at most this many brackets, and this many grid points over all of them (bounded memory)
 CACHE_BRACKETS = 48
 CACHE_POINTS = 3_000_000
-_CACHE: "OrderedDict[tuple, S.Bracket]" = OrderedDict()
+_CACHE: "OrderedDict[tuple, S.Bracket | CertificationError]" = OrderedDict()
 
 
 def grid_steps(q: Fraction, k: int) -> list[Fraction]:
@@ -207,16 +208,23 @@ def grid_steps(q: Fraction, k: int) -> list[Fraction]:
 
 def cached_bracket(q: Fraction, sigma: Fraction, k: int, h: Fraction) -> S.Bracket:
     """sgm_pld.bracket(q, sigma, k, h) (truncations at sgm_pld.TAU: every delta down to 1e-25 or so is read off it),
-    from the cache when computed under the same work bound."""
+    from the cache when computed under the same work bound (a refusal -- the work bound, the largest grid -- is kept
+    too: it is the same the next time)."""
     key = (q, sigma, k, h, S._WORK_LIMIT[0])
     b = _CACHE.get(key)
     if b is not None:
         _CACHE.move_to_end(key)
+        if isinstance(b, CertificationError):
+            raise b
         return b
-    b = S.bracket(q, sigma, k, h)
+    try:
+        b = S.bracket(q, sigma, k, h)
+    except CertificationError as e:   # (beyond the work bound or the largest grid: the same answer next time)
+        _CACHE[key] = e
+        raise
     _CACHE[key] = b
-    while len(_CACHE) > CACHE_BRACKETS or (len(_CACHE) > 1 and sum(x.grid_points for x in _CACHE.values())
-                                             > CACHE_POINTS):
+    while len(_CACHE) > CACHE_BRACKETS or (len(_CACHE) > 1 and sum(getattr(x, "grid_points", 0)
+                                                                   for x in _CACHE.values()) > CACHE_POINTS):
         _CACHE.popitem(last=False)
     return b
 
@@ -267,8 +275,12 @@ def narrowed(entry_id: str, params: Mapping[str, Any], peer: Any) -> Enclosure |
     return _enc(*(_eps_ends(last, x) if eps_kind else map(Fraction, last.delta(x))))
 
 
+#: the bisection resolution of an eps enclosure read off a bracket (relative; far below the brackets' widths)
+EPS_RESOLUTION = 2.0 ** -22
+
+
 def _eps_ends(b: S.Bracket, delta: Fraction) -> tuple[Fraction, Fraction]:
-    lo, hi = b.eps(delta)
+    lo, hi = b.eps(delta, resolution=EPS_RESOLUTION)
     if not math.isfinite(hi):
         raise CertificationError("composition.sgm.eps: the bracket's eps(delta) exceeds 10^6")
     return Fraction(lo), Fraction(hi)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from dpbounds.audit.peers._common import SGM_EPS, decl
+from dpbounds.audit.peers._common import SGM_DELTA, SGM_EPS, decl
 from dpbounds.spec.papers import paper
 from dpbounds.testing import Declaration
 from dpbounds.testing.declarations import Peer
@@ -168,8 +168,7 @@ def sgm_declarations():  # the DP-SGD / Gaussian-composition paths (issue 28)
                                                         {"q": 1.0, "sigma": 0.5, "k": 100, "delta": 1e-8}),
              cites="Doroshenko et al. 2022, arXiv:2207.04380v1 (pessimistic connect-the-dots)", against="truth"),
         decl(PEER.name, "dp_accounting.pld.PLDAccountant.get_delta", __name__ + ".calls:pld_delta",
-             "composition.sgm.delta", {"q": (1e-6, 1.0), "sigma": (0.5, 50.0), "k": (1, 10000),
-                                       "eps_g": (0.0, 10.0)},
+             "composition.sgm.delta", SGM_DELTA,
              examples=({"q": 1.0, "sigma": 1.0, "k": 10, "eps_g": 3.0},),
              cites="Doroshenko et al. 2022", against="truth"),
     ]
@@ -255,7 +254,7 @@ def mechanism_declarations() -> list[Declaration]:
                     {"eps": (0.01, 10.0), "eps_g": (0.0, 10.0)},
                     examples=({"eps": 1.0, "eps_g": 0.5}, {"eps": 2.0, "eps_g": 0.1}, {"eps": 0.5, "eps_g": 0.0}),
                     cites=KOV15, against="truth"))
-    sgm_delta = {"q": (1e-6, 1.0), "sigma": (0.5, 50.0), "k": (1, 10000), "eps_g": (0.0, 10.0)}
+    sgm_delta = SGM_DELTA
     for f, c in (("RdpAccountant.get_delta", "rdp_delta"),
                  ("RdpAccountant.get_delta_and_optimal_order", "rdp_delta_and_order")):
         out.append(decl(PEER.name, f"dp_accounting.rdp.rdp_privacy_accountant.{f}", m + c, "composition.sgm.delta",

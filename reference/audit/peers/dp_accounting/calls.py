@@ -1,6 +1,8 @@
 """dp_accounting's side of its audit: imports only dp_accounting and the standard library (runs in any
 interpreter)."""
 
+import functools
+
 import dp_accounting
 from dp_accounting import dp_event
 from dp_accounting.pld import pld_privacy_accountant as pldacc
@@ -55,22 +57,26 @@ def rdp_at_order(q: float, sigma: float, alpha: float) -> float:
 
 def rdp_epsilon(q: float, sigma: float, k: int, delta: float) -> float:
     """``RdpAccountant().compose(PoissonSampledDpEvent(q, GaussianDpEvent(sigma)), k).get_epsilon(delta)``."""
-    acc = dp_accounting.rdp.RdpAccountant()
+    return float(_rdp_acc(q, sigma, k).get_epsilon(delta))
+
+
+@functools.lru_cache(maxsize=8)
+def _pld_acc(q, sigma, k):
+    """``PLDAccountant().compose(PoissonSampledDpEvent(q, GaussianDpEvent(sigma)), k)``, kept for the next delta or
+    eps asked of the same (q, sigma, k), as its users read several off one composition (get_epsilon and get_delta
+    do not change the accountant)."""
+    acc = dp_accounting.pld.PLDAccountant()
     acc.compose(_event(q, sigma), int(k))
-    return float(acc.get_epsilon(delta))
+    return acc
 
 
 def pld_epsilon(q: float, sigma: float, k: int, delta: float) -> float:
     """``PLDAccountant().compose(PoissonSampledDpEvent(q, GaussianDpEvent(sigma)), k).get_epsilon(delta)``."""
-    acc = dp_accounting.pld.PLDAccountant()
-    acc.compose(_event(q, sigma), int(k))
-    return float(acc.get_epsilon(delta))
+    return float(_pld_acc(q, sigma, k).get_epsilon(delta))
 
 
 def pld_delta(q: float, sigma: float, k: int, eps_g: float) -> float:
-    acc = dp_accounting.pld.PLDAccountant()
-    acc.compose(_event(q, sigma), int(k))
-    return float(acc.get_delta(eps_g))
+    return float(_pld_acc(q, sigma, k).get_delta(eps_g))
 
 
 def compute_epsilon(alpha: float, R: float, delta: float) -> float:
@@ -209,7 +215,9 @@ def compute_delta(alpha: float, R: float, eps_g: float) -> float:
     return float(rdp.compute_delta([float(alpha)], [R], eps_g)[0])
 
 
+@functools.lru_cache(maxsize=8)
 def _rdp_acc(q, sigma, k):
+    """The composed ``RdpAccountant``, kept like :func:`_pld_acc` (get_epsilon / get_delta read it only)."""
     acc = dp_accounting.rdp.RdpAccountant()
     acc.compose(_event(q, sigma), int(k))
     return acc

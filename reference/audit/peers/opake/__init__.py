@@ -3,7 +3,7 @@ in its own interpreter: ``--python opake=$DPBOUNDS_PEERS/opake/bin/python``."""
 
 from dpbounds.testing.declarations import Peer
 from .. import _refs
-from .._common import FPR, Q1_EPS_EXAMPLES, SGM_EPS, decl
+from .._common import FPR, Q1_EPS_EXAMPLES, SGM_DELTA, SGM_EPS, decl
 
 PEER = Peer(
     "opake",
@@ -23,7 +23,7 @@ def declarations():
                                                                            "delta": 1e-5}, *Q1_EPS_EXAMPLES[2:5]),
              cites="Doroshenko et al. 2022, arXiv:2207.04380v1 (PLD)", against="truth"),
         decl(PEER.name, "opake_accounting Pld.delta_at", __name__ + ".calls:delta", "composition.sgm.delta",
-             {"q": (1e-6, 1.0), "sigma": (0.5, 50.0), "k": (1, 10000), "eps_g": (0.0, 10.0)},
+             SGM_DELTA,
              examples=({"q": 1.0, "sigma": 1.0, "k": 10, "eps_g": 3.0}, {"q": 1.0, "sigma": 2.0, "k": 10, "eps_g": 1.0},
                        {"q": 1.0, "sigma": 1.0, "k": 100, "eps_g": 5.0}),
              cites="Doroshenko et al. 2022 (PLD)", against="truth"),

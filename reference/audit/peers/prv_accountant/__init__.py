@@ -21,7 +21,7 @@ from fractions import Fraction
 from dpbounds.testing import Declaration
 
 from dpbounds.testing.declarations import Peer
-from .._common import SGM_EPS, decl
+from .._common import SGM_DELTA, SGM_EPS, decl
 
 PEER = Peer(
     "prv_accountant",
@@ -115,7 +115,7 @@ def sgm_declarations() -> list[Declaration]:
              cites="Gopi, Lee, Wutschitz 2021, arXiv:2106.02848v2, Thm 5.5", against="truth"),
         decl(PEER.name, "prv_accountant.PRVAccountant(PoissonSubsampledGaussianMechanism).compute_delta [upper]",
              __name__ + ".calls:delta_upper", "composition.sgm.delta",
-             {"q": (1e-6, 1.0), "sigma": (0.5, 50.0), "k": (1, 10000), "eps_g": (0.0, 10.0)},
+             SGM_DELTA,
              examples=({"q": 1.0, "sigma": 1.0, "k": 10, "eps_g": 3.0},),
              cites="Gopi, Lee, Wutschitz 2021, Thm 5.5", against="truth"),
     ]

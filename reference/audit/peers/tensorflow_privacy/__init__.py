@@ -3,7 +3,7 @@ analysis modules as files): ``compute_dp_sgd_privacy`` (RDP), the GDP CLT accoun
 restarts, and ``compute_noise``.  Inputs as DP-SGD's (q, sigma, k, delta) with n = 10^6 examples."""
 
 from dpbounds.testing.declarations import Peer
-from .._common import Q1_EPS_EXAMPLES, decl
+from .._common import Q1_EPS_EXAMPLES, SGM_EPS, decl
 
 PEER = Peer(
     "tensorflow_privacy",
@@ -15,7 +15,7 @@ PEER = Peer(
         "_privacy/bin/python",
     probe_import=False,
 )
-_TF = {"q": (1e-4, 1.0), "sigma": (0.5, 50.0), "k": (1, 10000), "delta": (1e-12, 0.1)}
+_TF = SGM_EPS
 
 
 from .. import _sgm_calibration as _C  # noqa: E402
