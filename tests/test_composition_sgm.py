@@ -330,3 +330,11 @@ def test_power_path_and_squarings_agree():
     lb, hb = b.eps(d)
     assert max(la, lb) <= min(ha, hb)
     assert (ha - la) <= 1.1 * (hb - lb)
+
+
+def test_lower_and_upper_sums_bracket_the_exact_sum():
+    rng = np.random.default_rng(5)
+    for m in (rng.random(1000), rng.random(5000) ** 30, np.array([1.0, 2.0 ** -1074, 2.0 ** -1060] * 50),
+              np.zeros(3), np.array([1e300, 1e-300])):
+        exact = sum((F(float(v)) for v in m), F(0))
+        assert F(S._lower_sum(m)) <= exact <= F(S._upper_sum(m))

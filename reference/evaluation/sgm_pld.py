@@ -558,6 +558,19 @@ def _upper_sum(m: np.ndarray) -> float:
     return math.nextafter(float(np.sum(m)) * (1.0 + 2.0 * n * _U) + n * 2.0 ** -1074, math.inf)
 
 
+def _lower_sum(m: np.ndarray) -> float:
+    """A lower bound (>= 0) of the exact sum of the nonnegative float array m: the float sum of n nonnegative terms,
+    in any order, is within gamma_{n-1} <= 2 n u of the exact one (Higham eq. (4.4)), so exact >= fl (1 - 2 n u),
+    less 2^-1074 an addition for subnormal results; the product rounded down."""
+    n = m.size
+    if n == 0:
+        return 0.0
+    if n * _U > 0.25:
+        return max(0.0, math.nextafter(math.fsum(m.tolist()), -math.inf))
+    p = math.nextafter(float(np.sum(m)) * (1.0 - 2.0 * n * _U), -math.inf)    # 1 - 2nu is exact
+    return max(0.0, math.nextafter(p - n * 2.0 ** -1074, -math.inf))
+
+
 def _truncate(g: GridPLD, tau: float, tau_bottom: float | None = None) -> GridPLD:
     """Tails of total mass <= tau: upper -- bottom tail onto the first kept point, top tail onto +oo; lower --
     both dropped.  ``tau_bottom`` (upper side only): the bottom tail's threshold, when it differs (moving mass up
@@ -1028,8 +1041,8 @@ def delta_bound(g: GridPLD, w: Weights, eps: Fraction) -> float:
     prod = np.nextafter(e_hi * w.hi[j0:], np.inf)
     wt = np.maximum(np.nextafter(1.0 - prod, -np.inf), 0.0)
     terms = np.maximum(np.nextafter(m * wt, -np.inf), 0.0)
-    s = math.fsum(terms.tolist())
-    return max(0.0, math.nextafter(s, -math.inf) - (m.size + 1) * _TINY)
+    s = _lower_sum(terms)
+    return max(0.0, math.nextafter(s - (m.size + 1) * _TINY, -math.inf))
 
 
 # ------------------------------------------------------------------------------------------------ public
