@@ -142,13 +142,19 @@ def _norm_bounds(a: np.ndarray) -> tuple[Fraction, Fraction]:
     return s1, r
 
 
-def error_bound(n: int, a1: Fraction, a2: Fraction, b1: Fraction, b2: Fraction) -> float:
-    """E of the module docstring for transform length n = 2^t and norm bounds of the two inputs."""
+def _eps_n(n: int) -> Fraction:
+    """eps_N = t eta / (1 - t eta) of Higham's Theorem 24.2 for n = 2^t (module docstring)."""
     t = n.bit_length() - 1
     eta = _MU + _gamma(4) * (_SQRT2_UP + _MU)
     if t * eta >= Fraction(1, 2):
-        raise ArithmeticError("fft_convolution: transform too long for the error bound")
-    eps = t * eta / (1 - t * eta)
+        raise ArithmeticError("fft: transform too long for the error bound")
+    return t * eta / (1 - t * eta)
+
+
+def error_bound(n: int, a1: Fraction, a2: Fraction, b1: Fraction, b2: Fraction) -> float:
+    """E of the module docstring for transform length n = 2^t and norm bounds of the two inputs."""
+    t = n.bit_length() - 1
+    eps = _eps_n(n)
     rt = Fraction(math.isqrt(n) + 1)                       # >= sqrt n
     g2 = _SQRT2_UP * _gamma(2)
     at = a1 + eps * rt * a2
@@ -188,10 +194,7 @@ def _bound_coefficients(n: int) -> tuple[float, float, float, float, float]:
     sqrt2 gamma_2 + eps_N (1 + sqrt2 gamma_2), 1 + eps_N, the underflow term)."""
     from dpbounds.evaluation.numeric import float_up
     t = n.bit_length() - 1
-    eta = _MU + _gamma(4) * (_SQRT2_UP + _MU)
-    if t * eta >= Fraction(1, 2):
-        raise ArithmeticError("fft_convolution: transform too long for the error bound")
-    eps = t * eta / (1 - t * eta)
+    eps = _eps_n(n)
     g2 = _SQRT2_UP * _gamma(2)
     return (float_up(eps), float(math.isqrt(n) + 1), float_up(g2 + eps * (1 + g2)), float_up(1 + eps),
             float_up(Fraction(n * max(t, 1), 2 ** 1066)))
@@ -327,10 +330,7 @@ def power_error_bound(n: int, k: int, a1: Fraction, a2: Fraction) -> float:
     from flint import arb
     from dpbounds.evaluation.numeric import arb_prec, float_up
     t = n.bit_length() - 1
-    eta = _MU + _gamma(4) * (_SQRT2_UP + _MU)
-    if t * eta >= Fraction(1, 2):
-        raise ArithmeticError("cyclic_power: transform too long for the error bound")
-    eps = t * eta / (1 - t * eta)
+    eps = _eps_n(n)
     rt = Fraction(math.isqrt(n) + 1)                       # >= sqrt n
     g = _SQRT2_UP * _gamma(2)
     R = a1 + eps * rt * a2

@@ -1225,6 +1225,19 @@ def _gdp_delta(mu: float, eps: float) -> float:
     return max(0.0, Phi(-eps / mu + mu / 2) - math.exp(eps) * Phi(-eps / mu - mu / 2))
 
 
+def _gdp_eps(mu: float, delta: float) -> float | None:
+    """mu-GDP's eps(delta) in float by doubling and bisection (a model only), None beyond 512."""
+    lo, hi = 0.0, 1.0
+    while _gdp_delta(mu, hi) > delta:
+        lo, hi = hi, 2 * hi
+        if hi > 512:
+            return None
+    for _ in range(50):
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if _gdp_delta(mu, mid) > delta else (lo, mid)
+    return hi
+
+
 def _loss_variance(q: float, sigma: float) -> float:
     """The variance of one remove step's privacy loss under P, by a float Riemann sum (a model only)."""
     x = np.linspace(-12 * sigma, 1 + 12 * sigma, 4001)
@@ -1257,15 +1270,10 @@ def _h_model(q: Fraction, sigma: Fraction, k: int, rel_tol: float, delta: float 
         if delta is not None:
             if not 0 < delta < 0.5:
                 return None
-            lo, hi = 0.0, 1.0
-            while _gdp_delta(sd, hi) > delta:
-                lo, hi = hi, 2 * hi
-                if hi > 512:
-                    return None
-            for _ in range(50):
-                mid = (lo + hi) / 2
-                lo, hi = (mid, hi) if _gdp_delta(sd, mid) > delta else (lo, mid)
-            e_, d_ = hi, delta
+            e_ = _gdp_eps(sd, delta)
+            if e_ is None:
+                return None
+            d_ = delta
             target = 0.7 * rel_tol * e_
         elif eps is not None:
             d_ = _gdp_delta(sd, eps)
@@ -1307,15 +1315,9 @@ def _power_plan(q: Fraction, sigma: Fraction, k: int, delta: float | None, eps: 
         if delta is not None:
             if not 0 < delta < 0.5:
                 return None
-            lo, hi = 0.0, 1.0
-            while _gdp_delta(sd, hi) > delta:
-                lo, hi = hi, 2 * hi
-                if hi > 512:
-                    return None
-            for _ in range(50):
-                mid = (lo + hi) / 2
-                lo, hi = (mid, hi) if _gdp_delta(sd, mid) > delta else (lo, mid)
-            e = hi
+            e = _gdp_eps(sd, delta)
+            if e is None:
+                return None
         elif eps is not None:
             e = float(eps)
         else:
