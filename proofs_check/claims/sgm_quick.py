@@ -30,6 +30,14 @@ POINTS = ((F(1, 100), F(1), 100, F(1, 10**5), F(1)), (F(1, 10), F(2), 30, F(1, 1
           (F(1, 1000), F(4, 5), 400, F(1, 10**8), F(3, 10)), (F(3, 10), F(3), 10, F(1, 10**3), F(2)))
 
 
+
+def _bracketed():
+    """Each point of POINTS with the certified PLD bracket's eps(delta) and delta(eps) ends (grid of width ~1e-3)."""
+    for q, s, k, delta, eps in POINTS:
+        b = S.bracket(q, s, k, min(S._h_for(0.75, k, 1e-3), F(1, -(-q.denominator // q.numerator))))
+        yield q, s, k, delta, eps, b.eps(delta), b.delta(eps)
+
+
 @claim("composition.sgm.quick.rdp_upper", spec_id="composition.sgm.eps",
        statement="For q in (0, 1], sigma > 0, integer k >= 1: composition.sgm.eps(delta) <= min over integer n >= 2 "
                  "of R_n + log(1 - 1/n) - (log delta + log n)/(n - 1) and composition.sgm.delta(eps) <= min(1, min_n "
@@ -52,10 +60,7 @@ def rdp_upper() -> Verdict:
     fact = sp.simplify(sp.powsimp((p1 * p2) ** a * (q1 * q2) ** (1 - a), force=True)
                        - sp.powsimp(p1 ** a * q1 ** (1 - a) * p2 ** a * q2 ** (1 - a), force=True)) == 0
     rows, ok = [f"delta form inverts the eps form: {inverse}", f"product integrand factorizes: {fact}"], inverse and fact
-    for q, s, k, delta, eps in POINTS:
-        b = S.bracket(q, s, k, min(S._h_for(0.75, k, 1e-3), F(1, -(-q.denominator // q.numerator))))
-        elo, ehi = b.eps(delta)
-        dlo, dhi = b.delta(eps)
+    for q, s, k, delta, eps, (elo, ehi), (dlo, dhi) in _bracketed():
         ue, ud = Q.rdp_eps_upper(q, s, k, delta), Q.rdp_delta_upper(q, s, k, eps)
         good = ue >= elo and ud >= dlo
         ok &= good
@@ -83,10 +88,7 @@ def one_step_lower() -> Verdict:
                     ok, bad = False, bad + 1
     rows = [f"H_t(A^k || B^k) >= H_t(A || B): {400 - bad} of 400 (pair, k, t) cases hold (40 pairs x "
             f"k in (2, 3) x 5 t; both directions are pairs too)"]
-    for q, s, k, delta, eps in POINTS:
-        b = S.bracket(q, s, k, min(S._h_for(0.75, k, 1e-3), F(1, -(-q.denominator // q.numerator))))
-        elo, ehi = b.eps(delta)
-        dlo, dhi = b.delta(eps)
+    for q, s, k, delta, eps, (elo, ehi), (dlo, dhi) in _bracketed():
         le, ld = Q.one_step_eps_lower(q, s, delta), Q.one_step_delta_lower(q, s, eps)
         good = le <= ehi and ld <= dhi
         ok &= good
