@@ -192,15 +192,28 @@ def test_peers_pinned_test_values_are_judged_strictly():
     assert c.verdict == "unsound" and "admits" in c.formula.detail
 
 
-def test_a_probe_runs_in_another_interpreter_and_only_json_crosses():
+def test_peer_calls_run_in_another_interpreter_and_only_json_crosses(tmp_path, monkeypatch):
     import sys
 
-    from dpbounds.audit.common import run_probe
-    src = "def probe(c):\n    import sys\n    return [c * 2, sys.executable]\n"
-    (a, b) = run_probe(sys.executable, src, [3, 4])
-    assert a[0] == 6 and b[0] == 8 and a[1] == sys.executable
-    with pytest.raises(RuntimeError, match="exited 1"):
-        run_probe(sys.executable, "def probe(c):\n    raise ValueError('peer broke')\n", [1])
+    from dpbounds.testing.declarations import peer_calls, peer_version
+    (tmp_path / "probe_calls.py").write_text(
+        "import sys\n"
+        "def twice(c):\n    print('noise on stdout')\n    return [c * 2, sys.executable]\n"
+        "def broken(c):\n    raise ValueError('peer broke')\n"
+        "def no_json(c):\n    return {1j}\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    (a, b, bad, odd) = peer_calls(sys.executable, "probe_calls",
+                                  [("twice", [3]), ("twice", [4]), ("broken", [1]), ("no_json", [1])])
+    assert a["ok"][0] == 6 and b["ok"][0] == 8 and a["ok"][1] == sys.executable
+    assert bad == {"error": "ValueError: peer broke", "where": "adapter"}  # (raised in the calls module itself)
+    assert odd["error"].startswith("TypeError") and "ok" not in odd
+    with pytest.raises(RuntimeError, match="peer broke"):
+        peer_calls(sys.executable, "probe_calls", [("twice", [3]), ("broken", [1])], strict=True)
+    assert peer_calls(None, "probe_calls", [("twice", [5])], strict=True)[0][0] == 10
+    assert peer_version(sys.executable, "pytest", "pytest") == (True, pytest.__version__)
+    ok, why = peer_version(sys.executable, "no_such_module_here", "pytest")
+    assert not ok and "no_such_module_here" in why
+    assert peer_version("/bin/false", "pytest", "pytest")[0] is False
 
 
 @pytest.mark.tier("peers")
@@ -284,7 +297,7 @@ def test_tmlt_core_judging_of_recorded_answers():
     assert rows[-1].verdict == "formula-departure" and {r.verdict for r in rows[:5]} == {"exact"}
     calls, judges = t.plan(quick=True)
     assert len(calls) == len(judges) and {c[0] for c in calls} == {"zcdp_to_approx", "pure_to_zcdp", "compose",
-                                                                   "filter"}
+                                                                   "filter_rounds"}
 
 
 @pytest.mark.tier("peers")

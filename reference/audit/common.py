@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import importlib.util
 from typing import Any
-from typing import Any
 
 from dpbounds.testing.results import Comparison, PeerResult, error_comparison, rejudge
 from dpbounds.testing.verdicts import (ROUNDING_ULPS, UNSOUND, VERDICTS, Judgement, judge_bound, judge_decision,
@@ -17,7 +16,7 @@ from dpbounds.testing.verdicts import (ROUNDING_ULPS, UNSOUND, VERDICTS, Judgeme
 
 __all__ = ["ROUNDING_ULPS", "UNSOUND", "VERDICTS", "Comparison", "Judgement", "PeerResult", "available",
            "error_comparison", "judge_bound", "judge_decision", "judge_lower", "judge_upper", "probe_version",
-           "rejudge", "run_probe", "start_in_own_venv", "version_of"]
+           "rejudge", "start_in_own_venv", "version_of"]
 
 
 def available(module: str) -> bool:
@@ -36,59 +35,11 @@ def version_of(dist: str) -> str:
         return ""
 
 
-#: how long a peer's own interpreter may take to answer a probe
-PROBE_TIMEOUT_S = 300
-
-
-def run_probe(python: str | None, source: str, calls: list[Any]) -> list[Any]:
-    """The peer's answers to ``calls``, computed by ``source`` (Python defining ``probe(call) -> JSON value``) in
-    the interpreter ``python`` (a peer installed in its own environment, for pins that conflict with ours; None:
-    this interpreter), always in a child on the leash (:mod:`dpbounds.testing.proc`: at most
-    :data:`PROBE_TIMEOUT_S` seconds, bounded output, killed with its children).  Only JSON crosses the boundary: the
-    peer's environment never imports dpbounds.  Raises RuntimeError with the peer's stderr tail when the interpreter
-    fails."""
-    import sys
-
-    from dpbounds.testing.proc import WATCHDOG, NoAnswer, run_json
-    python = python or sys.executable
-    driver = WATCHDOG + _PROBE_PRELUDE + source + _PROBE_MAIN
-    try:
-        answer = run_json([python, "-c", driver], calls, timeout=PROBE_TIMEOUT_S)
-    except NoAnswer:
-        raise RuntimeError(f"{python}: no answer within {PROBE_TIMEOUT_S} s (killed with its children)") from None
-    if not isinstance(answer, dict) or not isinstance(answer.get("ok"), list):
-        why = answer.get("error") if isinstance(answer, dict) else answer
-        raise RuntimeError(f"{python} exited 1: {str(why)[-300:]}")  # (the probe exits 1 after its error)
-    return answer["ok"]
-
-
-#: a probe's stdout carries only its answer: what the peer prints goes to stderr
-_PROBE_PRELUDE = """
-import json as _json, os as _os, sys as _sys
-_answer = _os.fdopen(_os.dup(1), "w")
-_os.dup2(2, 1)
-_sys.stdout = _sys.stderr
-"""
-_PROBE_MAIN = """
-try:
-    _res = {"ok": [probe(c) for c in _json.loads(_sys.stdin.readline())]}
-except BaseException as _e:
-    import traceback as _tb
-    _res = {"error": "".join(_tb.format_exception_only(type(_e), _e)).strip()[-300:]}
-_answer.write(_json.dumps(_res) + "\\n")
-_answer.flush()
-_sys.exit(1 if "error" in _res else 0)
-"""
-
-
 def probe_version(python: str, module: str, dist: str) -> tuple[bool, str]:
-    """(True, version of ``dist``) when ``module`` imports in the interpreter ``python``, else (False, the reason)."""
-    src = ("import importlib, importlib.metadata as md\n"
-           f"def probe(c):\n    importlib.import_module({module!r})\n    return md.version(c)\n")
-    try:
-        return True, run_probe(python, src, [dist])[0]
-    except RuntimeError as e:
-        return False, str(e)
+    """(True, version of ``dist``) when ``module`` imports in the interpreter ``python``, else (False, the reason)
+    (:func:`dpbounds.testing.declarations.peer_version`)."""
+    from dpbounds.testing.declarations import peer_version
+    return peer_version(python, module, dist)
 
 
 def start_in_own_venv(res: PeerResult, python: str | None, module: str, dist: str, why: str) -> bool:

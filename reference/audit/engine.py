@@ -28,7 +28,6 @@ from types import ModuleType
 from typing import Any, Callable
 
 from dpbounds.audit import common
-from dpbounds.audit.common import probe_version
 from dpbounds.audit.laws import law_rows, law_summary, laws_json
 from dpbounds.testing.oracle import judge_enclosure
 from dpbounds.testing.results import Comparison, PeerResult, error_comparison
@@ -597,31 +596,18 @@ def _witness_row(d: Any, r: dict[str, Any], against: str | None = None) -> Compa
     return c
 
 
-def _probe_spec(python: str, module: str, dist: str) -> tuple[bool, str]:
-    """Like :func:`common.probe_version` without importing ``module`` (a peer whose package imports a framework the
-    audited analysis code does not need: Opacus without torch, TensorFlow Privacy without TensorFlow)."""
-    from dpbounds.audit.common import run_probe
-    src = ("import importlib.util, importlib.metadata as md\n"
-           f"def probe(c):\n    assert importlib.util.find_spec({module!r}), 'no module {module}'\n"
-           "    return md.version(c)\n")
-    try:
-        return True, run_probe(python, src, [dist])[0]
-    except RuntimeError as e:
-        return False, str(e)
-
-
 def audit_declarations(mod: ModuleType, *, quick: bool = False, python: str | None = None,
                        search: SearchOptions | None = None, part: str | int | None = None) -> PeerResult:
     """The audit of one declarative adapter: presence and version, its example rows, and (with ``search``) the
     search of every declaration.  ``part`` splits it into units that run apart (``dpbounds audit --jobs``
     schedules them over all peers): ``"rows"`` is everything but the search, an index ``i`` only the search of
     declaration ``i`` of :func:`effective_declarations` (presence is checked by every unit)."""
-    from dpbounds.testing.declarations import describe
+    from dpbounds.testing.declarations import describe, peer_version
     info = describe(mod)
     peer, dist, module, install = info.name, info.dist, info.module, info.install
     res = PeerResult(peer)
     if python:
-        ok, version = probe_version(python, module, dist) if info.probe_import else _probe_spec(python, module, dist)
+        ok, version = peer_version(python, module, dist, info.probe_import)
         if not ok:
             return res.skip(f"{version}; {install}")
         res.version = version

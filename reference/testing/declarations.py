@@ -164,17 +164,19 @@ def call_module_file(call: str) -> Path:
 # ------------------------------------------------------------------------------------------------ another interpreter
 
 _DRIVER = r'''
-import importlib.util, json, math, os, sys
+import importlib, importlib.metadata, importlib.util, json, math, os, sys
 _answers = os.fdopen(os.dup(1), "w")      # the answers' channel; what the peer prints goes to stderr
 os.dup2(2, 1)
 sys.stdout = sys.stderr
-# the calls module's own directory never on sys.path (a module there named like the peer would shadow the real
-# package); the module is loaded by its file path instead
-_here = os.path.dirname(os.path.abspath(sys.argv[1]))
-sys.path[:] = [p for p in sys.path if os.path.abspath(p or os.getcwd()) != _here]
-spec = importlib.util.spec_from_file_location("peer_calls", os.path.abspath(sys.argv[1]))
-mod = importlib.util.module_from_spec(spec); spec.loader.exec_module(mod)
-fn = getattr(mod, sys.argv[2])
+mod = fn = None
+if sys.argv[1]:  # (no calls module: only the "version" op)
+    # the calls module's own directory never on sys.path (a module there named like the peer would shadow the
+    # real package); the module is loaded by its file path instead
+    _here = os.path.dirname(os.path.abspath(sys.argv[1]))
+    sys.path[:] = [p for p in sys.path if os.path.abspath(p or os.getcwd()) != _here]
+    spec = importlib.util.spec_from_file_location("peer_calls", os.path.abspath(sys.argv[1]))
+    mod = importlib.util.module_from_spec(spec); spec.loader.exec_module(mod)
+    fn = getattr(mod, sys.argv[2]) if sys.argv[2] else None
 def num(v):
     # the implementation's answer: a number (int, float, a numpy integer or float) as a float (an int beyond
     # float64's range as +-inf, a non-finite one as its repr); anything else (None, a str, a bool, a list) as
@@ -198,6 +200,16 @@ def one(req):
         op = req["op"]
         if op == "call":
             return {"ok": num(fn(**req["inputs"]))}
+        if op == "json":  # a function of the calls module, by name, on JSON arguments, answering JSON
+            v = getattr(mod, req["func"])(*req["args"])
+            json.dumps(v)  # (a TypeError here, in the driver: the calls module's answer is no JSON)
+            return {"ok": v}
+        if op == "version":  # the peer's presence (imported, or only found) and its distribution's version
+            if req["import"]:
+                importlib.import_module(req["module"])
+            elif importlib.util.find_spec(req["module"]) is None:
+                raise ModuleNotFoundError("no module " + req["module"])
+            return {"ok": importlib.metadata.version(req["dist"])}
         obj = fn(**req["budget"])
         out = []
         for costs in req["rounds"]:
@@ -266,7 +278,7 @@ class Remote:
     :class:`~dpbounds.testing.engine.Unjudged` -- the search skips that point."""
 
     def __init__(self, python: str, call: str, timeout: float | None = None) -> None:
-        self.path = call_module_file(call)
+        self.path = call_module_file(call) if str(call).partition(":")[0] else ""  # "": no calls module
         self.python, self.call, self.timeout = python, call, timeout
         self.child = self._start()
         self.lock = threading.Lock()
@@ -293,6 +305,15 @@ class Remote:
 
     def close(self) -> None:
         self.child.close()
+
+    def answers(self, reqs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """:meth:`batch` outside a search: a batch not answered within the timeout is a RuntimeError."""
+        from dpbounds.testing.engine import Unjudged
+        try:
+            return self.batch(reqs)
+        except Unjudged:
+            raise RuntimeError(f"{self.python}: no answer within {self.timeout:g} s (killed with its children)") \
+                from None
 
     # the three shapes the engine calls
     def function(self) -> Callable[..., float]:
@@ -345,6 +366,56 @@ class Remote:
         _Proxy.__qualname__ = _Proxy.__name__ = remote.call.partition(":")[2]
         _Proxy.__module__ = _importable(remote.call)
         return _Proxy
+
+
+#: how long a peer's own interpreter may take to answer :func:`peer_calls` or :func:`peer_version`
+PROBE_TIMEOUT_S = 300
+
+
+def peer_calls(python: str | None, module: str, calls: Sequence[tuple[str, Sequence[Any]]],
+               timeout: float = PROBE_TIMEOUT_S, strict: bool = False) -> list[Any]:
+    """Each ``(function, args)`` of the calls module ``module`` (a peer package's ``calls``: it imports only the peer
+    and the standard library) answered in the interpreter ``python`` (None: this one's executable, still in a child)
+    through :class:`Remote`: one batch, at most ``timeout`` seconds, JSON only.  Per call ``{"ok": <JSON value>}``,
+    or ``{"error": "<Type>: <message>", "where": "peer" | "adapter" | "limit"}`` when it raised; ``strict``: the
+    values alone, and RuntimeError at the first call that raised.  RuntimeError (with the child's stderr tail) when
+    the interpreter cannot run the module or gives no answer in time."""
+    import sys
+    if not calls:
+        return []
+    remote = Remote(python or sys.executable, f"{module}:", timeout=timeout)
+    try:
+        answer = remote.answers([{"op": "json", "func": f, "args": list(args)} for f, args in calls])
+    finally:
+        remote.close()
+    if len(answer) != len(calls) or not all(isinstance(a, dict) for a in answer):
+        raise RuntimeError(f"{python}: {len(answer)} answers to {len(calls)} calls")
+    if strict:
+        for a in answer:
+            if "error" in a:
+                raise RuntimeError(f"{python or sys.executable}: {a['error']}")
+        return [a["ok"] for a in answer]
+    return answer
+
+
+def peer_version(python: str, module: str, dist: str, import_module: bool = True,
+                 timeout: float = PROBE_TIMEOUT_S) -> tuple[bool, str]:
+    """(True, the version of ``dist``) when ``module`` imports in the interpreter ``python`` (is found there, without
+    importing it, when ``import_module`` is False: a peer whose package imports a framework its calls do not need),
+    else (False, why)."""
+    try:
+        remote = Remote(python, "", timeout=timeout)
+    except RuntimeError as e:
+        return False, str(e)
+    try:
+        (a,) = remote.answers([{"op": "version", "module": module, "dist": dist, "import": import_module}])
+    except (RuntimeError, ValueError) as e:
+        return False, str(e)
+    finally:
+        remote.close()
+    if "error" in a:
+        return False, f"{python}: {a['error']}"
+    return True, str(a["ok"])
 
 
 def _peer_budget(budget: Mapping[str, Any]) -> dict[str, Any]:

@@ -266,7 +266,7 @@ def raised_by(exc: BaseException) -> str:
     while tb is not None:
         last = tb
         tb = tb.tb_next
-    if last is None or last.tb_frame.f_code.co_name == "run_probe":  # a peer interpreter's failure, reported
+    if last is None:
         return "peer"
     import os
     f = os.path.abspath(last.tb_frame.f_code.co_filename)

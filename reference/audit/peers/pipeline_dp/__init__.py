@@ -176,20 +176,6 @@ def extra_rows(python: str | None = None) -> list[Comparison]:
     return (_sigma(EPS_DELTA_S, ans) + _pld(PLD, ans) + _split(SPLIT, ans) + _naive(NAIVE, ans))
 
 
-_PROBE = """
-import importlib.util, os, sys
-_here = os.path.dirname(os.path.abspath({path!r}))
-sys.path[:] = [p for p in sys.path if os.path.abspath(p or os.getcwd()) != _here]
-_spec = importlib.util.spec_from_file_location("calls", {path!r})
-_mod = importlib.util.module_from_spec(_spec); _spec.loader.exec_module(_mod)
-def probe(c):
-    try:
-        return {{"ok": getattr(_mod, c[0])(*c[1])}}
-    except Exception as e:
-        return {{"error": type(e).__name__ + ": " + str(e)[:200]}}
-"""
-
-
 def _answers(python: str | None, calls: list) -> list[dict]:
     """The peer's answer to each (function of calls, args): {"ok": value} or {"error": text}."""
     if python is None:
@@ -201,11 +187,8 @@ def _answers(python: str | None, calls: list) -> list[dict]:
             except Exception as e:  # noqa: BLE001 - the peer raising on valid input is an error row
                 out.append({"error": f"{type(e).__name__}: {str(e)[:200]}"})
         return out
-    import pathlib
-
-    from dpbounds.audit.common import run_probe
-    path = str(pathlib.Path(__file__).with_name("calls.py"))
-    return run_probe(python, _PROBE.format(path=path), [[f, args] for f, args in calls])
+    from dpbounds.testing.declarations import peer_calls
+    return peer_calls(python, __name__ + ".calls", calls)
 
 
 def _basic(function: str, what: str, inputs: dict[str, str], eps: float, delta: float, budgets, repro: str):

@@ -16,31 +16,14 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from dpbounds.audit.common import (Comparison, PeerResult, error_comparison, judge_upper, run_probe,
-                                   start_in_own_venv)
-from dpbounds.testing.declarations import Peer
+from dpbounds.audit.common import Comparison, PeerResult, error_comparison, judge_upper, start_in_own_venv
+from dpbounds.testing.declarations import Peer, peer_calls
 
 PEER = Peer("smartnoise_sql", dist="smartnoise-sql")
 F_HOM = "snsql.sql.odometer.Odometer(Privacy(eps, delta)).spend(k).spent"
 F_HET = "snsql.sql.odometer.OdometerHeterogeneous(Privacy(eps, delta)).spend() x k .spent"
 CASES = [("0.1", "1e-6", 50), ("0.5", "1e-5", 10), ("1", "1e-6", 5), ("0.01", "1e-8", 1000), ("0.2", "1e-6", 100),
          ("0.05", "1e-7", 400)]
-
-PROBE = '''
-def probe(c):
-    from snsql.sql.privacy import Privacy
-    from snsql.sql.odometer import Odometer, OdometerHeterogeneous
-    kind, eps, delta, k = c
-    if kind == "hom":
-        o = Odometer(Privacy(epsilon=eps, delta=delta))
-        o.spend(k)
-    else:
-        o = OdometerHeterogeneous(Privacy(epsilon=eps, delta=delta))
-        for _ in range(k):
-            o.spend()
-    e, d = o.spent
-    return [float(e), float(d)]
-'''
 
 
 def audit(quick: bool = False, python: str | None = None) -> PeerResult:
@@ -52,7 +35,7 @@ def audit(quick: bool = False, python: str | None = None) -> PeerResult:
     cases = CASES[:3] if quick else CASES
     calls = [[kind, float(e), float(d), k] for kind in ("hom", "het") for e, d, k in cases]
     try:
-        answers = run_probe(python, PROBE, calls)
+        answers = peer_calls(python, __name__ + ".calls", [("spent", c) for c in calls], strict=True)
     except Exception as e:  # noqa: BLE001
         return PeerResult(PEER.name, version=res.version, status="error", reason=f"{type(e).__name__}: {str(e)[:200]}")
     for (kind, eps_f, delta_f, k), (pe, pd) in zip(calls, answers):

@@ -23,10 +23,10 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from dpbounds.audit.common import run_probe, start_in_own_venv
+from dpbounds.audit.common import start_in_own_venv
 from dpbounds.testing.results import Comparison, PeerResult, error_comparison
 from dpbounds.testing.verdicts import _float_up, judge_decision, judge_lower, judge_upper
-from dpbounds.testing.declarations import Peer
+from dpbounds.testing.declarations import Peer, peer_calls
 
 PEER = Peer("tmlt_core", dist="tmlt.core")
 _M = "tmlt.core.measurements."
@@ -43,70 +43,6 @@ COMPOSE = [("pure", ["0.1"] * 10), ("pure", ["0.1", "0.25", "0.05"]), ("zcdp", [
 STREAMS = [("zcdp", "0.5", ["0.1"] * 7), ("zcdp", "1", ["0.3", "0.25", "0.2", "0.15", "0.1", "0.05", "0.05"]),
            ("pure", "1", ["0.1"] * 12), ("pure", "0.5", ["0.2", "0.2", "0.05", "0.05", "0.01"]),
            ("pure", "1", ["1/3"] * 4)]
-
-PROBE = '''
-def probe(c):
-    import math
-    from fractions import Fraction as F
-    import numpy as np
-    from tmlt.core.domains.numpy_domains import NumpyFloatDomain
-    from tmlt.core.metrics import AbsoluteDifference
-    from tmlt.core.measures import PureDP, RhoZCDP, InsufficientBudgetError
-    from tmlt.core.measurements.noise_mechanisms import AddGaussianNoise, AddLaplaceNoise
-    from tmlt.core.measurements.converters import PureDPToRhoZCDP, RhoZCDPToApproxDP
-    from tmlt.core.measurements.composition import Composition
-    from tmlt.core.measurements.interactive_measurements import (MakeInteractive, MeasurementQuery,
-                                                                 SequentialComposition)
-    dom = NumpyFloatDomain()
-
-    def meas(kind, p):  # a round whose exact cost is p: Laplace scale 1/eps, Gaussian sigma^2 = 1/(2 rho)
-        return AddLaplaceNoise(dom, scale=1 / F(p)) if kind == "pure" else AddGaussianNoise(dom, 1 / (2 * F(p)))
-
-    kind = c[0]
-    if kind == "zcdp_to_approx":  # the largest float rho the relation accepts at (eps, delta), by bisection
-        _, a, b, eps, delta = c
-        def ok(r):
-            return bool(RhoZCDPToApproxDP(AddGaussianNoise(dom, 1 / (2 * F(r)))).privacy_relation(
-                1, (F(eps), F(delta))))
-        a, b = float(a), float(b)
-        for _ in range(64):
-            if ok(a):
-                break
-            a /= 2
-        for _ in range(64):
-            if not ok(b):
-                break
-            b *= 2
-        while math.nextafter(a, math.inf) < b:
-            m = (a + b) / 2
-            if not a < m < b:
-                m = math.nextafter(a, math.inf)
-            if ok(m):
-                a = m
-            else:
-                b = m
-        return [a, b]
-    if kind == "pure_to_zcdp":
-        return str(PureDPToRhoZCDP(meas("pure", c[1])).privacy_function(1))
-    if kind == "compose":
-        return str(Composition([meas(c[1], p) for p in c[2]]).privacy_function(1))
-    if kind == "filter":  # SequentialComposition's queryable, one round per cost, until it refuses one
-        _, m, budget, costs = c
-        q = SequentialComposition(dom, AbsoluteDifference(), PureDP() if m == "pure" else RhoZCDP(), 1,
-                                  F(budget))(np.float64(0.0))
-        out = []
-        for p in costs:
-            mm = meas(m, p)
-            charged = str(mm.privacy_function(1))
-            try:
-                q(MeasurementQuery(MakeInteractive(mm)))
-                out.append(["CONT", charged])
-            except InsufficientBudgetError:
-                out.append(["HALT", charged])
-                break
-        return out
-    raise ValueError(kind)
-'''
 
 _IMPORTS = ("from fractions import Fraction as F\n"
             "from tmlt.core.domains.numpy_domains import NumpyFloatDomain\n")
@@ -125,7 +61,7 @@ def audit(quick: bool = False, python: str | None = None) -> PeerResult:
                      "audited calls pass (epsilon, delta)")
     calls, judges = plan(quick)
     try:
-        answers = run_probe(python, PROBE, calls)
+        answers = peer_calls(python, __name__ + ".calls", [(c[0], c[1:]) for c in calls], strict=True)
     except Exception as e:  # noqa: BLE001
         return PeerResult(PEER.name, version=res.version, status="error", reason=f"{type(e).__name__}: {str(e)[:200]}")
     for call, judge, answer in zip(calls, judges, answers):
@@ -138,7 +74,7 @@ def audit(quick: bool = False, python: str | None = None) -> PeerResult:
 
 
 def plan(quick: bool = False):
-    """(the probe calls, one judge per call: answer -> list of Comparison)."""
+    """(the calls, each [function of ``calls``, *args], one judge per call: answer -> list of Comparison)."""
     from dpbounds.accounting.conversions import b_star
     calls, judges = [], []
     for eps, delta in CONV[:2] if quick else CONV:
@@ -153,7 +89,7 @@ def plan(quick: bool = False):
         calls.append(["compose", kind, costs])
         judges.append(lambda a, kind=kind, costs=costs: judge_composition(kind, costs, a))
     for kind, budget, costs in STREAMS[::2] if quick else STREAMS:
-        calls.append(["filter", kind, budget, costs])
+        calls.append(["filter_rounds", kind, budget, costs])
         judges.append(lambda a, kind=kind, budget=budget, costs=costs: judge_filter(kind, budget, costs, a))
     return calls, judges
 
