@@ -222,20 +222,18 @@ def test_rejudge_accepts_an_infinite_upper_end():
 
 
 def test_a_search_witness_against_plus_infinity_is_judged_not_charged_to_the_adapter(tmp_path, monkeypatch):
-    from types import SimpleNamespace
-
-    from dpbounds.audit.engine import _witness_row
     from dpbounds.testing.checks import check_odometer
-    from dpbounds.testing.results import PeerResult, rejudge
+    from dpbounds.testing.results import PeerResult, comparison_from_wire, rejudge, to_wire
     (tmp_path / "lifted_calls.py").write_text(textwrap.dedent(LIFTED_CALLS))
     monkeypatch.syspath_prepend(str(tmp_path))
     import lifted_calls
     stream = [{"eps": 0.5, "delta": 0.0}, {"eps": 0.5, "delta": 0.5}]
-    r = check_odometer(lifted_calls.Unvoided, "rruv16.lemma3_3.odometer.thm3_4.corrected",
-                       budget={"delta_dprime": 0.01}, costs=("eps", "delta"), examples=[stream],
-                       max_examples=1).as_json()
+    res = check_odometer(lifted_calls.Unvoided, "rruv16.lemma3_3.odometer.thm3_4.corrected",
+                         budget={"delta_dprime": 0.01}, costs=("eps", "delta"), examples=[stream], max_examples=1)
+    r = res.as_json()
     assert r["verdict"] == "unsound" and r["enclosure"] == ["inf", "inf"], r
-    d = SimpleNamespace(peer="p", function="p.Unvoided", check="", kind="odometer", against="truth", cites="",
-                        call="")
-    (c,) = rejudge(PeerResult("p", "1", comparisons=[_witness_row(d, r)])).comparisons
+    # the witness's row, as the audit receives it from a search task (JSON across the process boundary)
+    row = comparison_from_wire(to_wire(res.row))
+    (c,) = rejudge(PeerResult("p", "1", comparisons=[row])).comparisons
     assert c.verdict == "unsound" and c.peer_value == 2.0, c
+    assert c.truth.lo == c.truth.hi == float("inf") and c.truth.claim == "upper", c.truth

@@ -22,16 +22,14 @@ import json
 import math
 import time
 from dataclasses import dataclass
-from fractions import Fraction
 from pathlib import Path
 from types import ModuleType
 from typing import Any, Callable
 
 from dpbounds.audit import common
 from dpbounds.audit.laws import law_rows, law_summary, laws_json
-from dpbounds.testing.oracle import judge_enclosure
-from dpbounds.testing.results import Comparison, PeerResult, error_comparison
-from dpbounds.testing.verdicts import Judgement, judge_decision, severity
+from dpbounds.testing.results import Comparison, PeerResult, comparison_from_wire, error_comparison, to_wire
+from dpbounds.testing.verdicts import severity
 
 #: examples per second of --search budget (the deterministic size of one search task), by what an example costs on
 #: this 2-core machine (measured): a conversion against a closed form or a certified ``_refs`` callable is judged by
@@ -191,10 +189,8 @@ def example_rows(peer: str, decls: list[Any], python: str | None = None) -> list
                     j.role = role
                     setattr(c, role, j)
                     if not c.reproducer or role == "formula":
-                        from dpbounds.testing.engine import Outcome
-                        c.reproducer = _conversion_reproducer(fn, d.reference, point, o.fixed, d.claim,
-                                                              Outcome(j.verdict, 0.0, peer_value=pv, enclosure=enc,
-                                                                      detail=j.detail))
+                        c.reproducer = _conversion_reproducer(fn, d.reference, point, o.fixed, d.claim, j.verdict,
+                                                              pv, enc, j.detail)
                 rows.append(c)
     finally:
         for r in remotes.values():
@@ -215,10 +211,8 @@ def _as_float(v: Any) -> Any:
 
 def _repro(pair: Any, fn: Any, point: dict[str, Any], enc: Any) -> str:
     from dpbounds.testing.checks import _conversion_reproducer
-    from dpbounds.testing.engine import Outcome
     d, o = pair
-    return _conversion_reproducer(fn, d.reference, point, o.fixed, d.claim,
-                                  Outcome("error", math.nan, enclosure=enc, detail="the peer raised"))
+    return _conversion_reproducer(fn, d.reference, point, o.fixed, d.claim, "error", None, enc, "the peer raised")
 
 
 def _stream_example(d: Any, ex: Any) -> tuple[Any, list[Any]]:
@@ -255,6 +249,8 @@ def _stream_rows(peer: str, ds: list[Any], python: str | None) -> list[Compariso
 
 
 def _stream_row(peer: str, d: Any, stream: tuple[Any, ...], python: str | None) -> tuple[Comparison, bool]:
+    """The check of one example stream, its row (:attr:`CheckResult.row`: the peer's last decision, or its running
+    value at the worst round, judged) named for the peer, and whether the stream's rows stop here."""
     from dpbounds.testing.declarations import run_declaration
     r = run_declaration(dataclasses.replace(d, examples=(stream,)), seconds=3600, max_examples=1, python=python)
     budget = {k: _text(v) for k, v in (d.budget or {}).items()}
@@ -262,45 +258,21 @@ def _stream_row(peer: str, d: Any, stream: tuple[Any, ...], python: str | None) 
         c in rd for rd in stream for c in d.costs) else [json.dumps(list(stream))]
     inputs = {"budget": next(iter(budget.values())) if len(budget) == 1 else json.dumps(budget),
               "history": hist[0] if len(hist) == 1 else json.dumps(dict(zip(d.costs, hist)))}
-    if r.verdict in ("error", "adapter-error", "incomplete"):
-        ours = r.verdict != "error" or r.examples == 0  # nothing judged: the example stream could not be checked
-        # the check's words (what was raised, or what the peer returned instead of a number), else the peer's value
-        return Comparison(peer, d.function, d.check or d.kind, inputs, error=str(r.detail or r.peer_value),
-                          reproducer=r.reproducer, error_class="adapter-error" if ours else ""), True
-    role = "formula" if d.against == "cited" else "truth"
-    if d.kind == "odometer":
-        return _odometer_row(peer, d, inputs, r, role), r.verdict != "exact"
-    # the peer's last decision (a CheckResult names it only with a witness): exact = the reference's, a filter's
-    # conservative = HALT where the reference continues
-    peer_dec = r.peer_value or {"exact": r.decision, "conservative": "HALT"}.get(r.verdict)
-    c = Comparison(peer, d.function, d.check or d.kind, inputs, peer_output=str(peer_dec or ""),
-                   reproducer=r.reproducer)
-    j = judge_decision(peer_dec != "HALT", r.decision != "HALT", same_theorem=True, role=role,
-                       reference=r.reference, description=d.cites or r.reference)
-    if r.verdict == "unsound-rounding":
-        j.verdict = r.verdict
-    setattr(c, role, j)
-    return c, peer_dec == "HALT" or r.verdict != "exact"
+    c = _named(r.row, d, d.check or d.kind, inputs=inputs, call="")
+    return c, r.verdict != "exact" or (d.kind == "filter" and c.peer_output == "HALT")
 
 
-def _odometer_row(peer: str, d: Any, inputs: dict[str, str], r: Any, role: str) -> Comparison:
-    """An odometer's example row: the peer's running value and the certified enclosure of the reference's at the
-    judged round (the worst of the stream), judged in the check's direction -- numbers that rejudge recomputes the
-    verdict from (a reference value of +oo as the enclosure [+inf, +inf]).  A result without them (the reference
-    could not certify the round) is ours: an adapter-error."""
-    c = Comparison(peer, d.function, d.check or d.kind, inputs, reproducer=r.reproducer,
-                   peer_value=r.peer_value if isinstance(r.peer_value, float) else None,
-                   peer_output="" if isinstance(r.peer_value, float) else str(r.peer_value or ""))
-    enc = r.enclosure
-    if c.peer_value is None or enc is None or (not enc.pos_inf and (enc.lo is None or enc.hi is None)):
-        c.error_class = "adapter-error"
-        c.error = f"the odometer check returned {r.verdict} without a value and a certified enclosure to judge"
-        return c
-    j = judge_enclosure(c.peer_value, enc, r.claim, r.reference, d.cites or r.reference, role)
-    if severity(r.verdict) < severity(j.verdict):
-        j.verdict, j.detail = r.verdict, r.detail or j.detail  # the check may flag more severely, never clear
-    setattr(c, role, j)
-    return c
+def _named(row: Comparison, d: Any, check: str, *, inputs: dict[str, str] | None = None,
+           call: str | None = None) -> Comparison:
+    """A check's row (``peer`` empty, the implementation's name) as the audit shows it: the declaration's peer,
+    function and words, the formula it cites as its reference's description."""
+    row = dataclasses.replace(row, peer=d.peer, function=d.function, check=check,
+                              inputs=row.inputs if inputs is None else inputs,
+                              call=(str(d.call) if isinstance(d.call, str) else "") if call is None else call)
+    for j in (row.formula, row.truth):
+        if j is not None:
+            j.description = d.cites or j.reference
+    return row
 
 
 # ------------------------------------------------------------------------------------------------ search tasks
@@ -458,11 +430,14 @@ def search_task(module: str, index: int, seed: int, seconds: float, max_examples
                                 call_timeout=max(5.0, CALL_CAP * seconds))
     except Exception as e:  # noqa: BLE001 - the search could not run (a reference of the wrong kind, a dead peer)
         msg = f"the search could not run: {type(e).__name__}: {e}"[:400]
+        row = Comparison("", decl.function, decl.kind, {"error": msg} if decl.kind == "conversion" else
+                         {"witness": json.dumps({"error": msg})}, error=msg, error_class="adapter-error")
         return {"declaration": index, "key": witness_key(decl), "function": decl.function, "seed": seed,
                 "reference": _ref_id(decl.reference) or str(decl.reference), "verdict": "adapter-error", "examples": 0,
                 "margin": None, "witness": {"error": msg}, "peer_value": msg, "enclosure": None, "detail": msg,
-                "reproducer": ""}
+                "reproducer": "", "row": to_wire(row)}
     out = r.as_json()
+    out["row"] = to_wire(r.row)  # the witness's row (CheckResult.row), across the process boundary as JSON
     out["laws"] = laws_json(decl, python=python, seconds=laws_cap(seconds), seed=seed)
     out["declaration"] = index
     out["key"] = witness_key(decl)
@@ -537,7 +512,6 @@ def search_peer(mod: ModuleType, decls: list[Any], opts: SearchOptions, python: 
     for i, rs in sorted(by_decl.items()):
         d = decls[i]
         margins = [r["margin"] for r in rs if r["margin"] is not None]
-        from dpbounds.testing.verdicts import severity
         worst = min(rs, key=lambda r: severity(r["verdict"]))
         also = [decls[j].against for j in groups[i][1:]]
         res.search.append({"function": d.function, "call": str(d.call), "reference": worst["reference"],
@@ -559,7 +533,7 @@ def search_peer(mod: ModuleType, decls: list[Any], opts: SearchOptions, python: 
             if w is None or r["verdict"] not in ("unsound", "formula-departure", "unsound-rounding", "error",
                                                  "adapter-error"):
                 continue
-            c = _witness_row(d, r)
+            c = _named(comparison_from_wire(r["row"]), d, f"{d.check or d.kind} (search witness, seed {r['seed']})")
             res.comparisons.append(c)
             replay = w if d.kind == "conversion" else w.get("stream")  # a point, or the stream to replay
             lst = known.setdefault(r["key"], [])
@@ -568,32 +542,6 @@ def search_peer(mod: ModuleType, decls: list[Any], opts: SearchOptions, python: 
                 added.setdefault(r["key"], []).append(replay)
     if opts.witnesses and added:
         merge_witnesses(opts.witnesses, added)
-
-
-def _enclosure_end(text: str) -> Fraction | float:
-    """An enclosure end of a check result's JSON: an exact rational, or +inf ("inf")."""
-    return math.inf if text == "inf" else Fraction(text)
-
-
-def _witness_row(d: Any, r: dict[str, Any], against: str | None = None) -> Comparison:
-    role = "formula" if (against or d.against) == "cited" else "truth"
-    inputs = {k: _text(v) for k, v in (r["witness"] or {}).items()} if d.kind == "conversion" else \
-        {"witness": json.dumps(r["witness"])}
-    pv = r["peer_value"]
-    c = Comparison(d.peer, d.function, f"{d.check or d.kind} (search witness, seed {r['seed']})", inputs,
-                   peer_value=pv if isinstance(pv, float) else None,
-                   peer_output="" if isinstance(pv, float) else str(pv), reproducer=r["reproducer"],
-                   call=str(d.call) if isinstance(d.call, str) else "")
-    if r["verdict"] in ("error", "adapter-error"):
-        c.error = str(pv or r.get("detail") or "")
-        c.error_class = "adapter-error" if r["verdict"] == "adapter-error" else ""
-        return c
-    enc = r["enclosure"]  # exact decimal ends, "inf" where the reference gives no finite bound
-    j = Judgement(role, r["reference"], d.cites or r["reference"], r["verdict"],
-                  lo=_enclosure_end(enc[0]) if enc else None, hi=_enclosure_end(enc[1]) if enc else None,
-                  decision=r.get("decision"), detail=r["detail"])
-    setattr(c, role, j)
-    return c
 
 
 def audit_declarations(mod: ModuleType, *, quick: bool = False, python: str | None = None,

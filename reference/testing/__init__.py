@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 #: public name -> the module that defines it, imported on first use (PEP 562): the pytest plugin imports this package
 #: at every pytest start and must cost milliseconds
 _WHERE = {
-    "CheckResult": "dpbounds.testing.checks",
+    "CheckResult": "dpbounds.testing.results",
     "check_conversion": "dpbounds.testing.checks",
     "check_filter": "dpbounds.testing.checks",
     "check_odometer": "dpbounds.testing.checks",
@@ -37,9 +37,10 @@ _WHERE = {
 }
 
 if TYPE_CHECKING:
-    from dpbounds.testing.checks import CheckResult, check_conversion, check_filter, check_odometer
+    from dpbounds.testing.checks import check_conversion, check_filter, check_odometer
     from dpbounds.testing.declarations import Declaration, Peer, assert_sound, run_declaration
     from dpbounds.testing.laws import LawResult, check_laws
+    from dpbounds.testing.results import CheckResult
 
 __all__ = ["CheckResult", "Declaration", "Peer", "LawResult", "assert_sound", "check_conversion", "check_filter",
            "check_laws", "check_odometer", "run_declaration"]

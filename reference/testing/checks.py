@@ -16,97 +16,20 @@ budget rounded to float.  Anything beyond is ``unsound``.
 
 from __future__ import annotations
 
-import dataclasses
 import math
-from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 
-from dpbounds.testing.verdicts import PASS, ROUNDING_ULPS, short_repr
+from dpbounds.testing.verdicts import ROUNDING_ULPS, short_repr
 from dpbounds.evaluation.enclosure import Enclosure
 from dpbounds.spec import DomainError
 from dpbounds.testing import engine
-from dpbounds.testing.engine import Limited, Outcome, SearchState, Unjudged
-from dpbounds.testing.results import raised_by
+from dpbounds.testing.engine import Limited, Outcome, Unjudged
+from dpbounds.testing.results import CheckResult as CheckResult  # (its public name here too)
+from dpbounds.testing.results import _stream_src, raised_by
 from dpbounds.testing.oracle import Oracle, Undecided, classify, judge_enclosure
-
-
-@dataclass(frozen=True)
-class CheckResult:
-    """What a check found.  ``verdict``: the worst found; ``witness``: the shrunk worst case (the inputs; for
-    filters and odometers ``{"stream": [...], "round": i}``), None when nothing fell below (or raised);
-    ``peer_value`` and ``enclosure`` (or ``decision``, for filters) at the witness (an odometer that passed: at its
-    worst round, ``worst``, when that round's verdict is the result's); ``examples``: how many
-    examples were judged; ``margin``: the worst relative margin found (negative: an under-report; for filters the
-    extra rounds over the reference's, relative); ``reproducer``: runnable Python for the witness; ``counts``:
-    examples per verdict (once a conservative example is certified, later examples the float interval proves sound
-    are counted conservative without arb); ``skipped``: points outside the reference's domain (or where it could
-    not certify), and the ``unanswered`` ones among them (a peer call over its time limit); ``stopped``: "found"
-    (unsound), "examples" (the budget), "exhausted" (the whole domain judged), "skipped" (too many points skipped) or
-    "time"; ``budget``: the examples the check was to judge; ``limits``: skipped points a wrapper declared it cannot
-    express."""
-
-    kind: str
-    function: str
-    reference: str
-    claim: str
-    verdict: str
-    witness: dict[str, Any] | None
-    peer_value: Any
-    enclosure: Enclosure | None
-    examples: int
-    reproducer: str
-    margin: float | None
-    decision: str | None = None
-    detail: str = ""
-    worst: dict[str, Any] | None = None
-    counts: dict[str, int] = field(default_factory=dict)
-    skipped: int = 0
-    seed: int = 0
-    stopped: str = ""
-    unanswered: int = 0
-    budget: int = 0
-    limits: int = 0
-
-    @property
-    def sound(self) -> bool:
-        """The check passed: ``exact`` or ``conservative`` (nothing under-reported, everything judged)."""
-        return self.verdict in PASS
-
-    def summary(self) -> str:
-        m = "" if self.margin is None else f", worst margin {self.margin:.3g}"
-        head = (f"{self.function} vs {self.reference}: {self.verdict} ({self.examples} of {self.budget} examples"
-                f"{m}, seed {self.seed})")
-        if self.witness is None:
-            return head + (f"\n{self.detail}" if self.detail else "")
-        return f"{head}\nwitness: {_show_witness(self.witness)}\n{self.detail}\nreproducer:\n{self.reproducer}"
-
-    def as_json(self) -> dict[str, Any]:
-        enc = None
-        if self.enclosure is not None:
-            e = self.enclosure
-            enc = ["inf", "inf"] if e.pos_inf else [str(e.lo), str(e.hi)]  # +oo: the reference gives no bound
-        return {"kind": self.kind, "function": self.function, "reference": self.reference, "claim": self.claim,
-                "verdict": self.verdict, "witness": self.witness, "peer_value": _jsonable(self.peer_value),
-                "enclosure": enc, "decision": self.decision, "examples": self.examples,
-                "margin": self.margin if self.margin is None or math.isfinite(self.margin) else None,
-                "detail": self.detail, "counts": self.counts, "skipped": self.skipped, "seed": self.seed,
-                "stopped": self.stopped, "unanswered": self.unanswered, "budget": self.budget,
-                "limits": self.limits, "reproducer": self.reproducer}
-
-
-def _jsonable(v: Any) -> Any:
-    if isinstance(v, float) and not math.isfinite(v):
-        return repr(v)
-    return v if isinstance(v, (int, float, str, type(None))) else repr(v)
-
-
-def _show_witness(w: Mapping[str, Any]) -> str:
-    if "stream" in w:
-        return f"round {w['round']} of a stream of {len(w['stream'])} round(s): {_stream_src(w['stream'])}"
-    return ", ".join(f"{k}={v!r}" for k, v in w.items())
 
 
 def _name(obj: Any) -> str:
@@ -164,52 +87,9 @@ def _ref_src(reference: Any, alias: str = "reference") -> tuple[str, str]:
     return _import_line(reference, alias) + "\n", alias
 
 
-def _why(st: SearchState, seconds: float) -> str:
-    """What the clock or the skipped points decided, for a result whose verdict says so."""
-    parts = []
-    if st.timed_out():
-        parts.append(f"incomplete: {st.tried} of the budget's {st.budget} examples judged before the time cap of "
-                     f"{seconds:g} s" + (f" ({st.unanswered} point(s) not answered within the call time limit)"
-                                          if st.unanswered else "")
-                     + f"; worst found so far: {st.found()}")
-    short = st.shortfall()
-    if short:
-        parts.append(short)
-    return "; ".join(parts)
-
-
-def _result(kind: str, fn: Any, oracle_name: str, claim: str, st: SearchState, seed: int,
-            repro: Callable[[Any, Outcome], str], seconds: float = math.inf) -> CheckResult:
-    w, out = st.witness, st.witness_outcome
-    if out is None and st.undecided is not None and st.verdict() == "undecided":
-        w, out = st.undecided  # where the reference could not decide: shown as the witness
-    worst = None
-    if st.worst_example is not None and st.worst_outcome is not None:
-        worst = st.worst_outcome.witness if st.worst_outcome.witness is not None else dict(st.worst_example)
-    verdict = st.verdict()
-    why = _why(st, seconds) if verdict in ("incomplete", "error") else ""
-    if verdict == "exact" and st.exact_ulps is not None:
-        why = (f"exact: every value judged within {st.exact_ulps} ulp(s) of its certified value "
-               f"({st.tried} examples)")
-    common = dict(counts=dict(st.counts), skipped=st.skipped, seed=seed, stopped=st.stopped,
-                  unanswered=st.unanswered, budget=st.budget, limits=st.limits)
-    if out is None:
-        # no witness: ``decision`` is the (shared) last decision of the worst example, a filter's CONT / HALT
-        dec = st.worst_outcome.decision if st.worst_outcome is not None else None
-        return CheckResult(kind, _name(fn), oracle_name, claim, verdict, None, None, None, st.tried, "",
-                           st.worst_margin, decision=dec, worst=worst, detail=why, **common)
-    shown = out.witness if out.witness is not None else dict(w)
-    text = repro(w, out)  # certifies the witness first (fills out.enclosure, out.judgement)
-    detail = out.detail if not why else f"{why}; at the witness: {out.detail}"
-    return CheckResult(kind, _name(fn), oracle_name, claim, verdict, shown, out.peer_value, out.enclosure,
-                       st.tried, text, st.worst_margin, decision=out.decision, detail=detail,
-                       worst=worst, **common)
-
-
 def _error_result(kind: str, fn: Any, ref_name: str, claim: str, seed: int, budget: int, why: str) -> CheckResult:
     """A check that could not judge at all (nothing was called)."""
-    return CheckResult(kind, _name(fn), ref_name, claim, "error", None, None, None, 0, "", None, detail=why,
-                       seed=seed, stopped="error", budget=budget)
+    return engine.not_judged(kind, _name(fn), ref_name, claim, seed, budget, why)
 
 
 def _require_callable(obj: Any, name: str, where: str) -> None:
@@ -422,8 +302,7 @@ def check_conversion(fn: Callable[..., float], reference: str | Callable[..., En
             return None
         if r.verdict in ("conservative", "unsound", "unsound-rounding", "formula-departure"):
             sure[0] = True
-        return Outcome(r.verdict, r.margin, peer_value=v, judgement=r.judgement,
-                       detail=r.judgement.detail if r.judgement else "")
+        return r
 
     def finish(x: Mapping[str, Any], out: Outcome) -> str:
         """Certify the witness (its enclosure and the full judgement) and write its reproducer."""
@@ -434,35 +313,34 @@ def check_conversion(fn: Callable[..., float], reference: str | Callable[..., En
                 out.enclosure, out.judgement, out.detail = enc, j, j.detail
             except (DomainError, Undecided):
                 pass
-        return _conversion_reproducer(fn, reference, point, oracle.fixed, claim, out)
+        return _conversion_reproducer(fn, reference, point, oracle.fixed, claim, out.verdict, out.peer_value,
+                                      out.enclosure, out.detail)
 
-    try:
-        st = engine.search(strategy, evaluate, seconds=seconds, seed=seed, max_examples=budget,
-                           examples=[dict(e) for e in examples])
-    except engine._SearchFailed as e:
-        return _error_result("conversion", fn, oracle.name, claim, seed, budget, f"the search failed: {e}")
-    return _result("conversion", fn, oracle.name, claim, st, seed, finish, seconds)
+    return engine.run_check("conversion", _name(fn), oracle.name, claim, oracle.role, strategy, evaluate, finish,
+                            seconds=seconds, seed=seed, budget=budget, examples=[dict(e) for e in examples])
 
 
 def _conversion_reproducer(fn: Any, reference: Any, point: dict[str, Any], fixed: dict[str, Any], claim: str,
-                           out: Outcome) -> str:
+                           verdict: str, peer_value: Any, enclosure: Enclosure | None, detail: str) -> str:
+    """Runnable Python showing the implementation's value at ``point`` beside the certified reference, headed by the
+    verdict and why."""
     setup, ref = _ref_src(reference)
     args = ", ".join(f"{k}={v!r}" for k, v in peer_args(point).items())
     allargs = {**{k: (str(v) if not isinstance(v, (int, float)) else v) for k, v in fixed.items()}, **point}
     what = ""
-    if isinstance(reference, str) and claim == "upper" and isinstance(out.peer_value, float) and out.peer_value < 0:
+    if isinstance(reference, str) and claim == "upper" and isinstance(peer_value, float) and peer_value < 0:
         from dpbounds.spec import get
         if "unclipped" in get(reference).extra:  # a negative eps: judged against the raw expression (Oracle.certified)
             what = ", what='extra.unclipped'"
     call = (f"print(dpbounds.enclose({ref}, {allargs!r}{what}))" if isinstance(reference, str)
             else f"print({ref}(**{allargs!r}))")
-    enc = out.enclosure
+    enc = enclosure
     expect = ""
     if enc is not None and not enc.pos_inf:
         want = f">= {enc.lower()!r} (the float below the certified lower end)" if claim == "upper" else \
             f"<= {enc.upper()!r} (the float above the certified upper end)"
-        expect = f"# {out.verdict}: the implementation returned {short_repr(out.peer_value)}; a sound value is {want}\n"
-    return (f"# dpbounds.testing witness ({out.verdict}): {out.detail}\n"
+        expect = f"# {verdict}: the implementation returned {short_repr(peer_value)}; a sound value is {want}\n"
+    return (f"# dpbounds.testing witness ({verdict}): {detail}\n"
             f"import dpbounds\n{_import_line(fn, 'fn')}\n{setup}"
             f"print(fn({args}))  # the implementation under test\n"
             f"{call}  # the certified reference\n{expect}")
@@ -645,31 +523,14 @@ def check_filter(make: Callable[[], Any], reference: str | Callable[..., Any], *
     def finish(stream: Any, out: Outcome) -> str:
         return _filter_reproducer(make, reference, budget, costs, out)
 
-    try:
-        st = engine.search(strategy, evaluate, seconds=seconds, seed=seed, max_examples=n_budget,
-                           examples=[[dict(r) for r in e] for e in examples])
-    except engine._SearchFailed as e:
-        return _error_result("filter", make, ref_name, "upper", seed, n_budget, f"the search failed: {e}")
-    return _result("filter", make, ref_name, "upper", st, seed, finish, seconds)
+    return engine.run_check("filter", _name(make), ref_name, "upper", "formula" if against == "cited" else "truth",
+                            strategy, evaluate, finish, seconds=seconds, seed=seed, budget=n_budget,
+                            examples=[[dict(r) for r in e] for e in examples])
 
 
 def _kwargs(make: Any) -> str:
     """The budget keyword arguments the check passed to ``make`` (see :func:`_with_budget`), as Python source."""
     return ", ".join(f"{k}={v!r}" for k, v in (getattr(make, "budget_args", None) or {}).items())
-
-
-def _stream_src(rounds: Sequence[Mapping[str, float]]) -> str:
-    """A stream as compact Python: runs of equal rounds as ``[{...}] * n``."""
-    parts: list[str] = []
-    i = 0
-    while i < len(rounds):
-        j = i
-        while j + 1 < len(rounds) and rounds[j + 1] == rounds[i]:
-            j += 1
-        item = "{" + ", ".join(f"{k!r}: {v!r}" for k, v in rounds[i].items()) + "}"
-        parts.append(f"[{item}] * {j - i + 1}" if j > i else f"[{item}]")
-        i = j + 1
-    return " + ".join(parts) or "[]"
 
 
 def _filter_reproducer(make: Any, reference: Any, budget: Mapping[str, Any], costs: Sequence[str],
@@ -824,9 +685,8 @@ def check_odometer(make: Callable[[], Any], reference: str | Callable[..., Any],
             if worst is None or (engine.severity(res.verdict), res.margin) < (
                     engine.severity(worst.verdict), worst.margin) or (
                     res.verdict == worst.verdict == "exact"):
-                worst = Outcome(res.verdict, res.margin, peer_value=v, judgement=res.judgement,
-                                witness={"stream": rounds[:i + 1], "round": i + 1},
-                                detail=res.judgement.detail if res.judgement else "")
+                res.witness = {"stream": rounds[:i + 1], "round": i + 1}
+                worst = res
         return worst
 
     def finish(stream: Any, out: Outcome) -> str:
@@ -840,21 +700,11 @@ def check_odometer(make: Callable[[], Any], reference: str | Callable[..., Any],
                 pass
         return _odometer_reproducer(make, reference, params, out)
 
-    try:
-        st = engine.search(strategy, evaluate, seconds=seconds, seed=seed, max_examples=n_budget,
-                           examples=[[dict(r) for r in e] for e in examples])
-    except engine._SearchFailed as e:
-        return _error_result("odometer", make, ref_name, "upper", seed, n_budget, f"the search failed: {e}")
-    res = _result("odometer", make, ref_name, "upper", st, seed, finish, seconds)
-    out = st.worst_outcome
-    if res.witness is None and res.verdict in PASS and out is not None and out.verdict == res.verdict and \
-            isinstance(out.peer_value, float):
-        # a pass names its numbers too: the peer's value and the certified enclosure at the worst round (when that
-        # round carries the verdict), so that a consumer (the audit's rejudge) recomputes the verdict from them
-        finish(None, out)
-        if out.enclosure is not None:
-            res = dataclasses.replace(res, peer_value=out.peer_value, enclosure=out.enclosure)
-    return res
+    # a pass names its numbers too: the peer's value and the certified enclosure at the worst round (when that round
+    # carries the verdict), so that a consumer (the audit's rejudge) recomputes the verdict from them
+    return engine.run_check("odometer", _name(make), ref_name, "upper", "formula" if against == "cited" else "truth",
+                            strategy, evaluate, finish, seconds=seconds, seed=seed, budget=n_budget,
+                            examples=[[dict(r) for r in e] for e in examples], certify_pass=True)
 
 
 def _odometer_reproducer(make: Any, reference: Any, params: Mapping[str, Any], out: Outcome) -> str:

@@ -29,8 +29,8 @@ from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
 from dpbounds.spec import DomainError
-from dpbounds.testing.results import RaisedElsewhere
-from dpbounds.testing.checks import CheckResult, check_conversion, check_filter, check_odometer
+from dpbounds.testing.checks import check_conversion, check_filter, check_odometer
+from dpbounds.testing.results import CheckResult, RaisedElsewhere
 from dpbounds.testing.verdicts import PASS
 
 #: the time cap of an assert_sound search when not given (``--dpbounds-seconds`` under pytest): only a cap -- the

@@ -22,7 +22,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
-from dpbounds.testing.verdicts import severity
+from dpbounds.testing.results import CheckResult, Comparison
+from dpbounds.testing.verdicts import PASS, Judgement, severity
 
 #: examples per hypothesis run (one chunk of a search)
 CHUNK = 100
@@ -38,8 +39,9 @@ SHRINK_GRACE = 0.25
 
 @dataclass
 class Outcome:
-    """One example's result: the verdict, its signed margin (negative: an under-report), and what the result
-    object shows for a witness (the peer's value, the reference enclosure or decision, the judgement)."""
+    """One example's result: the verdict, its signed margin (negative: an under-report), the judgement where the
+    certified reference decided it (:meth:`dpbounds.testing.oracle.Oracle.verdict` returns one), and what the result
+    shows for a witness (the peer's value, the reference enclosure or decision)."""
 
     verdict: str
     margin: float
@@ -52,7 +54,9 @@ class Outcome:
 
 
 @dataclass
-class SearchState:
+class _State:
+    """What a search found so far (the engine's own record; a check returns a :class:`CheckResult`)."""
+
     tried: int = 0
     skipped: int = 0
     counts: dict[str, int] = field(default_factory=dict)
@@ -216,7 +220,7 @@ def _score(margin: float) -> float:
     return max(-1e300, min(1e300, -margin))
 
 
-def _answered(evaluate: Callable[[Any], Outcome | None], state: SearchState) -> Callable[[Any], Outcome | None]:
+def _answered(evaluate: Callable[[Any], Outcome | None], state: _State) -> Callable[[Any], Outcome | None]:
     """``evaluate`` with a point the implementation did not answer in time (:class:`Unjudged`) skipped and counted."""
     def ev(x: Any) -> Outcome | None:
         try:
@@ -232,7 +236,7 @@ def _answered(evaluate: Callable[[Any], Outcome | None], state: SearchState) -> 
 
 def search(strategy: Any, evaluate: Callable[[Any], Outcome | None], *, seconds: float, seed: int,
            max_examples: int | None = None, examples: Sequence[Any] = (),
-           progress: Callable[[SearchState], None] | None = None) -> SearchState:
+           progress: Callable[[_State], None] | None = None) -> _State:
     """Run ``examples`` first, then hypothesis on ``strategy`` (module docstring); ``evaluate`` returns None for a
     point outside the reference's domain (skipped).  ``max_examples``: the budget of judged examples (None:
     :data:`DEFAULT_EXAMPLES`); ``seconds``: the wall-clock cap (its expiry makes the search ``incomplete``)."""
@@ -242,7 +246,7 @@ def search(strategy: Any, evaluate: Callable[[Any], Outcome | None], *, seconds:
         raise ImportError(f"dpbounds.testing searches with hypothesis: pip install 'dpbounds[testing]' ({e})") from e
 
     budget = DEFAULT_EXAMPLES if max_examples is None else int(max_examples)
-    state = SearchState(budget=budget)
+    state = _State(budget=budget)
     t0 = time.monotonic()
     t_end = t0 + max(0.0, float(seconds))
     deadline_token = DEADLINE.set(t_end + max(2.0, SHRINK_GRACE * seconds))
@@ -253,9 +257,9 @@ def search(strategy: Any, evaluate: Callable[[Any], Outcome | None], *, seconds:
         DEADLINE.reset(deadline_token)
 
 
-def _search(strategy: Any, evaluate: Callable[[Any], Outcome | None], state: SearchState, t_end: float, *,
+def _search(strategy: Any, evaluate: Callable[[Any], Outcome | None], state: _State, t_end: float, *,
             seconds: float, seed: int, max_examples: int | None, examples: Sequence[Any],
-            progress: Callable[[SearchState], None] | None) -> SearchState:
+            progress: Callable[[_State], None] | None) -> _State:
     from hypothesis import HealthCheck, Phase, given, settings, target
     from hypothesis import seed as hseed
     budget = state.budget
@@ -340,3 +344,114 @@ def _search(strategy: Any, evaluate: Callable[[Any], Outcome | None], state: Sea
     else:
         state.stopped = "found"
     return state
+
+
+# ------------------------------------------------------------------------------------------------ the result
+
+
+def run_check(kind: str, function: str, reference: str, claim: str, role: str, strategy: Any,
+              evaluate: Callable[[Any], Outcome | None], finish: Callable[[Any, Outcome], str], *, seconds: float,
+              seed: int, budget: int, examples: Sequence[Any] = (), certify_pass: bool = False) -> CheckResult:
+    """One check: :func:`search` ``strategy`` with ``evaluate``, then its :class:`CheckResult`.  ``finish(x, out)``
+    certifies the example shown (fills ``out.enclosure``, ``out.judgement``, ``out.detail``) and returns its
+    reproducer.  ``role``: the role of the reference in the result's row ("formula": the formula the implementation
+    cites; "truth").  ``certify_pass``: a result that passed also shows the peer's value and the certified enclosure
+    at its worst example (an odometer's worst round), when that example carries the verdict."""
+    try:
+        st = search(strategy, evaluate, seconds=seconds, seed=seed, max_examples=budget, examples=examples)
+    except _SearchFailed as e:
+        return not_judged(kind, function, reference, claim, seed, budget, f"the search failed: {e}")
+    w, out = st.witness, st.witness_outcome
+    if out is None and st.undecided is not None and st.verdict() == "undecided":
+        w, out = st.undecided  # where the reference could not decide: shown as the witness
+    worst = None
+    if st.worst_example is not None and st.worst_outcome is not None:
+        worst = st.worst_outcome.witness if st.worst_outcome.witness is not None else dict(st.worst_example)
+    verdict = st.verdict()
+    why = _why(st, seconds) if verdict in ("incomplete", "error") else ""
+    if verdict == "exact" and st.exact_ulps is not None:
+        why = (f"exact: every value judged within {st.exact_ulps} ulp(s) of its certified value "
+               f"({st.tried} examples)")
+    common = dict(counts=dict(st.counts), skipped=st.skipped, seed=seed, stopped=st.stopped,
+                  unanswered=st.unanswered, budget=st.budget, limits=st.limits)
+    if out is None:
+        # no witness: ``decision`` is the (shared) last decision of the worst example, a filter's CONT / HALT
+        best = st.worst_outcome
+        pv = enc = None
+        if certify_pass and verdict in PASS and best is not None and best.verdict == verdict and \
+                isinstance(best.peer_value, float):
+            finish(None, best)
+            if best.enclosure is not None:
+                pv, enc = best.peer_value, best.enclosure
+        shown = best if kind != "conversion" else None  # (a conversion's pass certified nothing to show)
+        row = _row(kind, function, reference, claim, role, verdict, why, worst, shown, "", st.tried)
+        return CheckResult(kind, function, reference, claim, verdict, None, pv, enc, st.tried, "",
+                           st.worst_margin, decision=best.decision if best is not None else None, worst=worst,
+                           detail=why, row=row, **common)
+    shown_w = out.witness if out.witness is not None else dict(w)
+    text = finish(w, out)  # certifies the witness first (fills out.enclosure, out.judgement)
+    detail = out.detail if not why else f"{why}; at the witness: {out.detail}"
+    return CheckResult(kind, function, reference, claim, verdict, shown_w, out.peer_value, out.enclosure,
+                       st.tried, text, st.worst_margin, decision=out.decision, detail=detail, worst=worst,
+                       row=_row(kind, function, reference, claim, role, verdict, detail, shown_w, out, text, st.tried),
+                       **common)
+
+
+def not_judged(kind: str, function: str, reference: str, claim: str, seed: int, budget: int, why: str
+               ) -> CheckResult:
+    """The result of a check that judged nothing (the search could not run, or the inputs cannot be judged):
+    ``error``, with why."""
+    return CheckResult(kind, function, reference, claim, "error", None, None, None, 0, "", None, detail=why,
+                       seed=seed, stopped="error", budget=budget,
+                       row=_row(kind, function, reference, claim, "truth", "error", why, None, None, "", 0))
+
+
+def _why(st: _State, seconds: float) -> str:
+    """What the clock or the skipped points decided, for a result whose verdict says so."""
+    parts = []
+    if st.timed_out():
+        parts.append(f"incomplete: {st.tried} of the budget's {st.budget} examples judged before the time cap of "
+                     f"{seconds:g} s" + (f" ({st.unanswered} point(s) not answered within the call time limit)"
+                                          if st.unanswered else "")
+                     + f"; worst found so far: {st.found()}")
+    short = st.shortfall()
+    if short:
+        parts.append(short)
+    return "; ".join(parts)
+
+
+def _text(v: Any) -> str:
+    return v if isinstance(v, str) else repr(v)
+
+
+def _row(kind: str, function: str, reference: str, claim: str, role: str, verdict: str, detail: str,
+         shown: Any, out: Outcome | None, reproducer: str, tried: int) -> Comparison:
+    """The result's example as a :class:`Comparison` (``peer`` empty): a conversion's inputs, or a stream
+    (``{"witness": <JSON of {"stream", "round"}>}``); judged with the result's verdict against the certified enclosure
+    (a conversion, an odometer) or the reference's decision (a filter) -- numbers :func:`~dpbounds.testing.results.
+    rejudge` recomputes the verdict from.  A result that could not judge (``error``, ``adapter-error``,
+    ``incomplete``) is an error row: the implementation's (``error`` with examples judged) or ours."""
+    import json
+    inputs: dict[str, str] = {}
+    if isinstance(shown, dict):
+        inputs = {k: _text(v) for k, v in shown.items()} if kind == "conversion" else {"witness": json.dumps(shown)}
+    pv = None if out is None else out.peer_value
+    c = Comparison("", function, kind, inputs, peer_value=pv if isinstance(pv, float) else None,
+                   peer_output="" if pv is None or isinstance(pv, float) else str(pv), reproducer=reproducer)
+    if verdict in ("error", "adapter-error", "incomplete"):
+        c.error = str(detail or pv or verdict)
+        c.error_class = "adapter-error" if verdict != "error" or tried == 0 else ""
+        return c
+    enc = None if out is None else out.enclosure
+    if out is None or (kind == "filter" and out.decision is None) or \
+            (kind != "filter" and (enc is None or not isinstance(pv, float))):
+        c.error_class = "adapter-error"
+        c.error = f"the {kind} check returned {verdict} without a value and a certified reference to judge it by"
+        return c
+    lo = hi = None
+    if enc is not None:
+        lo, hi = (math.inf, math.inf) if enc.pos_inf or enc.lo is None or enc.hi is None else (enc.lo, enc.hi)
+    j = Judgement(role, reference, reference, verdict, lo=lo, hi=hi, decision=out.decision, detail=detail,
+                  claim=claim)
+    setattr(c, role, j)
+    return c

@@ -17,10 +17,10 @@ Everything else (the exact/conservative border, the rounding band) is decided in
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Callable, Mapping
 
+from dpbounds.testing.engine import Outcome
 from dpbounds.testing.verdicts import ROUNDING_ULPS, Judgement, _ordered, judge_lower, judge_upper
 from dpbounds.evaluation.enclosure import CertificationError, Enclosure
 from dpbounds.spec import DomainError
@@ -59,16 +59,6 @@ def _conversion_paths() -> None:
 
 class Undecided(Exception):
     """The reference could not be evaluated at a point inside the declared domain (certification failed)."""
-
-
-@dataclass
-class Verdict:
-    """One example's outcome: the verdict, the signed relative margin (negative: the peer claims more privacy than
-    the reference proves) and, when arb was needed or asked for, the full :class:`Judgement`."""
-
-    verdict: str
-    margin: float
-    judgement: Judgement | None = None
 
 
 def _exact_float(x: Any) -> tuple[float, bool]:
@@ -245,14 +235,15 @@ class Oracle:
                 break
         return enc
 
-    def verdict(self, point: Mapping[str, Any], peer: float, *, sure_enough: bool = False) -> Verdict:
-        """The verdict on one peer value at ``point`` (see :func:`classify`; a negative eps: :meth:`negative`)."""
+    def verdict(self, point: Mapping[str, Any], peer: float, *, sure_enough: bool = False) -> Outcome:
+        """The outcome of one peer value at ``point``: its verdict, margin and (where arb decided) judgement (see
+    :func:`classify`; a negative eps: :meth:`negative`)."""
         if self.claim == "upper" and isinstance(peer, float) and peer < 0:
             return self.negative(point, peer)
         return classify(self.claim, peer, self.fast(point), lambda: self.narrowed(point, peer), self.judge,
                         sure_enough=sure_enough, role=self.role)
 
-    def negative(self, point: Mapping[str, Any], peer: float) -> Verdict:
+    def negative(self, point: Mapping[str, Any], peer: float) -> Outcome:
         """The verdict on a negative value of an upper claim (see :meth:`certified`)."""
         return classify(self.claim, peer, None, lambda: self.certified(point, peer)[0],
                         lambda v, e: self.certified(point, peer, enc=e)[1], role=self.role)
@@ -317,9 +308,9 @@ def _negative_eps_false(eps: float, delta: Any) -> str | None:
 
 def classify(claim: str, peer: Any, iv: tuple[float, float] | None, enclosure: Callable[[], Enclosure],
              judge: Callable[[Any, Enclosure], Judgement], *, sure_enough: bool = False,
-             role: str = "truth") -> Verdict:
-    """The verdict on one peer value: from the float interval ``iv`` when it decides (module docstring), else from
-    ``judge(peer, enclosure())``.  ``sure_enough``: the caller already holds a conservative (or worse) finding, so
+             role: str = "truth") -> Outcome:
+    """The outcome of one peer value (its verdict, signed margin, and the judgement when arb decided): from the
+    float interval ``iv`` when it decides (module docstring), else from ``judge(peer, enclosure())``.  ``sure_enough``: the caller already holds a conservative (or worse) finding, so
     a value the interval proves sound needs no arb to tell exact from conservative.  ``role``: "formula" makes an
     under-report beyond rounding a ``formula-departure`` (the reference is the formula the value cites)."""
     below = "formula-departure" if role == "formula" else "unsound"
@@ -328,18 +319,18 @@ def classify(claim: str, peer: Any, iv: tuple[float, float] | None, enclosure: C
         m = relative_margin(peer, flo if claim == "upper" else fhi, claim)
         if claim == "upper":
             if peer > fhi:
-                return Verdict("conservative", m)
+                return Outcome("conservative", m, peer_value=peer)
             if peer < flo and _ordered(flo) - _ordered(peer) > ROUNDING_ULPS:
-                return Verdict(below, m)
+                return Outcome(below, m, peer_value=peer)
             if sure_enough and peer >= fhi:
-                return Verdict("conservative", m)  # sound; exact or conservative is no news
+                return Outcome("conservative", m, peer_value=peer)  # sound; exact or conservative is no news
         else:
             if peer < flo:
-                return Verdict("conservative", m)
+                return Outcome("conservative", m, peer_value=peer)
             if math.isfinite(peer) and peer > fhi and _ordered(peer) - _ordered(fhi) > ROUNDING_ULPS:
-                return Verdict(below, m)
+                return Outcome(below, m, peer_value=peer)
             if sure_enough and peer <= flo:
-                return Verdict("conservative", m)
+                return Outcome("conservative", m, peer_value=peer)
     enc = enclosure()
     j = judge(peer, enc)
     if enc.pos_inf or enc.lo is None or enc.hi is None or not isinstance(peer, float):
@@ -348,4 +339,4 @@ def classify(claim: str, peer: Any, iv: tuple[float, float] | None, enclosure: C
         m = relative_margin(peer, float(enc.lo) if claim == "upper" else float(enc.hi), claim)
         if j.verdict in ("unsound", "unsound-rounding", "formula-departure"):
             m = min(m, -1e-300)  # an under-report has a negative margin even where floats round it to 0
-    return Verdict(j.verdict, m, j)
+    return Outcome(j.verdict, m, peer_value=peer, judgement=j, detail=j.detail)

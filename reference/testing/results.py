@@ -1,17 +1,22 @@
-"""The result model of a check, from the peer call to the report: :class:`Comparison` (one peer value on one
-input, judged against (a) the formula the peer cites and (b) the true guarantee) and :class:`PeerResult` (one
-peer's comparisons, notes and search summaries), with :func:`rejudge`, which recomputes every verdict of a result
-an adapter built by hand from its numbers."""
+"""The result model of a check, from the peer call to the report, each shape holding the one before:
+:class:`~dpbounds.testing.verdicts.Judgement` (one reference's verdict on one value) -> :class:`Comparison` (one peer
+value on one input, judged against (a) the formula the peer cites and (b) the true guarantee: the audit's row) ->
+:class:`CheckResult` (one search: its counts, its witness as a Comparison, a reproducer) -> :class:`PeerResult` (one
+peer's comparisons, notes and search summaries); with :func:`rejudge`, which recomputes every verdict of a result
+an adapter built by hand from its numbers, and the wire format that carries them across a process boundary."""
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
-from dpbounds.testing.verdicts import (VERDICTS, Judgement, _finite_or_none, judge_decision, judge_lower,
+from dpbounds.testing.verdicts import (PASS, VERDICTS, Judgement, _finite_or_none, judge_decision, judge_lower,
                                        judge_upper, short_repr)
+
+if TYPE_CHECKING:
+    from dpbounds.evaluation.enclosure import Enclosure
 
 
 def rejudge(result: "PeerResult") -> "PeerResult":
@@ -128,6 +133,101 @@ class Comparison:
                 "error": self.error or None,
                 **({"call": self.call} if self.call else {}),
                 "reproducer": self.reproducer or None}
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    """What a check found.  ``verdict``: the worst found; ``witness``: the shrunk worst case (the inputs; for
+    filters and odometers ``{"stream": [...], "round": i}``), None when nothing fell below (or raised);
+    ``peer_value`` and ``enclosure`` (or ``decision``, for filters) at the witness (an odometer that passed: at its
+    worst round, ``worst``, when that round's verdict is the result's); ``examples``: how many
+    examples were judged; ``margin``: the worst relative margin found (negative: an under-report; for filters the
+    extra rounds over the reference's, relative); ``reproducer``: runnable Python for the witness; ``counts``:
+    examples per verdict (once a conservative example is certified, later examples the float interval proves sound
+    are counted conservative without arb); ``skipped``: points outside the reference's domain (or where it could
+    not certify), and the ``unanswered`` ones among them (a peer call over its time limit); ``stopped``: "found"
+    (unsound), "examples" (the budget), "exhausted" (the whole domain judged), "skipped" (too many points skipped) or
+    "time"; ``budget``: the examples the check was to judge; ``limits``: skipped points a wrapper declared it cannot
+    express; ``row``: the example the result shows as one :class:`Comparison` -- the witness, else (a filter, an
+    odometer) the worst example -- judged with the check's verdict (``peer`` is left empty: the caller's to name);
+    an ``error`` / ``adapter-error`` / ``incomplete`` result's row carries why.  Not part of :meth:`as_json`."""
+
+    kind: str
+    function: str
+    reference: str
+    claim: str
+    verdict: str
+    witness: dict[str, Any] | None
+    peer_value: Any
+    enclosure: Enclosure | None
+    examples: int
+    reproducer: str
+    margin: float | None
+    decision: str | None = None
+    detail: str = ""
+    worst: dict[str, Any] | None = None
+    counts: dict[str, int] = field(default_factory=dict)
+    skipped: int = 0
+    seed: int = 0
+    stopped: str = ""
+    unanswered: int = 0
+    budget: int = 0
+    limits: int = 0
+    row: Comparison | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def sound(self) -> bool:
+        """The check passed: ``exact`` or ``conservative`` (nothing under-reported, everything judged)."""
+        return self.verdict in PASS
+
+    def summary(self) -> str:
+        m = "" if self.margin is None else f", worst margin {self.margin:.3g}"
+        head = (f"{self.function} vs {self.reference}: {self.verdict} ({self.examples} of {self.budget} examples"
+                f"{m}, seed {self.seed})")
+        if self.witness is None:
+            return head + (f"\n{self.detail}" if self.detail else "")
+        return f"{head}\nwitness: {_show_witness(self.witness)}\n{self.detail}\nreproducer:\n{self.reproducer}"
+
+    def as_json(self) -> dict[str, Any]:
+        enc = None
+        if self.enclosure is not None:
+            e = self.enclosure
+            enc = ["inf", "inf"] if e.pos_inf else [str(e.lo), str(e.hi)]  # +oo: the reference gives no bound
+        return {"kind": self.kind, "function": self.function, "reference": self.reference, "claim": self.claim,
+                "verdict": self.verdict, "witness": self.witness, "peer_value": _jsonable(self.peer_value),
+                "enclosure": enc, "decision": self.decision, "examples": self.examples,
+                "margin": self.margin if self.margin is None or math.isfinite(self.margin) else None,
+                "detail": self.detail, "counts": self.counts, "skipped": self.skipped, "seed": self.seed,
+                "stopped": self.stopped, "unanswered": self.unanswered, "budget": self.budget,
+                "limits": self.limits, "reproducer": self.reproducer}
+
+
+def _jsonable(v: Any) -> Any:
+    if isinstance(v, float) and not math.isfinite(v):
+        return repr(v)
+    return v if isinstance(v, (int, float, str, type(None))) else repr(v)
+
+
+def _show_witness(w: Mapping[str, Any]) -> str:
+    if "stream" in w:
+        return f"round {w['round']} of a stream of {len(w['stream'])} round(s): {_stream_src(w['stream'])}"
+    return ", ".join(f"{k}={v!r}" for k, v in w.items())
+
+
+
+
+def _stream_src(rounds: Sequence[Mapping[str, float]]) -> str:
+    """A stream as compact Python: runs of equal rounds as ``[{...}] * n``."""
+    parts: list[str] = []
+    i = 0
+    while i < len(rounds):
+        j = i
+        while j + 1 < len(rounds) and rounds[j + 1] == rounds[i]:
+            j += 1
+        item = "{" + ", ".join(f"{k!r}: {v!r}" for k, v in rounds[i].items()) + "}"
+        parts.append(f"[{item}] * {j - i + 1}" if j > i else f"[{item}]")
+        i = j + 1
+    return " + ".join(parts) or "[]"
 
 
 @dataclass
