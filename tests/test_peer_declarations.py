@@ -88,8 +88,9 @@ def test_declarations_are_well_formed(name):
                     lo, hi = d.inputs[k]
                     assert lo <= float(v) <= hi, (d.call, k, v, d.inputs[k])  # (grid points: exact decimals)
                 elif k in d.inputs and any(d.inputs[k] is pool for pool in SGM_POOL.values()):
-                    # the DP-SGD pool (a few points of each range, _common.SGM_POOL): an example may lie between
-                    assert min(d.inputs[k]) <= v <= max(d.inputs[k]), (d.call, k, v)
+                    # the DP-SGD pool (where the search draws, _common.SGM_POOL): an explicit example need not be a
+                    # pool point (the reference's domain checks it)
+                    assert isinstance(v, (int, float)), (d.call, k, v)
                 elif k in d.inputs:
                     assert v in d.inputs[k], (d.call, k, v)
 
