@@ -189,9 +189,10 @@ def interval(entry_id: str, params: Mapping[str, Any]) -> tuple[float, float] | 
 #: the relative widths whose grid steps the ladder tries, coarse to fine (the bracket's width is about 0.75 k h^2,
 #: sgm_pld._h_for); each finer grid only where the coarser ones left the verdict undecided
 LADDER = (3e-1, 3e-2, 3e-3, 3e-4, 3e-5, 3e-6, 3e-7)
-#: the bracket cache: at most this many brackets, and this many grid points over all of them (bounded memory)
+#: the bracket cache: at most this many brackets, and this many grid points over all of them (bounded memory: a
+#: bracket holds four grids of at most ``grid_points`` masses and their weights, about 100 bytes a point)
 CACHE_BRACKETS = 48
-CACHE_POINTS = 3_000_000
+CACHE_POINTS = 1_000_000
 _CACHE: "OrderedDict[tuple, S.Bracket | CertificationError]" = OrderedDict()
 
 
