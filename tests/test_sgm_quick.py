@@ -134,3 +134,12 @@ def test_a_refused_bracket_is_remembered_under_the_same_work_bound():
         with pytest.raises(CertificationError):
             Q.cached_bracket(F(1, 10), F(2), 4, F(1, 20))
     assert Q.cached_bracket(F(1, 10), F(2), 4, F(1, 20)).k == 4   # without the bound: computed
+
+
+def test_an_undecided_value_against_a_wide_enclosure_is_not_judged():
+    # delta(10) of 20 steps at q = 0.001, sigma = 5 is far below every grid's truncation: [0, tiny] decides nothing
+    # about 0.0, and the point is left unjudged (as the entry's own evaluator refuses it), not called undecided
+    from dpbounds.evaluation.enclosure import CertificationError
+    with pytest.raises(CertificationError):
+        Q.narrowed("composition.sgm.delta", {"q": 0.001, "sigma": 5.0, "k": 20, "eps_g": 10.0}, 0.0)
+    assert Q.narrowed("composition.sgm.delta", {"q": 0.001, "sigma": 5.0, "k": 20, "eps_g": 10.0}, 1.0).hi < 1

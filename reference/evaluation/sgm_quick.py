@@ -273,7 +273,22 @@ def narrowed(entry_id: str, params: Mapping[str, Any], peer: Any) -> Enclosure |
                 return _enc(max(lo, above), hi)
     if last is None:
         raise err or CertificationError(f"{entry_id}: no PLD bracket could be computed")
-    return _enc(*(_eps_ends(last, x) if eps_kind else map(Fraction, last.delta(x))))
+    enc = _enc(*(_eps_ends(last, x) if eps_kind else map(Fraction, last.delta(x))))
+    if _finite_float(peer) and enc.lo <= Fraction(peer) <= enc.hi and not enc.rel_width() <= UNDECIDED_WIDTH:
+        # no bracket decided, and the narrowest is wider than the entry's first width: not certified here (the
+        # point is skipped, as where the entry's own evaluator refuses), rather than an undecided verdict
+        raise CertificationError(f"{entry_id}: certified only to relative width {enc.rel_width():.3g} at this point "
+                                 f"(work bound or largest grid reached)")
+    return enc
+
+
+#: an undecided verdict is reported against an enclosure at most this wide (relative), the entry's first width
+#: (dpbounds.testing.oracle.OPAQUE_WIDTHS[0]); a wider one leaves the point unjudged
+UNDECIDED_WIDTH = 1e-3
+
+
+def _finite_float(peer: Any) -> bool:
+    return isinstance(peer, float) and math.isfinite(peer)
 
 
 #: the bisection resolution of an eps enclosure read off a bracket (relative; far below the brackets' widths)
