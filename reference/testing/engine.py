@@ -451,7 +451,7 @@ def _row(kind: str, function: str, reference: str, claim: str, role: str, verdic
     lo = hi = None
     if enc is not None:
         lo, hi = (math.inf, math.inf) if enc.pos_inf or enc.lo is None or enc.hi is None else (enc.lo, enc.hi)
-    j = Judgement(role, reference, reference, verdict, lo=lo, hi=hi, decision=out.decision, detail=detail,
-                  claim=claim)
+    j = Judgement(role, reference, reference, verdict, lo=lo, hi=hi, decision=out.decision,
+                  detail=detail or out.detail, claim=claim)  # (a pass has no result detail: the example's words)
     setattr(c, role, j)
     return c
