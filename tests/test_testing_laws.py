@@ -289,3 +289,62 @@ def test_a_scan_of_a_correct_function_in_every_parameter_is_consistent():
                    examples=ex, seconds=60, max_examples=3, call_seconds=5.0, warmup_seconds=1.0)
     assert r.verdict == "consistent", r.summary()
     assert all(r.judged[law] >= 20 for law in r.laws), r.judged
+
+
+def slow_gauss_eps(delta, sigma):
+    """gauss_eps, 0.05 s a call (a slow accountant)."""
+    time.sleep(0.05)
+    return gauss_eps(delta, sigma)
+
+
+def test_the_scans_visit_their_fixed_points_whatever_the_time_cap():
+    # the examples depend on the seed alone: every scan visits all its points (the grid of delta nearest the example
+    # first, down to 1e-300) whether the cap is a minute or ten, and the results are identical
+    from dpbounds.testing.laws import scan_points
+    ex = ({"delta": 1e-5, "sigma": 1.0}, {"delta": 1e-8, "sigma": 3.0})
+    kw = dict(inputs=DELTA, laws=["nonincreasing:delta", "nonnegative"], examples=ex, max_examples=3,
+              call_seconds=5.0, warmup_seconds=1.0, seed=0)
+    a = check_laws(gauss_eps, seconds=60, **kw)
+    b = check_laws(gauss_eps, seconds=600, **kw)
+    assert a.as_json() == b.as_json() and a.verdict == "consistent" and a.stopped == "examples"
+    pts = scan_points(DELTA["delta"], 1e-5)
+    assert 1e-18 in pts and 1e-300 in pts and 0.0 in pts and pts[0] == 1e-5
+    # every pair of both scans judged (the random search adds its own pairs)
+    assert a.judged["nonincreasing:delta"] >= 2 * len(pts) * (len(pts) - 1) // 2 - len(pts)
+    assert a.examples >= 2 * len(pts) - 2
+
+
+def test_a_check_the_cap_cuts_short_says_so():
+    ex = ({"delta": 1e-5, "sigma": 1.0},)
+    r = check_laws(slow_gauss_eps, inputs=DELTA, laws=["nonincreasing:delta", "nonnegative"], examples=ex,
+                   max_examples=3, seconds=0.3, call_seconds=5.0, warmup_seconds=1.0)
+    assert r.verdict == "incomplete" and r.stopped == "time", r.summary()
+    assert "cut short by the 0.3 s cap" in r.detail and "scan points not visited" in r.detail, r.detail
+
+
+def test_scan_points_sample_a_long_list_by_the_seed():
+    from dpbounds.testing.laws import scan_points
+    vals = list(range(100))
+    a, b = scan_points(vals, 5, seed=0, n=10), scan_points(vals, 5, seed=1, n=10)
+    assert a == scan_points(vals, 5, seed=0, n=10) and a != b
+    assert len(a) == len(b) == 10 and a[:3] == b[:3] == [5, 0, 99]
+    assert scan_points([1, 2, 3], 2) == [2, 1, 3]
+
+
+def test_a_scan_shows_a_hang_by_its_neighbouring_points():
+    # the scan of delta at the example calls delta = 0 (an end of the grid): no answer within the cap, while the
+    # next point of the same scan answered at once -- a hang, found without the random search
+    ex = ({"delta": 1e-5, "sigma": 1.0},)
+    r = check_laws(hangs_at_zero, inputs=DELTA, laws=["nonincreasing:delta", "terminates"], examples=ex,
+                   max_examples=1, seconds=60, call_seconds=1.0, warmup_seconds=0.5)
+    assert r.verdict == "inconsistent" and r.law == "terminates", r.summary()
+    assert r.witness == {"delta": 0.0, "sigma": 1.0} and "answers in" in r.violations[0].detail
+
+
+@pytest.mark.tier("slow")
+def test_a_scan_in_a_slow_region_shows_no_hang():
+    # every point of the scan below sigma 0.2 is slow: none answers quickly, so none is a hang
+    ok = check_laws(slow_region, inputs={"delta": (0.0, 1.0), "sigma": (0.1, 0.3)}, examples=({"delta": 0.5,
+                    "sigma": 0.15},), laws=["nonincreasing:delta", "terminates"], max_examples=1, seconds=60,
+                    call_seconds=1.0, warmup_seconds=0.5)
+    assert ok.law != "terminates", ok.summary()

@@ -28,11 +28,11 @@ The monotonicity laws are searched first, each on pairs of points that differ in
 search calls is also judged by the point laws), then the point laws left, on points of their own.  When
 ``examples`` are given (typical points: a declaration's explicit examples), each monotonicity law is first scanned
 at each of them: ``p`` over a fixed grid of its domain (:func:`scan_grid`: decades when the domain spans more than
-three, else evenly spaced), every other input at the example's value, and every pair of the scan compared.  A
-slow accountant is judged this way at its edges (delta down to 1e-300) in a few calls, where a random search over
-every input at once would spend its time at slow points.  A monotonicity
-law's pairs differ in ``p`` only (the second value drawn from the
-domain, or a float neighbour of the first: relative steps 2**-52 to 1); its witness is the pair.  Differences
+three, else evenly spaced; :func:`scan_points`: every point of it, nearest the example first), every other input
+at the example's value, and every pair of the scan compared.  A slow accountant is judged this way at its edges
+(delta down to 1e-300) in a few calls, where a random search over every input at once would spend its time at slow
+points.  A monotonicity law's pairs differ in ``p`` only (the second value drawn from the domain, or a float
+neighbour of the first: relative steps 2**-52 to 1); its witness is the pair.  Differences
 within ``rtol`` (relative to the larger magnitude) plus ``atol`` are not violations: an accountant that states its
 own error (a PRV or PLD discretization) is checked at that error.
 
@@ -40,8 +40,10 @@ Verdicts: ``inconsistent`` (a law is violated: each violated law gives a :class:
 and a runnable reproducer), ``consistent`` (every law judged on the whole example budget without a violation),
 ``incomplete`` (the ``seconds`` cap expired before the budget was judged, nothing violated), ``error`` (the check
 could not judge: an unknown law, a law naming no input, input names the function does not take, or a law judged on
-no example).  Deterministic: the examples depend on the seed and the budget (``max_examples``, default
-:data:`DEFAULT_EXAMPLES` per law group) only; ``seconds`` is a cap.
+no example).  Deterministic: the examples depend on the seed, the examples given and the budget (every scan's
+points, ``max_examples`` per law group of the search, default :data:`DEFAULT_EXAMPLES`) only; ``seconds`` is a cap,
+and a check it cuts short says so (``stopped`` ``"time"``, the scan points visited and the searches not completed
+in ``detail``), whatever its verdict.
 
 Calls run in a forked worker process (``isolate=True``, the default) so that a call that does not return can be
 abandoned and killed; the check returns within ``seconds`` plus one call cap.  ``fn`` may also be a *runner*: an
@@ -54,6 +56,7 @@ from __future__ import annotations
 import inspect
 import math
 import multiprocessing as mp
+import random
 import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Sequence
@@ -368,6 +371,7 @@ class _Search:
         self.runner, self.fixed, self.call_seconds, self.t_end = runner, dict(fixed), call_seconds, t_end
         self.rtol, self.atol = rtol, atol
         self.cache: dict[tuple[Any, ...], tuple[str, Any]] = {}
+        self.durations: dict[tuple[Any, ...], float] = {}  # seconds of each point's (last) call
         self.calls = self.skipped = self.unanswered = 0
         self.out_of_time = False
         self.cold = True                      # the next call is a fresh worker's first (imports not yet done)
@@ -387,11 +391,14 @@ class _Search:
             self.out_of_time = True
             return None
         cold = self.cold
+        t0 = time.monotonic()
         r = self._call(x, self.call_seconds + (self.warmup if cold else 0.0), left)
         if r is not None and r[0] == "timeout" and not cold and self.last_ok is not None:
             # confirmed on a fresh worker, warmed first by the last point answered (its imports, its caches)
             self._call(self.last_ok, self.call_seconds + self.warmup, self.t_end - time.monotonic())
+            t0 = time.monotonic()
             r = self._call(x, self.call_seconds + (self.warmup if self.cold else 0.0), self.t_end - time.monotonic())
+        self.durations[key] = time.monotonic() - t0
         if r is None:
             self.unanswered += 1  # the check's own cap expired, not the call's: not judged
             self.out_of_time = True
@@ -399,6 +406,10 @@ class _Search:
         self.calls += 1
         self.cache[key] = r
         return r
+
+    def took(self, x: Mapping[str, Any]) -> float:
+        """The seconds of the call that answered at ``x`` (+inf when it was not called)."""
+        return self.durations.get(tuple(sorted((k, repr(v)) for k, v in x.items())), math.inf)
 
     def nearby_answer(self, x: Mapping[str, Any], inputs: Mapping[str, Any]
                       ) -> tuple[str, dict[str, Any], float] | None:
@@ -451,8 +462,11 @@ def _nudges(v: Any, dom: Any) -> list[Any]:
     return [vals[j] for j in (i - 1, i + 1) if 0 <= j < len(vals)]
 
 
-#: points of a scan per monotonicity law and example (besides the example's own value)
+#: points of a grid spread evenly (a domain spanning at most three decades): see :func:`scan_grid`
 SCAN_POINTS = 16
+#: the most points one scan visits (a monotonicity law at one example): every point of a :func:`scan_grid` of an
+#: interval (at most 33 with the example's value); a longer list of values is sampled (:func:`scan_points`)
+SCAN_BUDGET = 40
 
 
 def scan_grid(domain: Any, n: int = SCAN_POINTS) -> list[Any]:
@@ -490,23 +504,37 @@ def scan_grid(domain: Any, n: int = SCAN_POINTS) -> list[Any]:
 
 
 def _scan_order(grid: Sequence[Any], v: Any) -> list[Any]:
-    """The order a scan calls its grid: the example's own value, the two ends, then the grid nearest the example
-    first (in decades when both are positive and the grid spans more than three) -- the documented part of the
-    domain before its far edges, each side in turn."""
+    """The order a scan calls its grid: the example's own value, the two ends, then the rest coarse to fine (the
+    middle point, then the middles of the two halves, of the four quarters, ...) -- every part of the domain, its
+    far edges included, early in the scan, so that a scan the cap cuts short has seen all of it coarsely."""
     vals = sorted({*grid, v})
-    lo, hi = vals[0], vals[-1]
-    pos = [x for x in vals if isinstance(x, (int, float)) and x > 0]
-    logs = isinstance(v, (int, float)) and v > 0 and len(pos) >= 2 and pos[-1] / pos[0] > 1e3
+    head = [v] + [x for x in (vals[0], vals[-1]) if x != v]
+    rest = [x for x in vals if x not in head]
+    out: list[Any] = []
+    spans = [(0, len(rest))]
+    while spans:
+        nxt = []
+        for lo, hi in spans:
+            if lo < hi:
+                mid = (lo + hi) // 2
+                out.append(rest[mid])
+                nxt += [(lo, mid), (mid + 1, hi)]
+        spans = nxt
+    return head + out
 
-    def dist(x: Any) -> float:
-        if not isinstance(x, (int, float)) or not isinstance(v, (int, float)):
-            return 0.0
-        if logs:
-            return abs(math.log10(x) - math.log10(v)) if x > 0 else math.inf
-        return abs(float(x) - float(v))
 
-    head = [v] + [x for x in (lo, hi) if x != v]
-    return head + sorted((x for x in vals if x not in head), key=dist)
+def scan_points(domain: Any, v: Any, seed: int = 0, n: int = SCAN_BUDGET) -> list[Any]:
+    """The points, in calling order, of a scan at an example whose law parameter is ``v``: :func:`scan_grid` of
+    ``domain`` in :func:`_scan_order`, all of it when it has at most ``n`` points, else the example's value, the two
+    ends and a sample of the rest fixed by ``seed``.  A function of its arguments only (never of the time)."""
+    vals = _scan_order(scan_grid(domain), v)
+    if len(vals) <= n:
+        return vals
+    ends = sorted(vals)
+    k = 1 + sum(1 for x in (ends[0], ends[-1]) if x != v)  # _scan_order calls the value, then the ends
+    head, rest = vals[:k], vals[k:]
+    keep = set(map(repr, random.Random(f"{seed}:{len(vals)}:{v!r}").sample(rest, n - len(head))))
+    return head + [x for x in rest if repr(x) in keep]
 
 
 def _pairs(strategy_point: Any, p: str, domain: Any) -> Any:
@@ -617,8 +645,10 @@ def check_laws(fn: Callable[..., Any] | Any, *, inputs: Mapping[str, Any], laws:
     point_laws = [(law, k, p) for law, k, p in parsed if k in POINT_LAWS or k == "at_most_one_minus"]
     mono_laws = [(law, k, p) for law, k, p in parsed if k in ("nonincreasing", "nondecreasing")]
 
-    def point_check(x: Mapping[str, Any], pending: Sequence[tuple[str, str, str | None]], targets: bool = True
-                    ) -> tuple[str, str, str | None, float, str, Any] | None:
+    def point_check(x: Mapping[str, Any], pending: Sequence[tuple[str, str, str | None]], targets: bool = True,
+                    hangs: bool = True) -> tuple[str, str, str | None, float, str, Any] | None:
+        """The first point law of ``pending`` broken at ``x``; ``hangs=False``: a call over its cap is left to the
+        caller (a scan judges it from its own neighbouring points)."""
         r = state.value(x)
         if r is None:
             return None
@@ -626,6 +656,8 @@ def check_laws(fn: Callable[..., Any] | Any, *, inputs: Mapping[str, Any], laws:
         worst = None
         for law, kind, p in pending:
             if kind == "terminates":
+                if status == "timeout" and not hangs:
+                    continue
                 if status == "timeout":
                     near = state.nearby_answer(x, inputs)
                     if near is None:  # slow all around this point: not judged (a slow region is not a hang)
@@ -667,12 +699,12 @@ def check_laws(fn: Callable[..., Any] | Any, *, inputs: Mapping[str, Any], laws:
                     target(max(-1e300, min(1e300, tgt)), label=law)
         return worst
 
-    def piggyback(x: Mapping[str, Any]) -> None:
+    def piggyback(x: Mapping[str, Any], hangs: bool = True) -> None:
         """The point laws not yet violated, judged at a point a pair search called anyway."""
         pending = [t for t in point_laws if t[0] not in found]
         if not pending:
             return
-        hit = point_check(x, pending, targets=False)
+        hit = point_check(x, pending, targets=False, hangs=hangs)
         if hit is not None:
             law, kind, p, gap, what, v = hit
             found[law] = Violation(law, dict(x), (v,), gap, f"at {_args(x)}: {what}",
@@ -732,32 +764,14 @@ def check_laws(fn: Callable[..., Any] | Any, *, inputs: Mapping[str, Any], laws:
                 raise
         return hits[-1] if hits else None
 
-    def scan(law: str, kind: str, p: str, base: Mapping[str, Any], until: float) -> None:
-        """The law at ``base``: ``p`` over its grid (until the monotonic time ``until``), every pair compared; the
-        worst violation recorded."""
-        vals = _scan_order(scan_grid(inputs[p]), base[p])
-        got: list[tuple[dict[str, Any], float]] = []
-        slow = 0
-        for v in vals:
-            if time.monotonic() > until:  # this example's share of the time is spent: the next example's turn
-                break
-            x = {**base, p: v}
-            r = state.value(x)
-            if r is None:
-                return
-            piggyback(x)
-            if r[0] == "timeout":
-                slow += 1
-                if slow >= 2:  # slow at this example: the rest of its scan is left to the search
-                    break
-                continue
-            if r[0] == "ok" and isinstance(r[1], float) and not math.isnan(r[1]):
-                got.append((x, r[1]))
-        got.sort(key=lambda t: t[0][p])  # pairs (a, b) with a[p] < b[p]: the scan calls in another order
-        worst = None
-        for i, (a, fa) in enumerate(got):
-            for b, fb in got[i + 1:]:
-                judged[law] += 1
+    def worst_pair(kind: str, p: str, got: Sequence[tuple[dict[str, Any], float]]
+                   ) -> tuple[tuple[float, dict[str, Any], dict[str, Any], float, float] | None, int]:
+        """The worst violating pair of a scan's answers (a[p] < b[p]) and the number of pairs compared."""
+        pts = sorted(got, key=lambda t: t[0][p])  # the scan calls its points in another order
+        worst, n = None, 0
+        for i, (a, fa) in enumerate(pts):
+            for b, fb in pts[i + 1:]:
+                n += 1
                 up = fb - fa if kind == "nonincreasing" else fa - fb
                 if fa == fb or (math.isinf(fa) and math.isinf(fb) and (fa > 0) == (fb > 0)):
                     continue
@@ -766,13 +780,91 @@ def check_laws(fn: Callable[..., Any] | Any, *, inputs: Mapping[str, Any], laws:
                 if (up > state.rtol * (scale if math.isfinite(scale) else 0.0) + state.atol
                         or (up > 0 and math.isinf(up))) and (worst is None or rel > worst[0]):
                     worst = (rel, a, b, fa, fb)
+        return worst, n
+
+    def scan(law: str, kind: str, p: str) -> None:
+        """The law at every example: ``p`` over each example's scan points (:func:`scan_points`), visited pass by
+        pass -- the first point of every example's scan, then the second of each, ... -- so that a slow example
+        does not hold back the others' far edges; after each pass every pair of each scan compared, the worst
+        violation recorded (the law's scans end there).  Only the check's cap cuts the scans short (counted in
+        ``progress``).  Points that give no answer within the call cap are judged for ``terminates`` afterwards
+        (:func:`hang_in_scan`); an example with two such points ends its scan (left to the search)."""
+        scans = [(base, scan_points(inputs[p], base[p], seed)) for base in bases]
+        got: list[list[tuple[dict[str, Any], float]]] = [[] for _ in scans]
+        timed: list[list[dict[str, Any]]] = [[] for _ in scans]
+        left = [len(pts) for _, pts in scans]
+        worst = None
+        for i in range(max(left, default=0)):
+            for j, (base, pts) in enumerate(scans):
+                if i >= len(pts) or left[j] == 0:
+                    continue
+                x = {**base, p: pts[i]}
+                r = state.value(x)
+                if r is None:  # the check's cap (or a value already shown to hang)
+                    if state.out_of_time:
+                        progress["scan_cut"] += left[j]
+                        left[j] = 0
+                    else:
+                        left[j] -= 1
+                    continue
+                left[j] -= 1
+                progress["scan_done"] += 1
+                piggyback(x, hangs=False)
+                if r[0] == "timeout":
+                    timed[j].append(x)
+                    if len(timed[j]) >= 2:  # slow at this example: the rest of its scan is left to the search
+                        progress["scan_slow"] += left[j]
+                        left[j] = 0
+                    continue
+                if r[0] == "ok" and isinstance(r[1], float) and not math.isnan(r[1]):
+                    got[j].append((x, r[1]))
+            results = [worst_pair(kind, p, g) for g in got]
+            worst = max((w for w, _ in results if w is not None), key=lambda w: w[0], default=None)
+            if worst is not None or not any(left):
+                judged[law] += sum(n for _, n in results)
+                break
+        for j, (_, pts) in enumerate(scans):
+            hang_in_scan(p, pts, timed[j], [y for y, _ in got[j]])
         if worst is not None:
+            progress["scan_found"] += sum(left)
             rel, a, b, fa, fb = worst
             op = ">=" if kind == "nonincreasing" else "<="
             found[law] = Violation(law, {"a": dict(a), "b": dict(b)}, (fa, fb), rel,
                                    f"{p} {a[p]!r} -> {fa!r}, {p} {b[p]!r} -> {fb!r}: {kind} in {p} needs {fa!r} "
                                    f"{op} {fb!r} (relative gap {rel:.3g}; scanned at an example)",
                                    _reproducer(getattr(fn, "fn", fn), law, kind, p, [a, b], state.call_seconds))
+
+    def hang_in_scan(p: str, pts: Sequence[Any], timed: Sequence[dict[str, Any]],
+                     answered: Sequence[dict[str, Any]]) -> None:
+        """``terminates`` at a scan's points that gave no answer.  Judged only where a neighbour of the point in the
+        scan's grid (``pts``) returned a value within a quarter of the call cap -- else the point sits in a slow
+        region, not judged, and no call is spent on it -- and then as the search judges a point: broken when a point
+        next to it (one input nudged, :meth:`_Search.nearby_answer`) answers within a quarter of the cap."""
+        law = next((t[0] for t in point_laws if t[1] == "terminates"), None)
+        if law is None:
+            return
+        quick = max(2.0, state.call_seconds / 4)
+        grid = sorted(pts)
+        ok = {repr(y[p]) for y in answered if state.took(y) <= quick}
+        for x in timed:
+            if law in found or any((k, repr(v)) in state.hangs for k, v in x.items()):
+                continue
+            i = grid.index(x[p])
+            if not any(0 <= j < len(grid) and repr(grid[j]) in ok for j in (i - 1, i + 1)):
+                state.skipped += 1  # slow around it in the scan: a slow region is not a hang
+                continue
+            near = state.nearby_answer(x, inputs)
+            if near is None:
+                state.skipped += 1
+                continue
+            judged[law] += 1
+            q, y, t = near
+            state.hangs.add((q, repr(x[q])))
+            found[law] = Violation(law, dict(x), (f"no answer within {state.call_seconds:g} s",), math.inf,
+                                   f"at {_args(x)}: no answer within {state.call_seconds:g} s, while {q}={y[q]!r} "
+                                   f"(the other inputs equal) answers in {t:.2g} s",
+                                   _reproducer(getattr(fn, "fn", fn), law, "terminates", None, [x],
+                                               state.call_seconds))
 
     def _num(name: str, v: Any) -> Any:  # an example's decimal string as the domain's number type
         if not isinstance(v, str):
@@ -782,26 +874,24 @@ def check_laws(fn: Callable[..., Any] | Any, *, inputs: Mapping[str, Any], laws:
         return int(v) if ints else float(v)
 
     bases = [{n: _num(n, e[n]) for n in inputs} for e in examples if set(e) >= set(inputs)]
+    progress: dict[str, Any] = {"scan_done": 0, "scan_cut": 0, "scan_slow": 0, "scan_found": 0, "unsearched": []}
     try:
-        # each scan gets its share of half the time left (the first law's scans -- the quantity's own argument,
-        # laws_for puts it first -- three shares each), so that a slow example (seconds per call) does not starve a
-        # fast one, and the random search keeps half of the time
-        scans = [(law, kind, p, base, 3 if j == 0 else 1) for j, (law, kind, p) in enumerate(mono_laws)
-                 for base in bases]
-        for i, (law, kind, p, base, w) in enumerate(scans):
+        # every scan visits its fixed points, law by law (the quantity's own argument first: laws_for puts it
+        # first): the examples depend on the seed alone, the time is only the check's cap
+        for law, kind, p in mono_laws:
             assert p is not None
-            if state.out_of_time:
-                break
             if law in found:
                 continue
-            now = time.monotonic()
-            left = sum(x[4] for x in scans[i:])
-            scan(law, kind, p, base, now + max(0.0, t_end - now) * w / (2 * left))
+            if state.out_of_time:
+                progress["scan_cut"] += sum(len(scan_points(inputs[p], b[p], seed)) for b in bases)
+                continue
+            scan(law, kind, p)
         k = 0
         for law, kind, p in mono_laws:
-            if state.out_of_time:
-                break
             if law in found:
+                continue
+            if state.out_of_time:
+                progress["unsearched"].append(law)
                 continue
             assert p is not None
             hit = run_group(_pairs(strategy, p, inputs[p]), lambda pr, law=law, kind=kind, p=p:
@@ -812,6 +902,8 @@ def check_laws(fn: Callable[..., Any] | Any, *, inputs: Mapping[str, Any], laws:
                 found[law] = Violation(law, {"a": dict(a), "b": dict(b)}, vals, rel, what,
                                        _reproducer(getattr(fn, "fn", fn), law, kind, p, [a, b],
                                                    state.call_seconds))
+            elif state.out_of_time:
+                progress["unsearched"].append(law)
         pending = [t for t in point_laws if t[0] not in found]
         while pending and not state.out_of_time:
             hit = run_group(strategy, lambda x: point_check(x, pending), k)
@@ -822,6 +914,8 @@ def check_laws(fn: Callable[..., Any] | Any, *, inputs: Mapping[str, Any], laws:
             found[law] = Violation(law, dict(x), (v,), gap, f"at {_args(x)}: {what}",
                                    _reproducer(getattr(fn, "fn", fn), law, kind, p, [x], state.call_seconds))
             pending = [t for t in pending if t[0] != law]
+        if state.out_of_time:
+            progress["unsearched"] += [t[0] for t in pending if t[0] not in found]
     finally:
         if own:
             runner.close()
@@ -829,14 +923,25 @@ def check_laws(fn: Callable[..., Any] | Any, *, inputs: Mapping[str, Any], laws:
     violations = tuple(found[law] for law in laws if law in found)
     common = dict(judged=judged, examples=state.calls, skipped=state.skipped, unanswered=state.unanswered,
                   seed=seed)
+    notes = []
+    if progress["scan_slow"]:
+        notes.append(f"{progress['scan_slow']} scan points left to the search at examples where two calls went "
+                     f"unanswered within {call_seconds:g} s")
+    if state.out_of_time:  # the cap cut the budget short: said, never silently fewer examples
+        cut = (f"cut short by the {seconds:g} s cap: {progress['scan_cut']} scan points not visited "
+               f"({progress['scan_done']} visited)"
+               + (f"; the search of {', '.join(progress['unsearched'])} not completed"
+                  if progress["unsearched"] else "") + f" (budget {budget} examples per law group)")
+        notes.insert(0, cut)
+    detail = "; ".join(notes)
     if violations:
-        return LawResult(name, laws, "inconsistent", violations, stopped="found", **common)
+        return LawResult(name, laws, "inconsistent", violations, stopped="time" if state.out_of_time else "found",
+                         detail=detail, **common)
     if state.out_of_time:
-        return LawResult(name, laws, "incomplete", stopped="time",
-                         detail=f"the {seconds:g} s cap expired before the {budget}-example budget", **common)
+        return LawResult(name, laws, "incomplete", stopped="time", detail=detail, **common)
     unjudged = [law for law in laws if judged[law] == 0]
     if unjudged:
         return LawResult(name, laws, "error", stopped="examples",
                          detail=f"no example judged for {', '.join(unjudged)} (every call raised or gave no number)",
                          **common)
-    return LawResult(name, laws, "consistent", stopped="examples", **common)
+    return LawResult(name, laws, "consistent", stopped="examples", detail=detail, **common)
