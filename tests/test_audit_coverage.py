@@ -90,3 +90,32 @@ def test_two_modules_defining_one_name_are_counted_apart(tmp_path, monkeypatch):
     one = C.coverage("p", ["p.calibration.dpsgd.find_noise_multiplier_for_err_rates"])
     assert one["declared"] == 1 and [e["name"] for e in one["not_declared"]] == [
         "p.calibration.blackbox.find_noise_multiplier_for_err_rates"]
+
+
+def test_every_peer_with_a_surface_gives_each_entry_a_reason_or_its_declaration():
+    # the hand-written adapters (audit(), no declarations()) keep their surface too
+    peers = sorted(f.parent.name for f in C.DIR.glob("*/surface.json"))
+    assert {"smartnoise_sql", "tmlt_core", "diffprivlib"} <= set(peers)
+    for name in peers:
+        for e in C.surface(name):
+            assert e["name"].endswith(e["key"]) and e["kind"] in ("function", "method"), e
+            assert e.get("declared_by") or any(e["reason"].startswith(r) for r in C.REASONS), e
+
+
+def test_a_hand_written_adapter_reports_its_coverage():
+    import types
+
+    from dpbounds.audit.peers import tmlt_core
+    from dpbounds.audit.run import _run_adapter
+    mod = types.ModuleType("hand_written_tmlt")
+    mod.PEER = tmlt_core.PEER
+    mod.audit = lambda quick=False: PeerResult("tmlt_core", functions=[tmlt_core.F_CONV])
+    r = _run_adapter(mod, True, None, None)
+    want = C.coverage("tmlt_core", [tmlt_core.F_CONV])
+    assert r.coverage == want and want["public"] > want["declared"] > 0
+    # what the filter rows judge (the queryable's budget check) is declared through declared_by
+    assert "tmlt.core.measures.PureDPBudget.assert_can_spend_budget" not in {e["name"] for e in want["not_declared"]}
+    skipped = types.ModuleType("hand_written_skipped")
+    skipped.PEER = tmlt_core.PEER
+    skipped.audit = lambda quick=False: PeerResult("tmlt_core").skip("not installed")
+    assert _run_adapter(skipped, True, None, None).coverage is None

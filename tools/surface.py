@@ -1,12 +1,17 @@
 """List a peer library's public functions and methods that return a privacy quantity, by introspection in the
 peer's own interpreter (imports only the peer and the standard library).
 
-    $DPBOUNDS_PEERS/opacus/bin/python tools/surface.py opacus > reference/audit/peers/opacus/surface.json
+    $DPBOUNDS_PEERS/opacus/bin/python tools/surface.py opacus --merge reference/audit/peers/opacus/surface.json
     python tools/coverage_reasons.py      # a reason for every new entry (hand-written reasons are kept)
+
+``--merge FILE`` keeps what FILE says of every entry it already has (``reason``, ``declared_by``) and every entry
+it lists that the walk does not find (added by hand: a method whose name does not say what it returns), adds the
+new ones, and says on stderr what it added and kept; without it the list goes to stdout (a redirect over an
+existing file loses its reasons).
 
 Walks every importable submodule of the package, keeps public functions and public methods of public classes that
 are defined in the package (not re-exported from elsewhere) and whose name says they return a privacy quantity
-(eps, delta, rho, RDP, mu, a trade-off, a noise scale, a budget decision, a privacy map); prints JSON:
+(eps, delta, rho, RDP, mu, a trade-off, a noise scale, a budget decision, a privacy map, a threshold); prints JSON:
 [{"name": "pkg.mod.Class.method", "key": "Class.method", "kind": "function" | "method"}, ...] sorted by name."""
 
 import importlib
@@ -20,7 +25,7 @@ import warnings
 #: names that return a privacy quantity (matched on the function or method name, case-insensitive)
 QUANTITY = re.compile(r"(^|_)(eps|epsilon|delta|rho|rdp|mu|gdp|zcdp|cdp|beta|tradeoff|trade_off|privacy|budget|"
                       r"spent|spend|noise|sigma|scale|std|stddev|calibrat|accountant|compute_dp|get_privacy|"
-                      r"pld|prv|renyi|divergence|map|total|remaining|odometer|filter)(_|$|s$)", re.I)
+                      r"pld|prv|renyi|divergence|map|total|remaining|odometer|filter|threshold)(_|$|s$)", re.I)
 SKIP_MODULES = re.compile(r"(^|\.)(tests?|testing|_test|conftest|examples?|benchmarks?|docs?)(\.|$)|_test$")
 
 
@@ -97,6 +102,46 @@ def walk(pkg_name):
     return sorted(out.values(), key=lambda e: e["name"])
 
 
+def merge(found, path):
+    """``found`` (a walk) merged into the surface data at ``path`` (module docstring): (entries, added, kept)."""
+    import os
+    old = json.load(open(path)) if os.path.exists(path) else []
+    by_name = {e["name"]: e for e in old}
+    out, added = [], []
+    for e in found:
+        prev = by_name.pop(e["name"], None)
+        if prev is None:
+            added.append(e["name"])
+            out.append(e)
+        else:
+            out.append({**e, **{k: v for k, v in prev.items() if k not in e}})
+    kept = sorted(by_name)
+    out += by_name.values()
+    return sorted(out, key=lambda e: e["name"]), added, kept
+
+
+def write(path, data):
+    """``data`` as JSON at ``path``, atomically (a temporary file renamed over it; a symlink is refused)."""
+    import os
+    import tempfile
+    if os.path.islink(path):
+        raise SystemExit(f"tools/surface.py: --merge {path}: a symlink, not written")
+    fd, tmp = tempfile.mkstemp(dir=os.path.dirname(os.path.abspath(path)), suffix=".json")
+    with os.fdopen(fd, "w") as f:
+        json.dump(data, f, indent=1)
+        f.write("\n")
+    os.replace(tmp, path)
+
+
 if __name__ == "__main__":
-    json.dump(walk(sys.argv[1]), sys.stdout, indent=1)
-    print()
+    args = sys.argv[1:]
+    if len(args) == 3 and args[1] == "--merge":
+        data, added, kept = merge(walk(args[0]), args[2])
+        write(args[2], data)
+        print(f"{args[2]}: {len(data)} entries; added {len(added)}: {', '.join(added) or '-'}; kept {len(kept)} "
+              f"the walk did not find: {', '.join(kept) or '-'}", file=sys.stderr)
+    elif len(args) == 1:
+        json.dump(walk(args[0]), sys.stdout, indent=1)
+        print()
+    else:
+        raise SystemExit("usage: tools/surface.py PACKAGE [--merge FILE]")
