@@ -787,46 +787,56 @@ def check_laws(fn: Callable[..., Any] | Any, *, inputs: Mapping[str, Any], laws:
         pass -- the first point of every example's scan, then the second of each, ... -- so that a slow example
         does not hold back the others' far edges; after each pass every pair of each scan compared, the worst
         violation recorded (the law's scans end there).  Only the check's cap cuts the scans short (counted in
-        ``progress``).  Points that give no answer within the call cap are judged for ``terminates`` afterwards
-        (:func:`hang_in_scan`); an example with two such points ends its scan (left to the search)."""
+        ``progress``).  A point that gives no answer within the call cap is judged for ``terminates`` at once
+        (:func:`hang_in_scan`), its grid neighbours visited first; an example with two such points ends its scan
+        (left to the search)."""
         scans = [(base, scan_points(inputs[p], base[p], seed)) for base in bases]
+        todo = [list(pts) for _, pts in scans]
         got: list[list[tuple[dict[str, Any], float]]] = [[] for _ in scans]
-        timed: list[list[dict[str, Any]]] = [[] for _ in scans]
-        left = [len(pts) for _, pts in scans]
+        slow = [0] * len(scans)
         worst = None
-        for i in range(max(left, default=0)):
+
+        def visit(j: int, v: Any) -> tuple[str, Any] | None:
+            todo[j].remove(v)
+            x = {**scans[j][0], p: v}
+            r = state.value(x)
+            if r is None:  # the check's cap (or a value already shown to hang)
+                if state.out_of_time:
+                    progress["scan_cut"] += len(todo[j]) + 1
+                    todo[j].clear()
+                return None
+            progress["scan_done"] += 1
+            piggyback(x, hangs=False)
+            if r[0] == "ok" and isinstance(r[1], float) and not math.isnan(r[1]):
+                got[j].append((x, r[1]))
+            return r
+
+        while any(todo):
             for j, (base, pts) in enumerate(scans):
-                if i >= len(pts) or left[j] == 0:
+                if not todo[j]:
                     continue
-                x = {**base, p: pts[i]}
-                r = state.value(x)
-                if r is None:  # the check's cap (or a value already shown to hang)
-                    if state.out_of_time:
-                        progress["scan_cut"] += left[j]
-                        left[j] = 0
-                    else:
-                        left[j] -= 1
+                v = todo[j][0]
+                r = visit(j, v)
+                if r is None or r[0] != "timeout":
                     continue
-                left[j] -= 1
-                progress["scan_done"] += 1
-                piggyback(x, hangs=False)
-                if r[0] == "timeout":
-                    timed[j].append(x)
-                    if len(timed[j]) >= 2:  # slow at this example: the rest of its scan is left to the search
-                        progress["scan_slow"] += left[j]
-                        left[j] = 0
-                    continue
-                if r[0] == "ok" and isinstance(r[1], float) and not math.isnan(r[1]):
-                    got[j].append((x, r[1]))
+                grid = sorted(pts)
+                i = grid.index(v)
+                slow[j] += 1
+                for nb in (grid[k] for k in (i - 1, i + 1) if 0 <= k < len(grid)):
+                    if nb in todo[j]:
+                        rn = visit(j, nb)
+                        slow[j] += rn is not None and rn[0] == "timeout"
+                hang_in_scan(p, pts, {**base, p: v}, [y for y, _ in got[j]])
+                if slow[j] >= 2 and todo[j]:  # slow at this example: the rest of its scan is left to the search
+                    progress["scan_slow"] += len(todo[j])
+                    todo[j].clear()
             results = [worst_pair(kind, p, g) for g in got]
             worst = max((w for w, _ in results if w is not None), key=lambda w: w[0], default=None)
-            if worst is not None or not any(left):
+            if worst is not None or not any(todo):
                 judged[law] += sum(n for _, n in results)
                 break
-        for j, (_, pts) in enumerate(scans):
-            hang_in_scan(p, pts, timed[j], [y for y, _ in got[j]])
         if worst is not None:
-            progress["scan_found"] += sum(left)
+            progress["scan_found"] += sum(len(t) for t in todo)
             rel, a, b, fa, fb = worst
             op = ">=" if kind == "nonincreasing" else "<="
             found[law] = Violation(law, {"a": dict(a), "b": dict(b)}, (fa, fb), rel,
@@ -834,37 +844,32 @@ def check_laws(fn: Callable[..., Any] | Any, *, inputs: Mapping[str, Any], laws:
                                    f"{op} {fb!r} (relative gap {rel:.3g}; scanned at an example)",
                                    _reproducer(getattr(fn, "fn", fn), law, kind, p, [a, b], state.call_seconds))
 
-    def hang_in_scan(p: str, pts: Sequence[Any], timed: Sequence[dict[str, Any]],
-                     answered: Sequence[dict[str, Any]]) -> None:
-        """``terminates`` at a scan's points that gave no answer.  Judged only where a neighbour of the point in the
-        scan's grid (``pts``) returned a value within a quarter of the call cap -- else the point sits in a slow
+    def hang_in_scan(p: str, pts: Sequence[Any], x: Mapping[str, Any], answered: Sequence[dict[str, Any]]) -> None:
+        """``terminates`` at a scan's point ``x`` that gave no answer.  Judged only where a neighbour of the point in
+        the scan's grid (``pts``) returned a value within a quarter of the call cap -- else the point sits in a slow
         region, not judged, and no call is spent on it -- and then as the search judges a point: broken when a point
         next to it (one input nudged, :meth:`_Search.nearby_answer`) answers within a quarter of the cap."""
         law = next((t[0] for t in point_laws if t[1] == "terminates"), None)
-        if law is None:
+        if law is None or law in found:
             return
         quick = max(2.0, state.call_seconds / 4)
         grid = sorted(pts)
         ok = {repr(y[p]) for y in answered if state.took(y) <= quick}
-        for x in timed:
-            if law in found or any((k, repr(v)) in state.hangs for k, v in x.items()):
-                continue
-            i = grid.index(x[p])
-            if not any(0 <= j < len(grid) and repr(grid[j]) in ok for j in (i - 1, i + 1)):
-                state.skipped += 1  # slow around it in the scan: a slow region is not a hang
-                continue
-            near = state.nearby_answer(x, inputs)
-            if near is None:
-                state.skipped += 1
-                continue
-            judged[law] += 1
-            q, y, t = near
-            state.hangs.add((q, repr(x[q])))
-            found[law] = Violation(law, dict(x), (f"no answer within {state.call_seconds:g} s",), math.inf,
-                                   f"at {_args(x)}: no answer within {state.call_seconds:g} s, while {q}={y[q]!r} "
-                                   f"(the other inputs equal) answers in {t:.2g} s",
-                                   _reproducer(getattr(fn, "fn", fn), law, "terminates", None, [x],
-                                               state.call_seconds))
+        i = grid.index(x[p])
+        if not any(0 <= j < len(grid) and repr(grid[j]) in ok for j in (i - 1, i + 1)):
+            state.skipped += 1  # slow around it in the scan: a slow region is not a hang
+            return
+        near = state.nearby_answer(x, inputs)
+        if near is None:
+            state.skipped += 1
+            return
+        judged[law] += 1
+        q, y, t = near
+        state.hangs.add((q, repr(x[q])))
+        found[law] = Violation(law, dict(x), (f"no answer within {state.call_seconds:g} s",), math.inf,
+                               f"at {_args(x)}: no answer within {state.call_seconds:g} s, while {q}={y[q]!r} "
+                               f"(the other inputs equal) answers in {t:.2g} s",
+                               _reproducer(getattr(fn, "fn", fn), law, "terminates", None, [x], state.call_seconds))
 
     def _num(name: str, v: Any) -> Any:  # an example's decimal string as the domain's number type
         if not isinstance(v, str):
