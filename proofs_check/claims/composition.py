@@ -484,6 +484,64 @@ def _exact_power(a: list, k: int) -> list:
     return out
 
 
+@claim("composition.sgm.split_numerators", spec_id="composition.sgm.delta",
+       statement="The dominating split's numerators of the loss interval [l_i, l_{i+1}] (h = l_{i+1} - l_i, "
+                 "c = log(1 - q) + h) are alpha N0 + beta N1 in the interval's N(0, s^2)- and N(1, s^2)-masses: "
+                 "remove (l_i = c + ih, P = (1 - q) N0 + q N1, Q = N0): P - e^{l_i} Q = q N1 - (1 - q) "
+                 "expm1((i + 1) h) N0; add (l_i = -c + ih, P = N0, Q = (1 - q) N0 + q N1): P - e^{l_i} Q = "
+                 "-expm1((i - 1) h) N0 - e^{(i - 1) h} q/(1 - q) N1; and e^{l_{i+1}} Q - P is minus the first at "
+                 "i + 1.  sgm_pld._split_num's float upper bounds of both numerators (each mass entering once) are "
+                 ">= the exact ones",
+       source=SRC, method="sympy identities + 50-digit mpmath bin masses vs the computed bounds, both directions",
+       unquoted=WHY)
+def split_numerators() -> Verdict:
+    import mpmath
+    q, s, h, i, n0, n1 = sp.symbols("q s h i N0 N1", positive=True)
+    c = sp.log(1 - q) + h
+    rem = sp.simplify(((1 - q) * n0 + q * n1 - sp.exp(c + i * h) * n0)
+                      - (q * n1 - (1 - q) * (sp.exp((i + 1) * h) - 1) * n0))
+    add = sp.simplify((n0 - sp.exp(-c + i * h) * ((1 - q) * n0 + q * n1))
+                      - (-(sp.exp((i - 1) * h) - 1) * n0 - sp.exp((i - 1) * h) * q / (1 - q) * n1))
+    ids = sp.simplify(sp.expand_log(rem, force=True)) == 0 and sp.simplify(sp.expand_log(add, force=True)) == 0
+    ctx = mpmath.mp.clone() if hasattr(mpmath.mp, "clone") else mpmath.mp
+    bad, checked = 0, 0
+    old = ctx.dps
+    ctx.dps = 50
+    try:
+        for qf, sf, hf, z in ((F(1, 1000), F(1), F(1, 1000), 6.0), (F(1, 10000), F(2), F(1, 4000), 6.0),
+                              (F(3, 10), F(1, 2), F(1, 50), 6.0)):
+            st = S.one_step(qf, sf, hf, z)
+            qm, sm, hm = (ctx.mpf(v.numerator) / v.denominator for v in (qf, sf, hf))
+            js = range(st.j_lo, st.j_hi + 1)
+            xs = [(-ctx.inf if j <= -1 else sm ** 2 * (ctx.log((1 - qm) / qm) + ctx.log(ctx.expm1((j + 2) * hm / 2)))
+                   + ctx.mpf(1) / 2) for j in js]
+            cdf = lambda x, m: ctx.mpf(0) if x == -ctx.inf else ctx.ncdf((x - m) / sm)  # noqa: E731
+            N0 = [cdf(b, 0) - cdf(a, 0) for a, b in zip(xs, xs[1:])]
+            N1 = [cdf(b, 1) - cdf(a, 1) for a, b in zip(xs, xs[1:])]
+            for d in ("remove", "add"):
+                ia, ib, i_lo, i_hi = S._half_bins(st, d)
+                I = np.arange(i_lo, i_hi)
+                jb, ja = S._idx(ib, I), S._idx(ia, I + 1)
+                up0 = S._split_num(st, d, I, jb, ja, hf, 0)
+                up1 = S._split_num(st, d, I, jb, ja, hf, 1)
+                sgn = 1 if d == "remove" else -1
+                for t, ii in enumerate(I):
+                    m0, m1 = N0[jb[t]] + N0[ja[t]], N1[jb[t]] + N1[ja[t]]
+                    P, Q = ((1 - qm) * m0 + qm * m1, m0) if d == "remove" else (m0, (1 - qm) * m0 + qm * m1)
+                    li = sgn * (ctx.log(1 - qm) + hm) + int(ii) * hm
+                    e0, e1 = P - ctx.exp(li) * Q, ctx.exp(li + hm) * Q - P
+                    checked += 2
+                    bad += (e0 > ctx.mpf(float(up0[t]))) + (e1 > ctx.mpf(float(up1[t])))
+    finally:
+        ctx.dps = old
+    if ids and bad == 0:
+        return Verdict("verified", f"sympy: both identities hold; {checked} computed upper bounds (q 1e-3, 1e-4, 0.3; "
+                       f"both directions; every interval of the window) >= the 50-digit numerators",
+                       "sympy + mpmath")
+    return Verdict("refuted" if bad else "inconclusive", f"identities: {ids}; {bad} of {checked} bounds below the "
+                   f"50-digit numerators", "sympy + mpmath")
+
+
 @claim("composition.sgm.fft_power_error", spec_id="composition.sgm.delta",
        statement="dpbounds.evaluation.fftconv.cyclic_power's computed k-fold cyclic convolution of a nonnegative float "
                  "array (forward transform, k-th power by repeated squaring, inverse transform) is within E of the "

@@ -234,6 +234,17 @@ def _window_z(k: int = 1) -> float:
     return z
 
 
+def _window_for(tail: float, k: int) -> float:
+    """The least z (a multiple of 1/4, at least 6, at most :func:`_window_z`'s) with P(N(0, 1) > z) < tail by
+    Mills' bound phi(z)/z: the one-step window's tails (each of both pairs' P-mass above x = 1 + s z at most
+    P(N(0, 1) > z)) then move the k-fold upper delta by at most k tail (tightness and grid size only: any z is
+    valid, module notes)."""
+    z, zmax = 6.0, _window_z(k)
+    while z < zmax and math.exp(-z * z / 2) / (z * math.sqrt(2 * math.pi)) >= tail:
+        z += 0.25
+    return min(z, zmax)
+
+
 def one_step(q: Fraction, sigma: Fraction, h: Fraction, z: float | None = None, k: int = 1) -> OneStep:
     """Interval masses of one step on the half-grid of the remove loss; window x in [-s z, 1 + s z].
 
@@ -343,6 +354,58 @@ def _idx(f, i):
     return f(i) if not isinstance(i, np.ndarray) else f(i).astype(np.intp)
 
 
+def _split_num(step: OneStep, direction: str, I: np.ndarray, jb: np.ndarray, ja: np.ndarray, h: Fraction,
+               which: int) -> np.ndarray:
+    """Upper bounds of the split's numerators p - e^{l_i} q (which = 0) and e^{l_{i+1}} q - p (which = 1) of the
+    loss intervals [l_i, l_{i+1}], as alpha N0 + beta N1 with the bin's N(0, s^2)- and N(1, s^2)-masses N0, N1
+    each entering once: p and e^l q nearly cancel (their ratio is e^{loss - l} within e^{+-h}), and evaluated
+    apart each carries the bin masses' float error; here only the q-sized parts do (the float floor of the
+    dominating pair shrinks by about q).  Exact identities, l_i = c + ih on the remove side, -c + ih on the add
+    side, c = log(1 - q) + h:
+      remove (P = (1 - q) N0 + q N1, Q = N0):  e^{l_i} - (1 - q) = (1 - q) expm1((i + 1) h),
+          p - e^{l_i} q = q N1 - (1 - q) expm1((i + 1) h) N0;
+      add (P = N0, Q = (1 - q) N0 + q N1):  e^{l_i} (1 - q) = e^{(i - 1) h},
+          p - e^{l_i} q = -expm1((i - 1) h) N0 - e^{(i - 1) h} q/(1 - q) N1;
+    and the second numerator is minus the first at i + 1.  expm1 from libm, 8 ulps outward (module notes); every
+    + - * rounded outward.  (q = 1 has no N0 term in P: not used there.)"""
+    if step.qf >= 1:
+        return np.full(I.shape, np.inf)
+    with arb_prec(_BITS):
+        qq, r = _ab(step.q), _ab(1 - step.q)
+        qr = _ab(step.q / (1 - step.q))
+    hlo, hhi = float_down(h), float_up(h)
+    a0lo, a0hi = step.N0
+    b0lo, b0hi = step.N1
+    n0lo, n0hi = _dn(a0lo[jb] + a0lo[ja]), _upv(a0hi[jb] + a0hi[ja])
+    n1lo, n1hi = _dn(b0lo[jb] + b0lo[ja]), _upv(b0hi[jb] + b0hi[ja])
+    sgn = 1.0 if which == 0 else -1.0          # the second numerator: minus the first, at i + 1
+    ii = I.astype(np.float64) + which
+    t = ii + 1.0 if direction == "remove" else ii - 1.0
+    tlo = np.where(t >= 0, _dn(t * hlo), _dn(t * hhi))
+    thi = np.where(t >= 0, _upv(t * hhi), _upv(t * hlo))
+    with np.errstate(over="ignore", invalid="ignore"):
+        elo, ehi = _dn8(np.expm1(tlo)), _up8(np.expm1(thi))
+        if direction == "remove":
+            # first numerator = q N1 - (1 - q) expm1 N0
+            alo, ahi = _imul_pos(elo, ehi, r[0], r[1])               # (1 - q) expm1
+            alo, ahi = -ahi, -alo
+            blo, bhi = qq
+        else:
+            alo, ahi = -ehi, -elo                                    # -expm1((i - 1) h)
+            glo, ghi = np.maximum(_dn(1.0 + elo), 0.0), _upv(1.0 + ehi)   # e^{(i - 1) h}
+            blo, bhi = _imul_pos(glo, ghi, qr[0], qr[1])
+            blo, bhi = -bhi, -blo
+        if sgn < 0:
+            alo, ahi = -ahi, -alo
+            blo, bhi = -bhi, -blo
+        xlo, xhi = _imul_pos(alo, ahi, n0lo, n0hi)
+        blo = np.broadcast_to(np.asarray(blo, dtype=np.float64), I.shape)
+        bhi = np.broadcast_to(np.asarray(bhi, dtype=np.float64), I.shape)
+        ylo, yhi = _imul_pos(blo, bhi, n1lo, n1hi)
+        out = _upv(xhi + yhi)
+    return np.where(np.isnan(out), np.inf, out)
+
+
 def step_upper(step: OneStep, direction: str) -> GridPLD:
     """Dominating grid pair: each loss interval [l_i, l_{i+1}] split onto its two ends, P- and Q-mass kept
     (the true pair is the merge -- a garbling -- of it); P-mass beyond the window at +oo, below it at the bottom."""
@@ -363,8 +426,10 @@ def step_upper(step: OneStep, direction: str) -> GridPLD:
     with np.errstate(over="ignore", invalid="ignore"):
         # to l_{i+1}: (p - q e^{l_i}) / (1 - e^{-h}); to l_i: (q e^{l_{i+1}} - p) / (e^h - 1)  (upper bounds)
         num = _upv(phi - _dn(qlo * Elo[:-1]))
+        num = np.minimum(num, _split_num(step, direction, I, jb, ja, h, 0))
         to_hi = _upv(np.where(num >= 0, num / d1[0], num / d1[1]))
         num = _upv(_upv(qhi * Ehi[1:]) - plo)
+        num = np.minimum(num, _split_num(step, direction, I, jb, ja, h, 1))
         to_lo = _upv(np.where(num >= 0, num / d2[0], num / d2[1]))
     to_hi = np.minimum(np.maximum(np.nan_to_num(to_hi, nan=np.inf), 0.0), phi)
     to_lo = np.minimum(np.maximum(np.nan_to_num(to_lo, nan=np.inf), 0.0), phi)
@@ -1330,23 +1395,19 @@ def _power_plan(q: Fraction, sigma: Fraction, k: int, delta: float | None, eps: 
         return None
 
 
-#: whether enclose() uses the certified FFT for long convolutions (off: its absolute error bound leaves mass in
-#: the tails that the budgeted truncations cannot remove at the widths DP-SGD needs, measured; see fftconv)
-_FAST = False
-
-
 def cached_bracket(q: Fraction, sigma: Fraction, k: int, h: Fraction, delta_hint: float | None = None,
-                   eps_hint: float | None = None, budget: float | None = None, power: tuple | None = None) -> Bracket:
+                   eps_hint: float | None = None, budget: float | None = None, power: tuple | None = None,
+                   z: float | None = None) -> Bracket:
     # the work bound is part of the key: a bracket computed without it is never served inside it, so which points
     # a search judges never depends on what ran before in the process
-    return _cached_bracket(q, sigma, k, h, _WORK_LIMIT[0], delta_hint, eps_hint, budget, power)
+    return _cached_bracket(q, sigma, k, h, _WORK_LIMIT[0], delta_hint, eps_hint, budget, power, z)
 
 
 @functools.lru_cache(maxsize=8)
 def _cached_bracket(q: Fraction, sigma: Fraction, k: int, h: Fraction, limit: float | None,
                     delta_hint: float | None = None, eps_hint: float | None = None,
-                    budget: float | None = None, power: tuple | None = None) -> Bracket:
-    return bracket(q, sigma, k, h, fast=_FAST, delta_hint=delta_hint, eps_hint=eps_hint, budget=budget, power=power)
+                    budget: float | None = None, power: tuple | None = None, z: float | None = None) -> Bracket:
+    return bracket(q, sigma, k, h, z, delta_hint=delta_hint, eps_hint=eps_hint, budget=budget, power=power)
 
 
 def _refine(q: Fraction, sigma: Fraction, k: int, rel_tol: float, width_of, what: str, delta: float | None = None,
@@ -1378,9 +1439,12 @@ def _refine(q: Fraction, sigma: Fraction, k: int, rel_tol: float, width_of, what
                 budget = 0.05 * rel_tol * 10.0 ** (math.floor(math.log10(d_est)) - 1)
     # one transform per k-fold (power_compose); after a miss, the squarings
     power = _power_plan(q, sigma, k, delta, eps, rel_tol) if k > 1 else None
+    # the one-step window from the same tail budget: at small q the loss reaches far (log(1 + q e^{z/s})) with
+    # almost no mass there, and the grid's length follows the window, not the mass
+    z = _window_for(power[2], k) if power is not None and power[2] > 0 else None
     best = None
     for _ in range(5):
-        b = cached_bracket(q, sigma, k, h, d_hint, e_hint, budget, power)
+        b = cached_bracket(q, sigma, k, h, d_hint, e_hint, budget, power, z)
         w, res = width_of(b)
         if delta is None and budget is None and res[0] > 0:
             # delta(eps): the first (coarse) bracket's certified lower end sizes the truncation budget of the finer
