@@ -65,7 +65,7 @@ SEARCH_WORK_LIMIT = 3e8
 
 def cost_class(decl: Any) -> str:
     """'stream' (a filter or odometer), 'opaque' (a conversion whose registry reference has only an opaque certified
-    evaluator) or 'closed'."""
+    evaluator, or whose callable reference says ``cost_class = "opaque"``) or 'closed'."""
     if decl.kind != "conversion":
         return "stream"
     if isinstance(decl.reference, str):
@@ -74,7 +74,8 @@ def cost_class(decl: Any) -> str:
             return "opaque" if get(decl.reference).evaluator else "closed"
         except Exception:  # noqa: BLE001 - an unknown id is skipped elsewhere
             return "closed"
-    return "closed"
+    # a callable reference says what one evaluation costs (``cost_class = "opaque"``: a certified search of its own)
+    return getattr(decl.reference, "cost_class", "closed")
 
 
 @dataclass(frozen=True)

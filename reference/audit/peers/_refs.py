@@ -203,3 +203,211 @@ def gauss_delta_rho(rho: Any, eps_g: Any):
         "conversions.gauss.delta at rho = 1 / (2 sigma^2) (the binary value of sigma, exactly; BW18 Thm 8).")
 def gauss_delta_of_sigma(sigma: Any, eps_g: Any):
     return _enc("conversions.gauss.delta", rho=1 / (2 * _q(sigma) ** 2), eps_g=eps_g)
+
+
+# ------------------------------------------------------------------------------------------------ pure-DP worst case
+
+def _rr_kfold_delta_arb(e0: Fraction, k: int, eg: Fraction, d0: Fraction = Fraction(0)):
+    """An arb ball holding delta(eg) of k-fold (e0, d0)-DP, exactly (Kairouz, Oh, Viswanath 2015, arXiv:1311.0776v4,
+    Thm 3.3 through the RR dominance of their Sec. 2): 1 - (1 - d0)^k (1 - sum_l max(0, C(k, l) (e^{(k-l) e0} -
+    e^{eg + l e0})) / (1 + e^{e0})^k).  Term l is positive iff (k - 2l) e0 > eg, decided in exact rationals."""
+    from flint import arb
+
+    from dpbounds.evaluation.numeric import fraction_to_arb
+    E, G = fraction_to_arb(e0), fraction_to_arb(eg)
+    pure = arb(0)
+    for l in range(k + 1):
+        if (k - 2 * l) * e0 > eg:
+            pure += arb(_binom(k, l)) * (((k - l) * E).exp() - (G + l * E).exp())
+    pure /= (1 + E.exp()) ** k
+    return 1 - (1 - fraction_to_arb(d0)) ** k * (1 - pure)
+
+
+def _binom(n: int, k: int) -> int:
+    from math import comb
+    return comb(n, k)
+
+
+def _sup_below(f, target: Fraction, lo: Fraction, hi: Fraction, what: str, rel: Fraction = Fraction(1, 10 ** 30)):
+    """A certified enclosure of sup{x >= lo : f(x) <= target} for f non-decreasing, given f(lo) <= target: ``hi``
+    is doubled until f(hi) > target, then the bracket shrinks by the Illinois variant of regula falsi (on the balls'
+    midpoints, safeguarded by bisection), each new end decided only where f's arb ball (at 256 bits) is wholly on
+    its side of the target.  A point whose ball straddles the target ends the search (the bracket is what was
+    decided)."""
+    from dpbounds.evaluation.enclosure import CertificationError
+    from dpbounds.evaluation.numeric import arb_prec, fraction_to_arb
+    with arb_prec(256):
+        T = fraction_to_arb(target)
+
+        def side(x):
+            v = f(x)
+            return (True if v <= T else False if v > T else None), float((v - T).mid())
+        s_lo, g_lo = side(lo)
+        for _ in range(200):
+            s, g_hi = side(hi)
+            if s is False:
+                break
+            if s is None:
+                raise CertificationError(f"{what}: the curve at the upper end is too close to the target to tell")
+            lo, g_lo, hi = hi, g_hi, 2 * hi
+        else:
+            raise CertificationError(f"{what}: no upper end found")
+        last = 0
+        for i in range(400):
+            if hi - lo <= rel * hi:
+                break
+            t = 0.5
+            if i % 3 != 2 and g_hi > g_lo and g_lo <= 0 <= g_hi:   # every third step a bisection: a safeguard
+                t = min(max(-g_lo / (g_hi - g_lo), 1e-15), 1 - 1e-15)
+            mid = lo + (hi - lo) * Fraction(t)
+            s, g = side(mid)
+            if s is None:
+                break
+            if s:
+                lo, g_lo = mid, g
+                if last == 1:
+                    g_hi /= 2
+                last = 1
+            else:
+                hi, g_hi = mid, g
+                if last == -1:
+                    g_lo /= 2
+                last = -1
+    return _enclosure(lo, hi)
+
+
+@_named("refs.dlap_parameter_max", "The largest parameter a with which k releases of discrete Laplace noise "
+        "(pmf proportional to e^{-a|x|}) on a sensitivity-1 integer query are (eps, delta)-DP.  With sensitivity 1 "
+        "the two outcomes of the privacy loss are +-a with the probabilities of binary randomized response at a, so "
+        "the mechanism's curve is RR_a's; k-fold: KOV15 Thm 3.3 (arXiv:1311.0776v4) exactly.  Certified bisection "
+        "of that increasing curve in a.")
+def dlap_parameter_max(k: Any, eps: Any, delta: Any):
+    n, e, d = int(_q(k)), _q(eps), _q(delta)
+    if n < 1 or e <= 0 or not 0 <= d < 1:
+        from dpbounds.spec import DomainError
+        raise DomainError("k, eps, delta", (k, eps, delta), "k >= 1, eps > 0, 0 <= delta < 1",
+                          "refs.dlap_parameter_max")
+    lo = e / n                      # k a <= eps: every term vanishes, delta = 0
+    if d == 0:
+        return _enclosure(lo, lo)
+    return _sup_below(lambda a: _rr_kfold_delta_arb(a, n, e), d, lo, 2 * lo + 1, "refs.dlap_parameter_max")
+
+
+@_named("refs.adv_comp_eps_per_query", "The largest per-query eps with which k-fold (eps, di)-DP is (E, D)-DP: the "
+        "exact optimal composition (Kairouz, Oh, Viswanath 2015, arXiv:1311.0776v4, Thm 3.3 through RR dominance) "
+        "delta(E) = 1 - (1 - di)^k (1 - D_pure(eps)), increasing in eps, inverted by certified bisection.")
+def adv_comp_eps_per_query(k: Any, eps_total: Any, delta_total: Any, di: Any):
+    from dpbounds.spec import DomainError
+    n, E, D, d0 = int(_q(k)), _q(eps_total), _q(delta_total), _q(di)
+    if n < 1 or E <= 0 or not 0 <= d0 < 1 or not 0 <= D < 1 or 1 - (1 - d0) ** n > D:
+        raise DomainError("k, eps_total, delta_total, di", (k, eps_total, delta_total, di),
+                          "k >= 1, eps_total > 0, 1 - (1 - di)^k <= delta_total < 1", "refs.adv_comp_eps_per_query")
+    lo = E / n                      # k eps <= E: the pure part vanishes
+    return _sup_below(lambda x: _rr_kfold_delta_arb(x, n, E, d0), D, lo, 2 * E + 1, "refs.adv_comp_eps_per_query")
+
+
+def _arb_enclosure(v, what: str):
+    from dpbounds.evaluation.enclosure import CertificationError
+    from dpbounds.evaluation.numeric import arb_endpoints
+    ends = arb_endpoints(v)
+    if ends is None:
+        raise CertificationError(f"{what}: the ball is not finite")
+    return _enclosure(*ends)
+
+
+@_named("refs.dp_eps_for_delta", "The smallest eps_g with which one (eps, delta0)-DP mechanism is (eps_g, delta)-DP, "
+        "exactly: its worst case is (eps, delta0) randomized response (KOV15 arXiv:1311.0776v4, Sec. 2 dominance), "
+        "delta(eps_g) = delta0 + (1 - delta0) (e^eps - e^eps_g)/(1 + e^eps) on [0, eps], so eps_g = log(e^eps - "
+        "(delta - delta0)/(1 - delta0) (1 + e^eps)), 0 when that is below 0 (and +oo below delta0), in arb.")
+def dp_eps_for_delta(eps: Any, delta0: Any, delta: Any):
+    from dpbounds.evaluation.enclosure import Enclosure
+    from dpbounds.evaluation.numeric import arb_prec, fraction_to_arb
+    e, d0, d = _q(eps), _q(delta0), _q(delta)
+    if d < d0:
+        return Enclosure(lo=None, hi=None, bits=130, pos_inf=True)
+    with arb_prec(256):
+        E = fraction_to_arb(e).exp()
+        inner = E - fraction_to_arb((d - d0) / (1 - d0)) * (1 + E)
+        if inner <= 1:
+            return _enclosure(Fraction(0), Fraction(0))
+        if not inner > 1:
+            from dpbounds.evaluation.enclosure import CertificationError
+            raise CertificationError("refs.dp_eps_for_delta: eps_g too close to 0 to tell")
+        return _arb_enclosure(inner.log(), "refs.dp_eps_for_delta")
+
+
+@_named("refs.pure_pair_delta", "delta(eps_g) of two pure-DP mechanisms (eps1 and eps2) composed, exactly: their "
+        "worst case is RR_eps1 x RR_eps2 (KOV15 arXiv:1311.0776v4, Sec. 2 dominance), whose privacy loss is "
+        "s1 eps1 + s2 eps2 (s_i = +-1, + with probability e^eps_i/(1 + e^eps_i)): the sum over the four outcomes of "
+        "P(l) max(0, 1 - e^{eps_g - l}), in arb (the sign of each term decided in exact rationals).")
+def pure_pair_delta(eps1: Any, eps2: Any, eps_g: Any):
+    from dpbounds.evaluation.numeric import arb_prec, fraction_to_arb
+    e1, e2, g = _q(eps1), _q(eps2), _q(eps_g)
+    with arb_prec(256):
+        G = fraction_to_arb(g)
+        A1, A2 = fraction_to_arb(e1), fraction_to_arb(e2)
+        p1, p2 = A1.exp() / (1 + A1.exp()), A2.exp() / (1 + A2.exp())
+        tot = 0
+        for s1 in (1, -1):
+            for s2 in (1, -1):
+                if s1 * e1 + s2 * e2 > g:
+                    P = (p1 if s1 > 0 else 1 - p1) * (p2 if s2 > 0 else 1 - p2)
+                    tot += P * (1 - (G - s1 * A1 - s2 * A2).exp())
+        from flint import arb
+        return _arb_enclosure(arb(tot), "refs.pure_pair_delta")
+
+
+def _sgm1_direction(q: Any, sigma: Any, eps_g: Any, remove: bool):
+    """One direction of one Poisson-subsampled Gaussian step, exactly: the hockey-stick divergence at the half-line
+    where the (monotone) likelihood ratio exceeds e^eps_g, Phi by arb's erfc; precision raised until 1e-30 relative."""
+    from flint import arb
+
+    from dpbounds.evaluation.enclosure import CertificationError
+    from dpbounds.evaluation.numeric import arb_endpoints, arb_prec, fraction_to_arb
+    qq, s, g = _q(q), _q(sigma), _q(eps_g)
+    for bits in (256, 1024, 4096):
+        with arb_prec(bits):
+            Q, S, G = fraction_to_arb(qq), fraction_to_arb(s), fraction_to_arb(g)
+            phi = lambda x: (-x / arb(2).sqrt()).erfc() / 2   # noqa: E731
+            if remove:      # P = (1-q) N(0, s^2) + q N(1, s^2), Q = N(0, s^2): P > e^g Q iff z > z*
+                z = S * S * ((G.exp() - (1 - Q)) / Q).log() + arb(1) / 2
+                v = (1 - Q) * (1 - phi(z / S)) + Q * (1 - phi((z - 1) / S)) - G.exp() * (1 - phi(z / S))
+            else:           # P = N(0, s^2), Q = (1-q) N(0, s^2) + q N(1, s^2): P > e^g Q iff z < z*
+                t = ((-G).exp() - (1 - Q)) / Q
+                if t <= 0:
+                    return _enclosure(Fraction(0), Fraction(0))
+                if not t > 0:
+                    continue
+                z = S * S * t.log() + arb(1) / 2
+                v = phi(z / S) - G.exp() * ((1 - Q) * phi(z / S) + Q * phi((z - 1) / S))
+            ends = arb_endpoints(v)
+        if ends is not None and ends[1] - ends[0] <= abs(ends[1]) / 10 ** 30:
+            return _enclosure(max(ends[0], Fraction(0)), max(ends[1], Fraction(0)))
+    raise CertificationError("refs.sgm1_delta_*: no enclosure within 1e-30 at 4096 bits")
+
+
+@_named("refs.sgm1_delta_remove", "delta(eps_g) of ONE Poisson-subsampled Gaussian step (sensitivity 1, noise "
+        "sigma, rate q) in the remove direction only: H_{e^eps_g}((1-q) N(0, s^2) + q N(1, s^2) || N(0, s^2)) in "
+        "closed form at the crossing z* = s^2 log((e^eps_g - 1 + q)/q) + 1/2 (Zhu, Dong, Wang 2022, "
+        "arXiv:2106.08567v3, the Poisson-subsampling dominating pair), in arb.")
+def sgm1_delta_remove(q: Any, sigma: Any, eps_g: Any):
+    return _sgm1_direction(q, sigma, eps_g, True)
+
+
+@_named("refs.sgm1_delta_add", "delta(eps_g) of ONE Poisson-subsampled Gaussian step in the add direction only: "
+        "H_{e^eps_g}(N(0, s^2) || (1-q) N(0, s^2) + q N(1, s^2)), 0 when e^-eps_g <= 1 - q, else in closed form "
+        "at z* = s^2 log((e^-eps_g - 1 + q)/q) + 1/2 (Zhu, Dong, Wang 2022, arXiv:2106.08567v3), in arb.")
+def sgm1_delta_add(q: Any, sigma: Any, eps_g: Any):
+    return _sgm1_direction(q, sigma, eps_g, False)
+
+
+@_named("refs.dlap_parameter_pure", "The largest parameter a with which discrete Laplace noise (pmf proportional to "
+        "e^{-a|x|}) on an integer query of sensitivity Delta, the record Poisson-sampled with probability q, is "
+        "pure eps-DP: the privacy loss's largest value is log(1 - q + q e^{a Delta}) (remove; the add direction's "
+        "-log(1 - q + q e^{-a Delta}) is smaller), so a = log(1 + (e^eps - 1)/q)/Delta, in arb.")
+def dlap_parameter_pure(sensitivity: Any, eps: Any, sampling_prob: Any = 1):
+    from dpbounds.evaluation.numeric import arb_prec, fraction_to_arb
+    with arb_prec(256):
+        E = fraction_to_arb(_q(eps))
+        v = (1 + (E.exp() - 1) / fraction_to_arb(_q(sampling_prob))).log() / fraction_to_arb(_q(sensitivity))
+        return _arb_enclosure(v, "refs.dlap_parameter_pure")

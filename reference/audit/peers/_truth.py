@@ -152,29 +152,33 @@ def kov15_delta(eps0: float, delta0: float, k: int, eps_g: float) -> mp.mpf:
     return 1 - (1 - c.mpf(delta0)) ** k * (1 - pure)
 
 
-def sgm1_delta(q: float, sigma: float, eps: float) -> mp.mpf:
-    """delta(eps) of ONE Poisson-subsampled Gaussian step: max over remove/add of the hockey-stick divergence
-    int max(0, P(z) - e^eps Q(z)) dz, P = (1-q) N(0,s^2) + q N(1,s^2), Q = N(0,s^2) (and swapped), by quadrature
-    split at the crossing point."""
+def sgm1_delta_remove(q: float, sigma: float, eps: float) -> mp.mpf:
+    """delta(eps) of ONE Poisson-subsampled Gaussian step, remove direction: P = (1-q) N(0,s^2) + q N(1,s^2),
+    Q = N(0,s^2); P > e^eps Q iff (1-q) + q exp((2z-1)/(2s^2)) > e^eps iff z > z*: the hockey-stick divergence
+    in closed form at z*."""
     c = mp.mp
     q_, s, e = c.mpf(q), c.mpf(sigma), c.mpf(eps)
-    n0 = lambda z: c.exp(-z * z / (2 * s * s)) / (s * c.sqrt(2 * c.pi))  # noqa: E731
-    n1 = lambda z: n0(z - 1)  # noqa: E731
-    mix = lambda z: (1 - q_) * n0(z) + q_ * n1(z)  # noqa: E731
-    out = c.mpf(0)
-    # remove: P = mix, Q = n0; P > e^eps Q iff (1-q) + q exp((2z-1)/(2s^2)) > e^eps iff z > z*
-    if q_ * 1 > 0 and c.exp(e) - (1 - q_) > 0:
-        zs = s * s * c.log((c.exp(e) - (1 - q_)) / q_) + c.mpf(1) / 2
-        d1 = (1 - q_) * (1 - Phi(zs / s)) + q_ * (1 - Phi((zs - 1) / s)) - c.exp(e) * (1 - Phi(zs / s))
-        out = max(out, d1)
-    # add: P = n0, Q = mix; n0 > e^eps mix iff 1 > e^eps ((1-q) + q r(z)), r = exp((2z-1)/(2s^2)), iff z < z*
+    if not (q_ > 0 and c.exp(e) - (1 - q_) > 0):
+        return c.mpf(0)
+    zs = s * s * c.log((c.exp(e) - (1 - q_)) / q_) + c.mpf(1) / 2
+    return max(c.mpf(0), (1 - q_) * (1 - Phi(zs / s)) + q_ * (1 - Phi((zs - 1) / s)) - c.exp(e) * (1 - Phi(zs / s)))
+
+
+def sgm1_delta_add(q: float, sigma: float, eps: float) -> mp.mpf:
+    """The add direction: P = N(0,s^2), Q = (1-q) N(0,s^2) + q N(1,s^2); P > e^eps Q iff z < z*."""
+    c = mp.mp
+    q_, s, e = c.mpf(q), c.mpf(sigma), c.mpf(eps)
     t = (c.exp(-e) - (1 - q_)) / q_
-    if t > 0:
-        zs = s * s * c.log(t) + c.mpf(1) / 2
-        d2 = Phi(zs / s) - c.exp(e) * ((1 - q_) * Phi(zs / s) + q_ * Phi((zs - 1) / s))
-        out = max(out, d2)
-    del n1, mix
-    return out
+    if t <= 0:
+        return c.mpf(0)
+    zs = s * s * c.log(t) + c.mpf(1) / 2
+    return max(c.mpf(0), Phi(zs / s) - c.exp(e) * ((1 - q_) * Phi(zs / s) + q_ * Phi((zs - 1) / s)))
+
+
+def sgm1_delta(q: float, sigma: float, eps: float) -> mp.mpf:
+    """delta(eps) of ONE Poisson-subsampled Gaussian step: the max over remove/add of the hockey-stick divergence
+    int max(0, P(z) - e^eps Q(z)) dz, each in closed form at the crossing point."""
+    return max(sgm1_delta_remove(q, sigma, eps), sgm1_delta_add(q, sigma, eps))
 
 
 def eps_from_delta_curve(curve, delta: float, hi: float = 1.0) -> mp.mpf:
@@ -308,6 +312,47 @@ def zcdp_eps_cks20(rho: float, delta: float) -> mp.mpf:
     return f((lo + hi) / 2)
 
 
+def dp_eps_for_delta(eps: float, delta0: float, delta: float) -> mp.mpf:
+    """The smallest eps_g with one (eps, delta0)-DP mechanism ((eps, delta0)-RR, the worst case) being
+    (eps_g, delta)-DP: bisection on KOV15's curve at k = 1, delta0 + (1 - delta0) delta_RR(eps_g)."""
+    c = mp.mp
+    d0 = c.mpf(delta0)
+    return eps_from_delta_curve(lambda g: d0 + (1 - d0) * kov15_delta(eps, 0, 1, g), c.mpf(delta))
+
+
+def pure_pair_delta(eps1: float, eps2: float, eps_g: float) -> mp.mpf:
+    """delta(eps_g) of RR_eps1 x RR_eps2 by enumerating the four outcome pairs: sum max(0, P(o) - e^eps_g Q(o))."""
+    c = mp.mp
+    e1, e2, g = c.mpf(eps1), c.mpf(eps2), c.mpf(eps_g)
+    rr = lambda e: ((c.exp(e) / (1 + c.exp(e)), 1 / (1 + c.exp(e))), (1 / (1 + c.exp(e)), c.exp(e) / (1 + c.exp(e))))  # noqa: E731
+    (p1, q1), (p2, q2) = rr(e1), rr(e2)
+    return c.fsum(max(c.mpf(0), p1[i] * p2[j] - c.exp(g) * q1[i] * q2[j]) for i in (0, 1) for j in (0, 1))
+
+
+def dlap_parameter_pure(sensitivity: float, eps: float, sampling_prob: float = 1) -> mp.mpf:
+    """The largest discrete Laplace parameter a with log(1 - q + q e^{a Delta}) <= eps: bisection on that
+    increasing function of a (not its closed-form inverse)."""
+    c = mp.mp
+    q, D, e = c.mpf(sampling_prob), c.mpf(sensitivity), c.mpf(eps)
+    lo, hi = c.mpf(0), c.mpf(1)
+    while c.log(1 - q + q * c.exp(hi * D)) <= e:
+        hi *= 2
+    for _ in range(220):
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if c.log(1 - q + q * c.exp(mid * D)) <= e else (lo, mid)
+    return lo
+
+
+def dlap_tail_ge(scale: float, c: int, gap: int) -> mp.mpf:
+    """P(Z >= gap) for Z with pmf proportional to e^{-|z|/scale} on the integers (the chance a key with count c
+    clears a threshold c + gap; c itself does not enter), by summing the pmf over z >= gap (mpmath nsum) and
+    dividing by its total mass (1 + r)/(1 - r), r = e^{-1/scale}."""
+    m = mp.mp
+    r = m.exp(-1 / m.mpf(scale))
+    norm = (1 + r) / (1 - r)
+    return m.nsum(lambda z: r ** abs(z), [int(gap), m.inf]) / norm
+
+
 # reference id (the contract's, or an adapter's own callable name) -> the independent derivation of its truth
 TRUTH = {
     "mechanisms.sgm.rdp": sgm_rdp,
@@ -327,4 +372,10 @@ TRUTH = {
     "refs.sgm_tradeoff": sgm_tradeoff,
     "refs.sgm_mu": sgm_mu,
     "refs.zcdp_eps_cks20": zcdp_eps_cks20,
+    "refs.sgm1_delta_remove": lambda q, sigma, eps_g: sgm1_delta_remove(q, sigma, eps_g),
+    "refs.sgm1_delta_add": lambda q, sigma, eps_g: sgm1_delta_add(q, sigma, eps_g),
+    "refs.dp_eps_for_delta": dp_eps_for_delta,
+    "refs.pure_pair_delta": pure_pair_delta,
+    "refs.dlap_parameter_pure": dlap_parameter_pure,
+    "opendp.dlap_threshold_delta": dlap_tail_ge,
 }

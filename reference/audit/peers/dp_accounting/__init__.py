@@ -113,7 +113,8 @@ def _grid_declarations() -> list[Declaration]:
 
 
 def declarations() -> list[Declaration]:
-    return _grid_declarations() + sgm_declarations() + calibration_declarations() + mechanism_declarations()
+    return (_grid_declarations() + sgm_declarations() + calibration_declarations() + mechanism_declarations()
+            + pure_declarations())
 
 
 def calibration_declarations() -> list[Declaration]:
@@ -269,3 +270,64 @@ def mechanism_declarations() -> list[Declaration]:
     out += C.calibration_declarations(PEER, "dp_accounting.pld.accountant.get_smallest_subsampled_gaussian_noise",
                                       m + "smallest_subsampled_gaussian_noise")
     return out
+
+
+def pure_declarations() -> list[Declaration]:
+    """Discrete Laplace calibrations, the advanced-composition inverse, the sparse (two-point) PMFs of pure and
+    approximate DP and one direction of a mixture of Gaussians: each against its mechanism's exact curve (the
+    pure-DP worst case is randomized response: KOV15 Sec. 2 and Thm 3.3; one subsampled-Gaussian direction in
+    closed form), certified in ``_refs``."""
+    from dpbounds.audit.peers import _refs
+    m = __name__ + ".calls:"
+    pld = "dp_accounting.pld."
+    zdw = "Zhu, Dong, Wang 2022, arXiv:2106.08567v3 (the Poisson-subsampled Gaussian pair), one direction"
+    mog = {"q": (1e-4, 1.0), "sigma": (0.3, 50.0), "eps_g": (0.0, 10.0)}
+    mog_ex = ({"q": 0.1, "sigma": 1.0, "eps_g": 0.5}, {"q": 0.01, "sigma": 0.8, "eps_g": 0.1},
+              {"q": 1.0, "sigma": 2.0, "eps_g": 1.0}, {"q": 0.5, "sigma": 0.5, "eps_g": 3.0})
+    return [
+        decl(PEER.name, pld + "accountant.get_smallest_discrete_laplace_noise (sensitivity 1)",
+             m + "smallest_discrete_laplace_noise", _refs.dlap_parameter_max,
+             {"k": (1, 50), "eps": (0.05, 10.0), "delta": (0.0, 0.1)}, claim="lower",
+             examples=({"k": 1, "eps": 1.0, "delta": 1e-5}, {"k": 10, "eps": 1.0, "delta": 1e-5},
+                       {"k": 3, "eps": 0.5, "delta": 0.0}, {"k": 1, "eps": 5.0, "delta": 1e-3}),
+             cites="the discrete Laplace mechanism at sensitivity 1 is binary randomized response at its parameter; "
+                   + KOV15, against="truth", check="the largest discrete Laplace parameter for (eps, delta) after k"),
+        decl(PEER.name, pld + "privacy_loss_mechanism.DiscreteLaplacePrivacyLoss.from_privacy_guarantee (delta 0)",
+             m + "discrete_laplace_from_guarantee", _refs.dlap_parameter_pure,
+             {"sensitivity": [1, 2, 3], "eps": (0.01, 20.0), "sampling_prob": (1e-3, 1.0)}, claim="lower",
+             examples=({"sensitivity": 1, "eps": 1.0, "sampling_prob": 1.0},
+                       {"sensitivity": 2, "eps": 0.5, "sampling_prob": 0.1},
+                       {"sensitivity": 1, "eps": 3.0, "sampling_prob": 0.01}),
+             cites="the discrete Laplace privacy loss is at most a Delta, attained; Poisson sampling: log(1 - q + q "
+                   "e^{a Delta}) (Balle, Barthe, Gaboardi 2018, arXiv:1807.01647v2, Thm 8)", against="truth",
+             check="the largest discrete Laplace parameter for pure eps-DP"),
+        decl(PEER.name, pld + "accountant.get_smallest_epsilon_from_advanced_composition",
+             m + "advanced_composition_per_query", _refs.adv_comp_eps_per_query,
+             {"k": (1, 100), "eps_total": (0.1, 10.0), "delta_total": (1e-8, 0.1), "di": (0.0, 1e-6)},
+             claim="lower",
+             examples=({"k": 10, "eps_total": 1.0, "delta_total": 1e-5, "di": 0.0},
+                       {"k": 50, "eps_total": 2.0, "delta_total": 1e-3, "di": 1e-6},
+                       {"k": 2, "eps_total": 1.0, "delta_total": 0.01, "di": 1e-6}),
+             cites=KOV15 + " (inverted in the per-query eps)", against="truth",
+             check="the largest per-query eps whose k-fold composition is (eps_total, delta_total)-DP"),
+        decl(PEER.name, pld + "pld_pmf.SparsePLDPmf.get_epsilon_for_delta (from_privacy_parameters((eps, delta0)))",
+             m + "sparse_epsilon_for_delta", _refs.dp_eps_for_delta,
+             {"eps": (0.01, 10.0), "delta0": [0.0, 1e-6, 1e-3], "delta": (1e-12, 0.5)},
+             examples=({"eps": 1.0, "delta0": 0.0, "delta": 1e-3}, {"eps": 2.0, "delta0": 1e-6, "delta": 1e-2},
+                       {"eps": 0.5, "delta0": 0.0, "delta": 0.3}),
+             cites="KOV15 arXiv:1311.0776v4 Sec. 2 (the (eps, delta0) randomized response dominates)",
+             against="truth", check="eps_g(delta) of one (eps, delta0)-DP mechanism"),
+        decl(PEER.name, pld + "pld_pmf.SparsePLDPmf.get_delta_for_epsilon_for_composed_pld (two "
+             "from_privacy_parameters((eps_i, 0)))", m + "sparse_composed_delta", _refs.pure_pair_delta,
+             {"eps1": (0.01, 5.0), "eps2": (0.01, 5.0), "eps_g": (0.0, 10.0)},
+             examples=({"eps1": 1.0, "eps2": 0.5, "eps_g": 0.7}, {"eps1": 2.0, "eps2": 2.0, "eps_g": 1.0},
+                       {"eps1": 0.3, "eps2": 0.1, "eps_g": 0.0}),
+             cites="KOV15 arXiv:1311.0776v4 Sec. 2 (RR_eps1 x RR_eps2 dominates)", against="truth",
+             check="delta(eps_g) of two pure-DP mechanisms composed"),
+        decl(PEER.name, pld + "privacy_loss_mechanism.MixtureGaussianPrivacyLoss.get_delta_for_epsilon (REMOVE)",
+             m + "mog_delta_remove", _refs.sgm1_delta_remove, mog, examples=mog_ex, cites=zdw + " (remove)",
+             against="truth", check="delta(eps_g) of one subsampled Gaussian step, remove direction"),
+        decl(PEER.name, pld + "privacy_loss_mechanism.MixtureGaussianPrivacyLoss.get_delta_for_epsilon (ADD)",
+             m + "mog_delta_add", _refs.sgm1_delta_add, mog, examples=mog_ex, cites=zdw + " (add)",
+             against="truth", check="delta(eps_g) of one subsampled Gaussian step, add direction"),
+    ]

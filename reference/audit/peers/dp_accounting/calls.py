@@ -243,3 +243,62 @@ def pure_pld_delta(eps: float, eps_g: float) -> float:
     pure eps-DP mechanism (randomized response, a sparse PMF), its delta at eps_g."""
     from dp_accounting.pld import privacy_loss_distribution as pld
     return float(pld.from_privacy_parameters(_params(eps, 0.0)).get_delta_for_epsilon(eps_g))
+
+
+# ---------------------------------------------------------------------------------------------------- discrete
+# Laplace, advanced composition inverted, sparse (pure-DP) PMFs, one direction of a mixture of Gaussians
+
+
+def smallest_discrete_laplace_noise(k: int, eps: float, delta: float) -> float:
+    """``pld.accountant.get_smallest_discrete_laplace_noise((eps, delta), num_queries=k, sensitivity=1)``: the
+    largest discrete Laplace parameter a (pmf proportional to e^{-a|x|})."""
+    from dp_accounting.pld import accountant
+    return float(accountant.get_smallest_discrete_laplace_noise(_params(eps, delta), int(k), 1))
+
+
+def discrete_laplace_from_guarantee(sensitivity: int, eps: float, sampling_prob: float) -> float:
+    """``DiscreteLaplacePrivacyLoss.from_privacy_guarantee((eps, 0), sensitivity, sampling_prob).parameter``."""
+    from dp_accounting.pld import privacy_loss_mechanism as plm
+    return float(plm.DiscreteLaplacePrivacyLoss.from_privacy_guarantee(
+        _params(eps, 0.0), sensitivity=int(sensitivity), sampling_prob=sampling_prob).parameter)
+
+
+def advanced_composition_per_query(k: int, eps_total: float, delta_total: float, di: float):
+    """``pld.accountant.get_smallest_epsilon_from_advanced_composition((eps_total, delta_total), k, delta=di)``:
+    the per-query eps (None where no eps reaches delta_total)."""
+    from dp_accounting.pld import accountant
+    v = accountant.get_smallest_epsilon_from_advanced_composition(_params(eps_total, delta_total), int(k), di)
+    return None if v is None else float(v)
+
+
+def sparse_epsilon_for_delta(eps: float, delta0: float, delta: float) -> float:
+    """``from_privacy_parameters((eps, delta0)).get_epsilon_for_delta(delta)``: a two-point (sparse) PMF's
+    ``SparsePLDPmf.get_epsilon_for_delta``."""
+    from dp_accounting.pld import privacy_loss_distribution as pld
+    return float(pld.from_privacy_parameters(_params(eps, delta0)).get_epsilon_for_delta(delta))
+
+
+def sparse_composed_delta(eps1: float, eps2: float, eps_g: float) -> float:
+    """``from_privacy_parameters((eps1, 0)).get_delta_for_epsilon_for_composed_pld(from_privacy_parameters((eps2,
+    0)), eps_g)``: ``SparsePLDPmf.get_delta_for_epsilon_for_composed_pld`` on two sparse PMFs."""
+    from dp_accounting.pld import privacy_loss_distribution as pld
+    return float(pld.from_privacy_parameters(_params(eps1, 0.0)).get_delta_for_epsilon_for_composed_pld(
+        pld.from_privacy_parameters(_params(eps2, 0.0)), eps_g))
+
+
+def _mog_delta(q: float, sigma: float, eps_g: float, adjacency: str) -> float:
+    from dp_accounting.pld import privacy_loss_mechanism as plm
+    loss = plm.MixtureGaussianPrivacyLoss(sigma, [0.0, 1.0], [1.0 - q, q],
+                                          adjacency_type=getattr(plm.AdjacencyType, adjacency))
+    # the list form: with numpy >= 2.3 the scalar form ends in float() of a one-element array, a TypeError
+    return float(loss.get_delta_for_epsilon([eps_g])[0])
+
+
+def mog_delta_remove(q: float, sigma: float, eps_g: float) -> float:
+    """``MixtureGaussianPrivacyLoss(sigma, [0, 1], [1 - q, q], adjacency_type=REMOVE).get_delta_for_epsilon``."""
+    return _mog_delta(q, sigma, eps_g, "REMOVE")
+
+
+def mog_delta_add(q: float, sigma: float, eps_g: float) -> float:
+    """``MixtureGaussianPrivacyLoss(sigma, [0, 1], [1 - q, q], adjacency_type=ADD).get_delta_for_epsilon``."""
+    return _mog_delta(q, sigma, eps_g, "ADD")

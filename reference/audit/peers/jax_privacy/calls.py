@@ -1,7 +1,13 @@
 """jax_privacy accounting calls (imports only jax_privacy and the stdlib).  DP-SGD with Poisson sampling at
 q = batch_size/num_samples, with (num_samples, batch_size) the simplest fraction whose float64 quotient is q."""
 
-from jax_privacy import accounting as A
+
+def _accounting():
+    """``jax_privacy.accounting``, imported on first use (it imports jax: seconds), so that a call that needs only
+    numpy and scipy (the Monte Carlo estimator) answers without it."""
+    from jax_privacy import accounting
+    return accounting
+
 
 class DomainLimit(ValueError):
     """An input this wrapper cannot express through the peer's API (a declared domain limit, not a peer error)."""
@@ -22,18 +28,18 @@ def _ratio(q: float) -> tuple[int, int]:
 
 def _params(q: float, sigma: float, delta: float):
     n, b = _ratio(q)
-    return A.DpParams(noise_multipliers=sigma, num_samples=n, delta=delta, batch_size=b)
+    return _accounting().DpParams(noise_multipliers=sigma, num_samples=n, delta=delta, batch_size=b)
 
 
 def rdp_epsilon(q: float, sigma: float, k: int, delta: float) -> float:
     """``DpsgdTrainingAccountant(RdpAccountantConfig()).compute_epsilon(k, DpParams(...))``."""
-    acc = A.DpsgdTrainingAccountant(A.RdpAccountantConfig())
+    acc = _accounting().DpsgdTrainingAccountant(_accounting().RdpAccountantConfig())
     return float(acc.compute_epsilon(int(k), _params(q, sigma, delta)))
 
 
 def pld_epsilon(q: float, sigma: float, k: int, delta: float) -> float:
     """``DpsgdTrainingAccountant(PldAccountantConfig()).compute_epsilon(k, DpParams(...))``."""
-    acc = A.DpsgdTrainingAccountant(A.PldAccountantConfig())
+    acc = _accounting().DpsgdTrainingAccountant(_accounting().PldAccountantConfig())
     return float(acc.compute_epsilon(int(k), _params(q, sigma, delta)))
 
 
@@ -41,17 +47,17 @@ def calibrate_noise(q: float, k: int, eps: float, delta: float) -> float:
     """``calibrate_noise_multiplier(target_epsilon, accountant=RDP, batch_sizes, num_updates, num_samples,
     target_delta)``: the sigma jax_privacy calibrates."""
     n, b = _ratio(q)
-    return float(A.calibrate_noise_multiplier(
-        target_epsilon=eps, accountant=A.DpsgdTrainingAccountant(A.RdpAccountantConfig()), batch_sizes=b,
+    return float(_accounting().calibrate_noise_multiplier(
+        target_epsilon=eps, accountant=_accounting().DpsgdTrainingAccountant(_accounting().RdpAccountantConfig()), batch_sizes=b,
         num_updates=int(k), num_samples=n, target_delta=delta))
 
 
 def calibrate_sigma(eps_g: float, delta: float, q: float, k: int, pld: bool = False) -> float:
     """``calibrate_noise_multiplier`` with the RDP (or PLD) training accountant, in calibrate_sgm's argument order."""
     n, b = _ratio(q)
-    cfg = A.PldAccountantConfig() if pld else A.RdpAccountantConfig()
-    return float(A.calibrate_noise_multiplier(
-        target_epsilon=eps_g, accountant=A.DpsgdTrainingAccountant(cfg), batch_sizes=b, num_updates=int(k),
+    cfg = _accounting().PldAccountantConfig() if pld else _accounting().RdpAccountantConfig()
+    return float(_accounting().calibrate_noise_multiplier(
+        target_epsilon=eps_g, accountant=_accounting().DpsgdTrainingAccountant(cfg), batch_sizes=b, num_updates=int(k),
         num_samples=n, target_delta=delta))
 
 
@@ -63,6 +69,34 @@ def cached_rdp_epsilon(q: float, sigma: float, k: int, delta: float) -> float:
     """``CachedExperimentAccountant(DpsgdTrainingAccountant(RdpAccountantConfig()), max_num_updates=k,
     num_cached_points=10).compute_epsilon(k, DpParams(...))``: the cache's (documented over-estimated) epsilon."""
     from jax_privacy.accounting import analysis
-    acc = analysis.CachedExperimentAccountant(A.DpsgdTrainingAccountant(A.RdpAccountantConfig()),
+    acc = analysis.CachedExperimentAccountant(_accounting().DpsgdTrainingAccountant(_accounting().RdpAccountantConfig()),
                                               max_num_updates=int(k), num_cached_points=10)
     return float(acc.compute_epsilon(int(k), _params(q, sigma, delta)))
+
+
+# ---------------------------------------------------------------------------------------------------- Monte Carlo
+# verification
+
+
+def mc_delta_rr(eps: float, eps_g: float) -> float:
+    """``delta_from_epsilon_and_samples(eps_g, [eps, -eps], counts=[e^eps, 1])``: randomized response's exact
+    privacy-loss distribution given as weighted samples."""
+    import math
+    return float(_delta_calculation().delta_from_epsilon_and_samples(eps_g, [eps, -eps],
+                                                                     counts=[math.exp(eps), 1.0]))
+
+
+def _delta_calculation():
+    """``jax_privacy.experimental.monte_carlo.delta_calculation`` loaded from its file: it imports only numpy and
+    scipy, while importing it as a submodule first imports the jax_privacy package (jax, seconds)."""
+    import importlib.util
+    import sys
+    name = "jax_privacy.experimental.monte_carlo.delta_calculation"
+    if name not in sys.modules:
+        root = importlib.util.find_spec("jax_privacy")
+        path = root.submodule_search_locations[0] + "/experimental/monte_carlo/delta_calculation.py"
+        spec = importlib.util.spec_from_file_location(name, path)
+        mod = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(mod)
+        sys.modules[name] = mod
+    return sys.modules[name]

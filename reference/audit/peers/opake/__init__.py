@@ -63,6 +63,21 @@ def _eps_delta():
                        {"eps": 0.5, "delta": 0.0, "k": 4, "eps_g": 1.0}),
              cites="Kairouz, Oh, Viswanath 2015, arXiv:1311.0776v4, Thm 3.3 (the optimal k-fold composition)",
              against="truth"),
+        decl(PEER.name, "opake.api.accounting.core.composition._repeated.Repeated(eps_delta(eps, delta), k).pld "
+             "[Pld.delta_at]", __name__ + ".calls:repeated_delta", kfold_eps_delta,
+             {"eps": (0.01, 3.0), "delta": (0.0, 1e-3), "k": (1, 50), "eps_g": (0.0, 10.0)},
+             examples=({"eps": 1.0, "delta": 1e-6, "k": 10, "eps_g": 3.0}, {"eps": 0.5, "delta": 0.0, "k": 4,
+                                                                           "eps_g": 1.0}),
+             cites="Kairouz, Oh, Viswanath 2015, arXiv:1311.0776v4, Thm 3.3 (the optimal k-fold composition)",
+             against="truth"),
+        decl(PEER.name, "opake.api.accounting.core.composition._cached.CachedProcess.pld / "
+             "opake.api.accounting.core.composition._cached.CachedProcess.repeated_pld (cached(eps_delta(eps, "
+             "delta))) [Pld.delta_at]", __name__ + ".calls:cached_delta", kfold_eps_delta,
+             {"eps": (0.01, 3.0), "delta": (0.0, 1e-3), "k": (1, 50), "eps_g": (0.0, 10.0)},
+             examples=({"eps": 1.0, "delta": 1e-6, "k": 1, "eps_g": 0.5}, {"eps": 1.0, "delta": 1e-6, "k": 10,
+                                                                           "eps_g": 3.0}),
+             cites="Kairouz, Oh, Viswanath 2015, arXiv:1311.0776v4, Thm 3.3 (the optimal k-fold composition)",
+             against="truth"),
         decl(PEER.name, "opake.api.accounting.core.composition._composed.Composed(eps_delta(eps), eps_delta(eps2)).pld"
              " [Pld.delta_at]", __name__ + ".calls:composed_delta", "conversions.mv16.exact",
              {"eps": (0.01, 3.0), "k": [1], "eps2": (0.01, 3.0), "k2": [1], "eps_g": (0.0, 6.0)},

@@ -47,3 +47,20 @@ def composed_delta(eps: float, k: int, eps2: float, k2: int, eps_g: float) -> fl
     if int(k) != 1 or int(k2) != 1:
         raise ValueError("this call composes one process of each kind: k = k2 = 1")
     return float(Composed(left=eps_delta(eps), right=eps_delta(eps2)).pld().delta_at(eps_g))
+
+
+def repeated_delta(eps: float, delta: float, k: int, eps_g: float) -> float:
+    """``Repeated(eps_delta(eps, delta), k).pld().delta_at(eps_g)``: the k-fold node's own PLD."""
+    from opake.api.accounting.core.composition._repeated import Repeated
+    from opake.api.accounting.core.mechanisms._eps_delta import eps_delta
+    return float(Repeated(eps_delta(eps, delta), int(k)).pld().delta_at(eps_g))
+
+
+def cached_delta(eps: float, delta: float, k: int, eps_g: float) -> float:
+    """``cached(eps_delta(eps, delta))``: ``CachedProcess.pld()`` (k = 1) or ``CachedProcess.repeated_pld(k)``,
+    then ``delta_at(eps_g)``."""
+    from opake.api.accounting.core.composition._cached import cached
+    from opake.api.accounting.core.mechanisms._eps_delta import eps_delta
+    p = cached(eps_delta(eps, delta))
+    pld = p.pld() if int(k) == 1 else p.repeated_pld(int(k))
+    return float(pld.delta_at(eps_g))

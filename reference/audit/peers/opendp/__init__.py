@@ -90,7 +90,7 @@ def _grid_declarations() -> list[Declaration]:
 
 
 def declarations() -> list[Declaration]:
-    return _grid_declarations() + sgm_declarations() + map_declarations()
+    return _grid_declarations() + sgm_declarations() + map_declarations() + threshold_declarations()
 
 
 def laplace_eps(scale, d_in):
@@ -161,4 +161,54 @@ def sgm_declarations():  # the DP-SGD / Gaussian-composition paths (issue 28)
              examples=({"q": 1.0, "sigma": 1.0, "k": 10, "delta": 1e-5}, {"q": 1.0, "sigma": 5.0, "k": 1000,
                                                                            "delta": 1e-10}),
              cites="Canonne, Kamath, Steinke 2020, arXiv:2004.00010v5, Prop. 12 (zCDP -> DP)", against="truth"),
+    ]
+
+
+def dlap_threshold_delta(scale, c, gap):
+    """The least delta of the discrete Laplace thresholded release when one key changes by c (d_in = (1, c, c)):
+    a key present on one side only, with count c, is released when c + Z >= threshold = c + gap, Z with pmf
+    proportional to e^{-|z|/scale}; that event has probability 0 on the other side, so delta >= P(Z >= gap) at
+    every eps, and every other pair is a shift by at most c (privacy loss <= c/scale, the map's eps): the map's
+    delta is exactly P(Z >= gap) = r^gap/(1 + r) with r = e^{-1/scale} (gap >= 1), 1/(1 + r) at gap 0.  In arb."""
+    from flint import arb
+
+    from dpbounds.audit.peers._refs import _arb_enclosure, _q
+    from dpbounds.evaluation.numeric import arb_prec, fraction_to_arb
+    g = int(_q(gap))
+    with arb_prec(256):
+        r = (-1 / fraction_to_arb(_q(scale))).exp()
+        v = r ** g / (1 + r) if g >= 1 else arb(1) / (1 + r)
+        return _arb_enclosure(v, "opendp.dlap_threshold_delta")
+
+
+def dlap_threshold_eps(scale, c, gap):
+    """c / scale, exactly: the discrete Laplace noise's privacy loss when a count moves by c (DMNS06)."""
+    return laplace_eps(scale, c)
+
+
+dlap_threshold_delta.ref_id = "opendp.dlap_threshold_delta"  # type: ignore[attr-defined]
+dlap_threshold_eps.ref_id = "opendp.dlap_threshold_eps (DMNS06: c/scale)"  # type: ignore[attr-defined]
+
+
+def threshold_declarations():
+    """The thresholded (stability-based) release of a hashmap of counts, make_noise_threshold / then_noise_threshold
+    with discrete Laplace noise: its map at d_in = (l0 1, l1 c, linf c) against the mechanism's exact (eps, delta)
+    (the noise's eps c/scale; the delta of a key on one side only, P(Z >= threshold - c))."""
+    m = "opendp.measurements."
+    dom = {"scale": (0.1, 100.0), "c": (1, 5), "gap": (0, 400)}
+    ex = ({"scale": 1.0, "c": 1, "gap": 3}, {"scale": 2.0, "c": 1, "gap": 19}, {"scale": 0.5, "c": 3, "gap": 10},
+          {"scale": 10.0, "c": 2, "gap": 0})
+    rogers = ("the release rule of OpenDP's proof (a noisy count >= threshold is released); Rogers 2023, "
+              "arXiv:2309.09170v2 (the unknown-domain analysis OpenDP cites)")
+    return [
+        decl(PEER.name, m + "make_noise_threshold(approximate(max_divergence)) [.map eps]",
+             __name__ + ".calls:noise_threshold_eps", dlap_threshold_eps, dom,
+             examples=ex, cites="Dwork, McSherry, Nissim, Smith 2006 (discrete Laplace: eps = c / scale)",
+             against="truth", check="thresholded discrete Laplace: eps of the map at (1, c, c)"),
+        decl(PEER.name, m + "make_noise_threshold(approximate(max_divergence)) [.map delta]",
+             __name__ + ".calls:noise_threshold_delta", dlap_threshold_delta, dom, examples=ex, cites=rogers,
+             against="truth", check="thresholded discrete Laplace: delta of the map at (1, c, c)"),
+        decl(PEER.name, m + "then_noise_threshold(approximate(max_divergence)) [.map delta]",
+             __name__ + ".calls:then_noise_threshold_delta", dlap_threshold_delta, dom, examples=ex[:2],
+             cites=rogers, against="truth", check="thresholded discrete Laplace: delta of the map at (1, c, c)"),
     ]

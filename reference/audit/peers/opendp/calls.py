@@ -177,3 +177,35 @@ def profile_delta(rho: float, eps_g: float) -> float:
     return float(dp.c.make_zCDP_to_approxDP(_charged(dp.zero_concentrated_divergence(), float(rho))).map(1.0)
                  .delta(float(eps_g)))
 
+
+
+# ---------------------------------------------------------------------------------------------------- thresholded
+# (stability-based) release of a hashmap of integer counts
+
+
+def _threshold_measurement(scale: float, c: int, gap: int, then: bool):
+    """The discrete Laplace thresholded release of a hashmap of i32 counts under approximate pure DP, threshold
+    c + gap (a count >= the threshold is released: the map must bound the chance a new key with count c shows)."""
+    _prelude()
+    space = (dp.map_domain(dp.atom_domain(T=str), dp.atom_domain(T=dp.i32)),
+             dp.l01inf_distance(dp.absolute_distance(T=dp.i32)))
+    measure, threshold = dp.approximate(dp.max_divergence()), int(c) + int(gap)
+    if then:
+        return space >> dp.m.then_noise_threshold(measure, scale=float(scale), threshold=threshold)
+    return dp.m.make_noise_threshold(*space, measure, scale=float(scale), threshold=threshold)
+
+
+def noise_threshold_eps(scale: float, c: int, gap: int) -> float:
+    """``make_noise_threshold(map of i32 counts, approximate(max_divergence()), scale, c + gap).map((1, c, c))[0]``:
+    the eps charged when one key changes by c."""
+    return float(_threshold_measurement(scale, c, gap, False).map((1, int(c), int(c)))[0])
+
+
+def noise_threshold_delta(scale: float, c: int, gap: int) -> float:
+    """The delta of the same map: the chance a key present on one side only is released."""
+    return float(_threshold_measurement(scale, c, gap, False).map((1, int(c), int(c)))[1])
+
+
+def then_noise_threshold_delta(scale: float, c: int, gap: int) -> float:
+    """``(space >> then_noise_threshold(approximate(max_divergence()), scale, c + gap)).map((1, c, c))[1]``."""
+    return float(_threshold_measurement(scale, c, gap, True).map((1, int(c), int(c)))[1])

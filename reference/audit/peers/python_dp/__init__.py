@@ -28,6 +28,31 @@ def kov15_total(eps, k, slack):
 kov15_total.ref_id = "conversions.kov15.heterogeneous"  # type: ignore[attr-defined]
 
 
+def kov15_remaining(budget, eps0, j, k, slack):
+    """The largest eps with which j spends of eps0 and k of eps stay within the budget under KOV15 Thm 3.5's total
+    at slack delta-hat (registry conversions.kov15.heterogeneous, certified, increasing in each eps): certified
+    bisection (``_refs._sup_below``).  A spent total already above the budget is outside the domain."""
+    from fractions import Fraction
+
+    from dpbounds.evaluation.evaluate import enclose
+    from dpbounds.evaluation.numeric import fraction_to_arb
+    from dpbounds.spec import DomainError
+    B, e0, n0, n = _refs._q(budget), _refs._q(eps0), int(_refs._q(j)), int(_refs._q(k))
+
+    def total(x):
+        e = enclose("conversions.kov15.heterogeneous", {"dhat": Fraction(slack)},
+                    eps=[e0] * n0 + [x] * n, rel_tol=Fraction(1, 10 ** 25))
+        return fraction_to_arb(e.lo).union(fraction_to_arb(e.hi))
+    if n0 and not total(Fraction(0)) < fraction_to_arb(B):
+        raise DomainError("budget, eps0, j", (budget, eps0, j), "the spent total below the budget",
+                          "python_dp.kov15_remaining")
+    return _refs._sup_below(total, B, Fraction(0), B, "python_dp.kov15_remaining", rel=Fraction(1, 10 ** 25))
+
+
+kov15_remaining.ref_id = "python_dp.kov15_remaining (conversions.kov15.heterogeneous inverted)"  # type: ignore[attr-defined]
+kov15_remaining.cost_class = "opaque"  # type: ignore[attr-defined]  (a certified bisection: tenths of a second)
+
+
 def declarations():
     return [
         decl(PEER.name, "pydp.algorithms.numerical_mechanisms.GaussianMechanism.std", __name__ + ".calls:gaussian_std",
@@ -44,6 +69,13 @@ def declarations():
              kov15_total, {"eps": (1e-3, 1.0), "k": (1, 1000), "slack": (1e-10, 0.1)},
              examples=({"eps": 0.1, "k": 100, "slack": 1e-5},),
              cites="Kairouz, Oh, Viswanath 2015, arXiv:1311.0776v4, Thm 3.5 (as in diffprivlib)", against="cited"),
+        decl(PEER.name, "pydp.ml.util.accountant.BudgetAccountant.remaining", __name__ + ".calls:remaining_epsilon",
+             kov15_remaining, {"budget": (0.1, 10.0), "eps0": (1e-3, 0.1), "j": (0, 20), "k": (1, 100),
+                               "slack": (1e-10, 0.1)}, claim="lower",
+             examples=({"budget": 1.0, "eps0": 0.05, "j": 4, "k": 10, "slack": 1e-5},
+                       {"budget": 2.0, "eps0": 0.01, "j": 0, "k": 100, "slack": 1e-6}),
+             cites="Kairouz, Oh, Viswanath 2015, arXiv:1311.0776v4, Thm 3.5 (as in diffprivlib), inverted in the "
+                   "per-query eps", against="cited"),
         decl(PEER.name, "pydp.ml.util.accountant.BudgetAccountant.spend", __name__ + ".calls:pure_filter",
              "rruv16.thm3_4.filter", {"eps_g": (0.01, 10.0)}, kind="filter", claim="lower",
              budget={"eps_g": 1.0}, costs=("eps",), examples=({"eps_g": 1.0, "spends": [{"eps": 0.1}] * 10},),

@@ -41,3 +41,10 @@ def budget(epsilon: float, delta: float = 1.0, slack: float = 0.0) -> _Filter:
 def pure_filter(eps_g: float) -> _Filter:
     """``BudgetAccountant(epsilon=eps_g, delta=1, slack=0)``, spends of (eps, 0): basic composition of pure DP."""
     return _Filter(eps_g, 1.0, 0.0)
+
+
+def remaining_epsilon(budget: float, eps0: float, j: int, k: int, slack: float) -> float:
+    """``BudgetAccountant(epsilon=budget, delta=1, slack=slack, spent_budget=[(eps0, 0)] * j).remaining(k)[0]``: the
+    eps each of k further queries may spend."""
+    acc = BudgetAccountant(epsilon=budget, delta=1.0, slack=slack, spent_budget=[(eps0, 0.0)] * int(j))
+    return float(acc.remaining(int(k))[0])

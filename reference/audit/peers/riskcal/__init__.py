@@ -37,6 +37,13 @@ def declarations():
              {"rho": (1e-4, 10.0), "fpr": FPR}, claim="lower",
              examples=({"rho": 0.5, "fpr": 0.1}, {"rho": 2.0, "fpr": 0.3}),
              cites="Bun, Steinke 2016, arXiv:1605.02065v1; Zhu et al. 2022 App. F.1", against="cited"),
+        decl(PEER.name, "riskcal.analysis.get_advantage_from_zcdp", __name__ + ".calls:advantage_from_zcdp",
+             zcdp_advantage, {"rho": (1e-4, 3.0)}, examples=({"rho": 0.5}, {"rho": 0.01}, {"rho": 3.0}),
+             cites="Bun, Steinke 2016, arXiv:1605.02065v1; Zhu et al. 2022 App. F.1 (the zCDP trade-off curve); "
+                   "its advantage at the curve's fixed point", against="cited"),
+        decl(PEER.name, "riskcal.analysis.get_advantage_from_zcdp_approx", __name__ + ".calls:advantage_from_zcdp_approx",
+             zcdp_advantage, {"rho": (1e-4, 3.0)}, examples=({"rho": 0.5},),
+             cites="deprecated; calls get_advantage_from_zcdp", against="cited"),
         decl(PEER.name, "riskcal.calibration.dpsgd.get_beta_for_dpsgd", __name__ + ".calls:beta_for_dpsgd",
              _refs.sgm_tradeoff, {"q": [1.0], "sigma": (0.5, 20.0), "k": (1, 1000), "fpr": FPR}, claim="lower",
              examples=({"q": 1.0, "sigma": 0.5, "k": 10, "fpr": 0.1}, {"q": 1.0, "sigma": 1.0, "k": 10, "fpr": 1e-4}),
@@ -179,14 +186,47 @@ def sgm_sigma_for_err_rates(q, k, fpr, fnr):
     return _sigma_min_q1(k, allowed)
 
 
+def zcdp_advantage(rho):
+    """The largest advantage 1 - fpr - f(fpr) on rho-zCDP's trade-off curve f (registry tradeoff.zcdp): f is convex
+    (the Renyi divergence is jointly quasi-convex, van Erven, Harremoes 2014, arXiv:1206.2459v2, Thm 13, so each
+    order's binary-test region is convex, and so is their intersection) and symmetric (each constraint binds both
+    directions), so 1 - x - f(x) is concave and takes equal values at x and f(x): its maximum is at the fixed point
+    f(x0) = x0, adv = 1 - 2 x0.  x0 by bisection on x in [0, 1/2] at exact rationals, each side decided where
+    tradeoff.zcdp's certified enclosure (relative width 1e-9) lies wholly above or below x."""
+    from dpbounds.evaluation.enclosure import CertificationError
+    from dpbounds.evaluation.evaluate import enclose
+
+    def curve(x):
+        for tol in (10 ** 9, 10 ** 7, 10 ** 5):   # the width tradeoff.zcdp certifies depends on the point
+            try:
+                return enclose("tradeoff.zcdp", {"rho": r, "fpr": x}, rel_tol=Fraction(1, tol))
+            except CertificationError:
+                continue
+        raise CertificationError("riskcal.zcdp_advantage: tradeoff.zcdp not certified to 1e-5 here")
+    r = Fraction(rho)
+    lo, hi = Fraction(0), Fraction(1, 2)
+    for _ in range(60):
+        mid = (lo + hi) / 2
+        e = curve(mid)
+        if e.lo > mid:
+            lo = mid
+        elif e.hi < mid:
+            hi = mid
+        else:
+            break
+    return _refs._enclosure(1 - 2 * hi, 1 - 2 * lo)
+
+
 for _f, _id in ((eps_from_err_rates, "riskcal.eps_from_err_rates (KOV15 Thm 2.1)"),
                 (bayes_risk_gdp, "riskcal.bayes_risk_gdp (Kulynych et al. 2025 Eq. 35)"),
                 (gauss_beta, "tradeoff.gdp (mu = 1/sigma)"), (gauss_advantage, "tradeoff.gdp.advantage (mu = 1/sigma)"),
                 (gauss_bayes_risk, "riskcal.bayes_risk_gdp (mu = 1/sigma)"),
                 (sgm_advantage, "tradeoff.gdp.advantage (q = 1, mu = sqrt(k)/sigma)"),
                 (sgm_sigma_for_advantage, "riskcal.sgm_sigma_for_advantage (q = 1, target + 1e-3)"),
-                (sgm_sigma_for_err_rates, "riskcal.sgm_sigma_for_err_rates (q = 1, target - 1e-3)")):
+                (sgm_sigma_for_err_rates, "riskcal.sgm_sigma_for_err_rates (q = 1, target - 1e-3)"),
+                (zcdp_advantage, "riskcal.zcdp_advantage")):
     _f.ref_id = _id  # type: ignore[attr-defined]
+zcdp_advantage.cost_class = "opaque"  # type: ignore[attr-defined]  (a bisection on tradeoff.zcdp: seconds)
 
 DRS = "Dong, Roth, Su 2022, arXiv:1905.02383v3"
 KUL25 = "Kulynych et al. 2025, arXiv:2507.06969v1, Prop. D.1 / Eq. 35"
@@ -231,6 +271,10 @@ def _more():
         decl(PEER.name, a + "get_beta_from_pld (Gaussian PLD)", __name__ + ".calls:beta_from_gaussian_pld", gauss_beta,
              {**_SIG, "fpr": FPR}, claim="lower",
              examples=({"sigma": 1.0, "fpr": 0.1}, {"sigma": 0.5, "fpr": 1e-4}, {"sigma": 2.0, "fpr": 0.5}),
+             cites=DRS + ", Def. 2.5 (one Gaussian mechanism is exactly G_{1/sigma})", against="truth"),
+        decl(PEER.name, "riskcal.analysis._plrv.get_beta (riskcal.analysis.get_beta_from_plrvs on the Gaussian "
+             "PLD's PLRVs)", __name__ + ".calls:beta_from_plrvs", gauss_beta, {**_SIG, "fpr": FPR}, claim="lower",
+             examples=({"sigma": 1.0, "fpr": 0.1}, {"sigma": 0.5, "fpr": 1e-4}),
              cites=DRS + ", Def. 2.5 (one Gaussian mechanism is exactly G_{1/sigma})", against="truth"),
         decl(PEER.name, a + "get_advantage_from_pld (Gaussian PLD)", __name__ + ".calls:advantage_from_gaussian_pld",
              gauss_advantage, _SIG, examples=({"sigma": 1.0}, {"sigma": 0.5}, {"sigma": 3.0}),

@@ -138,3 +138,22 @@ def sigma_for_advantage_blackbox(q: float, k: int, advantage: float) -> float:
     return float(blackbox.find_noise_multiplier_for_advantage(CTDAccountant, advantage=advantage, sample_rate=q,
                                                                 num_steps=int(k)))
 
+
+
+def beta_from_plrvs(sigma: float, fpr: float) -> float:
+    """``analysis.get_beta_from_plrvs(analysis.plrvs_from_pld(pld), alpha=fpr)`` (``_plrv.get_beta``) on one
+    Gaussian mechanism's PLD."""
+    return float(analysis.get_beta_from_plrvs(analysis.plrvs_from_pld(_gaussian_pld(sigma)), alpha=fpr))
+
+
+def advantage_from_zcdp(rho: float) -> float:
+    """``analysis.get_advantage_from_zcdp(rho)`` (its defaults)."""
+    return float(analysis.get_advantage_from_zcdp(rho))
+
+
+def advantage_from_zcdp_approx(rho: float) -> float:
+    """``analysis.get_advantage_from_zcdp_approx(rho)`` (deprecated; calls get_advantage_from_zcdp)."""
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        return float(analysis.get_advantage_from_zcdp_approx(rho))
