@@ -448,3 +448,28 @@ def test_a_negative_delta_is_still_an_under_report_where_the_true_delta_is_zero(
     r = check_conversion(lambda b, eps_g: -1e-17, "mechanisms.laplace.delta", inputs={"b": [1.0], "eps_g": [2.0]},
                          seconds=600, max_examples=3)
     assert r.verdict == "unsound", r.summary()
+
+
+def test_opaque_reference_reproducer_runs():
+    """A witness against an opaque evaluator (the PLD bracket, which refuses enclose's default width) has a
+    reproducer whose reference line runs and shows the value outside the certified enclosure."""
+    import contextlib
+    import dpbounds
+    import io
+    from fractions import Fraction
+
+    def five_percent_low(q, sigma, k, delta):  # a planted fault: 5% under a certified lower end
+        return float(dpbounds.enclose("composition.sgm.eps", {"q": q, "sigma": sigma, "k": k, "delta": delta},
+                                      rel_tol=1e-3).lo) * 0.95
+
+    r = check_conversion(five_percent_low, "composition.sgm.eps",
+                         inputs={"q": [0.01], "sigma": [1.0], "k": [10], "delta": [1e-5]}, max_examples=1, seconds=300)
+    assert r.verdict == "unsound", r.summary()
+    line = next(x for x in r.reproducer.splitlines() if "dpbounds.enclose(" in x)
+    assert "rel_tol=" in line
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        exec(compile("import dpbounds\n" + line, "<reproducer>", "exec"), {})
+    assert "exact value in [" in out.getvalue()
+    lo = Fraction(out.getvalue().split("[")[1].split(",")[0])
+    assert r.peer_value < lo

@@ -80,6 +80,12 @@ def _path_line(mod: str) -> str:
     return f"import sys; sys.path.insert(0, {root!r})  # where {mod} lives\n"
 
 
+def _width_down(w: float) -> float:
+    """``w`` rounded down to two significant digits (a reproducer's rel_tol: no wider than the enclosure judged)."""
+    e = math.floor(math.log10(w)) - 1
+    return math.floor(w / 10.0 ** e) * 10.0 ** e
+
+
 def _ref_src(reference: Any, alias: str = "reference") -> tuple[str, str]:
     """(setup lines, expression prefix) that name the reference in a reproducer."""
     if isinstance(reference, str):
@@ -332,9 +338,15 @@ def _conversion_reproducer(fn: Any, reference: Any, point: dict[str, Any], fixed
         from dpbounds.spec import get
         if "unclipped" in get(reference).extra:  # a negative eps: judged against the raw expression (Oracle.certified)
             what = ", what='extra.unclipped'"
+    enc = enclosure
+    if isinstance(reference, str) and not what:
+        from dpbounds.spec import get
+        if get(reference).evaluator:  # an opaque evaluator may refuse enclose's default width: ask for the one judged
+            w = enc.rel_width() if enc is not None and not enc.pos_inf else 1e-3
+            if w > 1e-30:
+                what = f", rel_tol={_width_down(w):.2g}"
     call = (f"print(dpbounds.enclose({ref}, {allargs!r}{what}))" if isinstance(reference, str)
             else f"print({ref}(**{allargs!r}))")
-    enc = enclosure
     expect = ""
     if enc is not None and not enc.pos_inf:
         want = f">= {enc.lower()!r} (the float below the certified lower end)" if claim == "upper" else \

@@ -73,8 +73,13 @@ class _State:
     limits: int = 0           # of the skipped: points the implementation's wrapper declares it cannot express
     exact_ulps: int | None = None  # the most ulps between an 'exact' value and its certified enclosure
     undecided: Any = None     # (example, outcome) of the first undecided example
+    seen: set[str] = field(default_factory=set)  # the points recorded (repr)
 
     def record(self, x: Any, out: Outcome | None) -> None:
+        key = repr(x)
+        if key in self.seen:  # a point judged again (hypothesis replays a failing example while shrinking) is
+            return            # one example, counted once
+        self.seen.add(key)
         if out is None:
             self.skipped += 1
             return
@@ -270,7 +275,9 @@ def _search(strategy: Any, evaluate: Callable[[Any], Outcome | None], state: _St
     finally:
         UNLIMITED.reset(token)
     ex_skipped = sum(1 for _, out in explicit if out is None)  # explicit points count toward the budget, judged or not
+    memo: dict[str, Outcome | None] = {}  # each point judged once: hypothesis' replays reuse its outcome
     for x, out in explicit:
+        memo.setdefault(repr(x), out)
         state.record(x, out)
         if out is not None and out.verdict in FAILING:
             state.take_witness(x, out)
@@ -281,7 +288,6 @@ def _search(strategy: Any, evaluate: Callable[[Any], Outcome | None], state: _St
 
     levels = worse_than_found()
     k = 0
-    seen: set[str] = set()
     while levels:
         if state.tried + ex_skipped >= budget:
             state.stopped = "examples"
@@ -292,7 +298,7 @@ def _search(strategy: Any, evaluate: Callable[[Any], Outcome | None], state: _St
         if time.monotonic() >= t_end:
             state.stopped = "time"
             break
-        n = max(1, min(CHUNK, budget - state.tried - ex_skipped))
+        n = CHUNK  # (the points past the budget are not judged: a chunk of one would only replay the first draw)
         found: list[tuple[Any, Outcome]] = []
         shrink_until = [t_end]
         cur = [levels]
@@ -303,11 +309,14 @@ def _search(strategy: Any, evaluate: Callable[[Any], Outcome | None], state: _St
                 state.cut = True  # the clock, not the seed, ends this example: the search is incomplete
                 return
             key = repr(x)
-            if key not in seen:
-                seen.add(key)
+            if key in memo:
+                out = memo[key]
+            elif not found and state.tried + ex_skipped >= budget:
+                return  # the budget is judged; only the shrinking of a witness goes on
+            else:
                 new[0] += 1
-            out = evaluate(x)
-            state.record(x, out)
+                out = memo[key] = evaluate(x)
+                state.record(x, out)
             if out is None:
                 return
             target(_score(out.margin), label="under-report")
