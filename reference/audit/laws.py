@@ -85,12 +85,21 @@ _BY_CALLABLE = {"gauss_sigma_min": "sigma", "sigma_min": "sigma", "laplace_scale
                 "kfold_eps_delta": "delta", "eps_from_err_rates": "eps", "bayes_risk_gdp": "risk",
                 "gauss_bayes_risk": "risk", "gauss_beta": "beta", "gauss_advantage": "advantage",
                 "sgm_advantage": "advantage", "sgm_sigma_for_advantage": "sigma", "sgm_sigma_for_err_rates": "sigma",
-                "kfold_sum": "spent", "schedule_eps": "eps", "schedule_delta": "delta"}
+                "kfold_sum": "spent", "schedule_eps": "eps", "schedule_delta": "delta",
+                "dp_eps_for_delta": "eps", "pure_pair_delta": "delta", "sgm1_delta_remove": "delta",
+                "sgm1_delta_add": "delta", "mc_rr_delta": "delta", "dlap_threshold_eps": "eps",
+                "zcdp_advantage": "advantage",
+                # a threshold's release probability grows with the noise scale: only its range is a law
+                "dlap_threshold_delta": "probability",
+                # an inverse noise parameter, a per-query share of a budget: their directions differ from
+                # the ones the names suggest (a discrete Laplace parameter is 1/scale): only the sign is a law
+                "dlap_parameter_max": "level", "dlap_parameter_pure": "level", "adv_comp_eps_per_query": "level",
+                "kov15_remaining": "level"}
 
 
 def quantity(decl: Declaration) -> str | None:
-    """What ``decl`` returns: eps, delta, rdp, beta, sigma, mu, rho, advantage, risk, boundary, spent, remaining; None when
-    not known."""
+    """What ``decl`` returns: eps, delta, rdp, beta, sigma, mu, rho, advantage, risk, boundary, spent, remaining,
+    probability (in [0, 1], no direction), level (>= 0, no direction); None when not known."""
     q = getattr(decl, "quantity", None)
     if q:
         return str(q)
@@ -166,6 +175,10 @@ def laws_for(decl: Declaration) -> list[str]:
         # a budget spent by k equal charges of x: more charges, or larger ones, spend more
         out.append("nonnegative")
         up += [n for n in names if n in _K or n == "x"]
+    elif what == "probability":
+        out += ["nonnegative", "at_most_one"]
+    elif what == "level":
+        out.append("nonnegative")
     elif what == "boundary":
         out.append("nonnegative")
         down += [n for n in names if n in _DELTA]
