@@ -94,7 +94,10 @@ _BY_CALLABLE = {"gauss_sigma_min": "sigma", "sigma_min": "sigma", "laplace_scale
                 # an inverse noise parameter, a per-query share of a budget: their directions differ from
                 # the ones the names suggest (a discrete Laplace parameter is 1/scale): only the sign is a law
                 "dlap_parameter_max": "level", "dlap_parameter_pure": "level", "adv_comp_eps_per_query": "level",
-                "kov15_remaining": "level"}
+                "kov15_remaining": "level",
+                "rr_rdp_of_p": "rdp", "rr_eps_of_p": "eps", "laplace_eps_of_b": "eps", "subsampled_rr_rdp": "rdp",
+                "pate_gauss_rdp": "rdp", "tcdp_rdp": "rdp", "tradeoff_rdp_at_log": "beta",
+                "tradeoff_zcdp_at_log": "beta", "wor_gauss_instance_eps": "eps", "em_counting_delta": "delta", "total_delta": "delta"}
 
 
 def quantity(decl: Declaration) -> str | None:

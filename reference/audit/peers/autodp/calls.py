@@ -200,3 +200,77 @@ def dp_acct_min_delta(n: int, ei: float, di: float) -> float:
     for _ in range(int(n)):
         a.update_DPlosses(ei, di)
     return float(a.get_minimum_possible_delta())
+
+
+# ------------------------------------------------------------------ pure DP, randomized response, Laplace, PATE, tCDP
+
+def rdp_pure_dp(eps: float, alpha: float) -> float:
+    """``rdp_bank.RDP_pureDP({'eps': eps}, alpha)``."""
+    from autodp import rdp_bank
+    return float(rdp_bank.RDP_pureDP({"eps": eps}, alpha))
+
+
+def puredp_to_rdp(eps: float, alpha: float) -> float:
+    """``converter.puredp_to_rdp(eps)(alpha)``."""
+    return float(converter.puredp_to_rdp(eps)(alpha))
+
+
+def rdp_randresponse(p: float, alpha: float) -> float:
+    """``rdp_bank.RDP_randresponse({'p': p}, alpha)``."""
+    from autodp import rdp_bank
+    return float(rdp_bank.RDP_randresponse({"p": p}, alpha))
+
+
+def eps_randresp(p: float, delta: float) -> float:
+    """``dp_bank.get_eps_randresp(p, delta)`` (through its RDP)."""
+    from autodp import dp_bank
+    return float(dp_bank.get_eps_randresp(p, delta))
+
+
+def eps_randresp_optimal(p: float, delta: float) -> float:
+    """``dp_bank.get_eps_randresp_optimal(p, delta)``."""
+    from autodp import dp_bank
+    return float(dp_bank.get_eps_randresp_optimal(p, delta))
+
+
+def eps_laplace(b: float, delta: float) -> float:
+    """``dp_bank.get_eps_laplace(b, delta)`` (through its RDP)."""
+    from autodp import dp_bank
+    return float(dp_bank.get_eps_laplace(b, delta))
+
+
+def rdp_subsampled_pure_dp(eps: float, prob: float, alpha: float) -> float:
+    """``rdp_bank.RDP_subsampled_pureDP({'eps': eps, 'prob': prob}, alpha)``."""
+    from autodp import rdp_bank
+    return float(rdp_bank.RDP_subsampled_pureDP({"eps": eps, "prob": prob}, alpha))
+
+
+def rdp_inde_pate_gaussian(sigma: float, alpha: float) -> float:
+    """``rdp_bank.RDP_inde_pate_gaussian({'sigma': sigma}, alpha)``."""
+    from autodp import rdp_bank
+    return float(rdp_bank.RDP_inde_pate_gaussian({"sigma": sigma}, alpha))
+
+
+def rdp_truncated_cdp(rho: float, w: float, alpha: float) -> float:
+    """``rdp_bank.RDP_truncatedCDP({'rho': rho, 'w': w}, alpha)``."""
+    from autodp import rdp_bank
+    return float(rdp_bank.RDP_truncatedCDP({"rho": rho, "w": w}, alpha))
+
+
+def single_rdp_to_fdp_log(alpha: float, R: float, logx: float) -> float:
+    """``converter.single_rdp_to_fdp_and_fdp_grad_log(alpha, R)[0](logx)`` is log(1 - f(e^logx)): returned as
+    f = -expm1 of it (the trade-off value it encodes)."""
+    import math
+    return -math.expm1(float(converter.single_rdp_to_fdp_and_fdp_grad_log(alpha, R)[0](logx)))
+
+
+def rdp_to_fdp_log_zcdp(rho: float, logx: float) -> float:
+    """``converter.rdp_to_fdp_and_fdp_grad_log(lambda a: a * rho)[0](logx)`` (log(1 - f)), returned as f."""
+    import math
+    return -math.expm1(float(converter.rdp_to_fdp_and_fdp_grad_log(lambda a: a * rho)[0](logx)))
+
+
+def eps_rdp_subsampled_gaussian(prob: float, sigma: float, delta: float) -> float:
+    """``dp_bank.get_eps_rdp_subsampled(RDP_gaussian(sigma), delta, prob)`` (sampling without replacement, WBK19)."""
+    from autodp import dp_bank, rdp_bank
+    return float(dp_bank.get_eps_rdp_subsampled(lambda a: rdp_bank.RDP_gaussian({"sigma": sigma}, a), delta, prob))

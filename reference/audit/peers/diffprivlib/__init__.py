@@ -123,6 +123,7 @@ def audit(quick: bool = False, python: str | None = None) -> PeerResult:
             PEER.name, F_ACC, "BudgetAccountant as a filter: rounds allowed (homogeneous stream)",
             {"eps_g": eps_g, "delta_g": delta_g, "slack": slack, "eps": eps}, peer_output=f"{n_peer} rounds",
             truth=j, reproducer=repro))
+    _run_declared(res, quick, python)
     try:
         from dpbounds.audit.attack import attack
     except ImportError as e:
@@ -134,3 +135,15 @@ def audit(quick: bool = False, python: str | None = None) -> PeerResult:
     finally:
         f.close()
     return res
+
+
+def _run_declared(res: PeerResult, quick: bool, python: str | None) -> None:
+    """The declarations of :mod:`.declared` (BudgetAccountant.total) on the dpbounds.testing engine, their rows and
+    functions added to ``res``."""
+    from dpbounds.audit.engine import audit_declarations
+
+    from . import declared
+    sub = audit_declarations(declared, quick=quick, python=python)
+    res.functions = list(dict.fromkeys([*res.functions, *sub.functions]))
+    res.comparisons += sub.comparisons
+    res.notes += [n for n in sub.notes if n not in res.notes]

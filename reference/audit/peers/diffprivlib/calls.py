@@ -21,3 +21,15 @@ class BudgetFilter:
 
 def budget_filter(eps_g: float, delta_g: float, slack: float) -> BudgetFilter:
     return BudgetFilter(eps_g, delta_g, slack)
+
+
+def total_epsilon(eps: float, k: int, slack: float) -> float:
+    """``BudgetAccountant(slack=slack, spent_budget=[(eps, 0)] * k).total()[0]``."""
+    from diffprivlib.accountant import BudgetAccountant
+    return float(BudgetAccountant(slack=slack, spent_budget=[(eps, 0.0)] * int(k)).total()[0])
+
+
+def total_delta(di: float, k: int, slack: float) -> float:
+    """``BudgetAccountant(slack=slack, spent_budget=[(0.1, di)] * k).total()[1]``."""
+    from diffprivlib.accountant import BudgetAccountant
+    return float(BudgetAccountant(slack=slack, spent_budget=[(0.1, di)] * int(k)).total()[1])

@@ -25,7 +25,7 @@ def declarations():
                        {"q": 1.0, "sigma": 10.0, "k": 1000, "delta": 1e-5}),
              cites="Feldman, Shenfeld 2026, arXiv:2602.17284 (ICML 2026; version not stated in the package)",
              against="truth"),
-    ] + _configurable()
+    ] + _configurable() + _realizations() + _subsampling()
 
 
 def _configurable():
@@ -47,4 +47,50 @@ def _configurable():
              {"q": [1.0], "sigma": (0.5, 50.0), "k": (1, 1000), "eps_g": (0.0, 20.0)},
              examples=({"q": 1.0, "sigma": 2.0, "k": 10, "eps_g": 1.0}, {"q": 1.0, "sigma": 1.0, "k": 1, "eps_g": 0.5}),
              cites=fs, against="truth"),
+    ]
+
+
+def _realizations():
+    """The realization-based API (general_allocation_*) fed the Gaussian's own remove and add PLD realizations, and
+    the adaptive refinement over gaussian_allocation_pld, at the degenerate allocation num_steps = num_selected = 1
+    over k epochs: k-fold Gaussian, exactly sqrt(k)/sigma-GDP (DRS22 Cor. 3.3), so the q = 1 closed form is the
+    truth.  general_allocation_pld builds each direction with allocation_directional_pld over
+    geometric_allocation_pld_base_remove / _add and joins them with compose_full_pld (surface.json: declared_by)."""
+    fs = "Feldman, Shenfeld 2026, arXiv:2602.17284 (degenerate allocation = k-fold Gaussian)"
+    r = "PLD_accounting.random_allocation_api."
+    a = "PLD_accounting.adaptive_random_allocation.optimize_allocation_epsilon_range"
+    ex = ({"q": 1.0, "sigma": 2.0, "k": 10, "delta": 1e-6}, {"q": 1.0, "sigma": 1.0, "k": 1, "delta": 1e-5})
+    small = {**SGM_Q1, "k": (1, 100)}   # the adaptive refinement rebuilds the PLD pair until 1e-3 relative
+    calls = __name__ + ".calls:"
+    return [
+        decl(PEER.name, r + "general_allocation_epsilon (Gaussian realizations, num_steps = num_selected = 1)",
+             calls + "general_epsilon", "composition.sgm.eps", SGM_Q1, examples=ex, cites=fs, against="truth"),
+        decl(PEER.name, r + "general_allocation_delta (Gaussian realizations, num_steps = num_selected = 1)",
+             calls + "general_delta", "composition.sgm.delta",
+             {"q": [1.0], "sigma": (0.5, 50.0), "k": (1, 1000), "eps_g": (0.0, 20.0)},
+             examples=({"q": 1.0, "sigma": 2.0, "k": 10, "eps_g": 1.0}, {"q": 1.0, "sigma": 1.0, "k": 1, "eps_g": 0.5}),
+             cites=fs, against="truth"),
+        decl(PEER.name, r + "general_allocation_pld (Gaussian realizations, num_steps = num_selected = 1) "
+             "[.get_epsilon_for_delta]", calls + "general_pld_epsilon", "composition.sgm.eps", SGM_Q1,
+             examples=ex[:1], cites=fs, against="truth"),
+        decl(PEER.name, a + " (pld_builder=gaussian_allocation_pld, num_steps = num_selected = 1) .upper_bound",
+             calls + "adaptive_upper", "composition.sgm.eps", small, examples=ex, cites=fs, against="truth"),
+        decl(PEER.name, a + " (pld_builder=gaussian_allocation_pld, num_steps = num_selected = 1) .lower_bound",
+             calls + "adaptive_lower", "composition.sgm.eps", small, claim="lower", examples=ex, cites=fs,
+             against="truth"),
+    ]
+
+
+def _subsampling():
+    """subsample_pld on dp_accounting's PLD of the Gaussian mechanism: the Poisson-subsampled Gaussian, whose exact
+    eps is composition.sgm.eps (k = 1 and a few steps: where the certified bracket is cheap).  subsample_pld runs
+    subsample_pld_realization on each direction, the remove one through calc_pld_dual (surface.json: declared_by)."""
+    from .._common import K1_EPS_EXAMPLES
+    return [
+        decl(PEER.name, "PLD_accounting.subsample_pld.subsample_pld (from_gaussian_mechanism(sigma), q) "
+             "[.self_compose(k).get_epsilon_for_delta]", __name__ + ".calls:subsampled_gaussian_epsilon",
+             "composition.sgm.eps", {"q": (1e-3, 1.0), "sigma": (0.5, 20.0), "k": [1, 2, 3], "delta": (1e-10, 0.1)},
+             examples=(*K1_EPS_EXAMPLES, {"q": 0.01, "sigma": 1.0, "k": 1, "delta": 1e-5}),
+             cites="Feldman, Shenfeld 2026, arXiv:2602.17284, App. C, Algorithms 8-10 (PLD-dual subsampling)",
+             against="truth"),
     ]

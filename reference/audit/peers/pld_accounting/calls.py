@@ -54,3 +54,79 @@ def epsilon_from_pld(q: float, sigma: float, k: int, delta: float) -> float:
     _q_one(q)
     p, c = _degenerate(sigma, k, delta=delta)
     return float(r.gaussian_allocation_pld(params=p, config=c).get_epsilon_for_delta(delta))
+
+
+# ------------------------------------------------------------------ the realization API, subsampling, adaptive bounds
+
+def _gaussian_realizations(sigma: float):
+    """The remove and add PLD realizations of N(0, sigma^2) vs N(1, sigma^2) (sensitivity 1), built the way the
+    package's own docs build a base mechanism: dp_accounting's ``from_gaussian_mechanism`` (pessimistic, connect the
+    dots) converted with ``dp_accounting_pmf_to_pld_realization``."""
+    from dp_accounting.pld import privacy_loss_distribution as pld_mod
+    from PLD_accounting.dp_accounting_support import dp_accounting_pmf_to_pld_realization
+    pld = pld_mod.from_gaussian_mechanism(standard_deviation=sigma, sensitivity=1.0)
+    rem = dp_accounting_pmf_to_pld_realization(pmf=pld._pmf_remove)
+    add = dp_accounting_pmf_to_pld_realization(pmf=pld._pmf_add if pld._pmf_add is not None else pld._pmf_remove)
+    return rem, add
+
+
+def _general_kwargs(sigma: float, k: int):
+    from PLD_accounting import types as t
+    rem, add = _gaussian_realizations(sigma)
+    return {"num_steps": 1, "num_selected": 1, "num_epochs": int(k), "remove_realization": rem,
+            "add_realization": add, "config": t.AllocationSchemeConfig()}
+
+
+def general_epsilon(q: float, sigma: float, k: int, delta: float) -> float:
+    """``general_allocation_epsilon(delta, num_steps=1, num_selected=1, num_epochs=k, <the Gaussian's remove and add
+    realizations>, AllocationSchemeConfig())``: k-fold Gaussian (q must be 1)."""
+    from PLD_accounting import random_allocation_api as r
+    _q_one(q)
+    return float(r.general_allocation_epsilon(delta=delta, **_general_kwargs(sigma, k)))
+
+
+def general_delta(q: float, sigma: float, k: int, eps_g: float) -> float:
+    """``general_allocation_delta(epsilon=eps_g, ...)`` on the Gaussian's realizations (as general_epsilon)."""
+    from PLD_accounting import random_allocation_api as r
+    _q_one(q)
+    return float(r.general_allocation_delta(epsilon=eps_g, **_general_kwargs(sigma, k)))
+
+
+def general_pld_epsilon(q: float, sigma: float, k: int, delta: float) -> float:
+    """``general_allocation_pld(...)`` on the Gaussian's realizations, ``.get_epsilon_for_delta(delta)``."""
+    from PLD_accounting import random_allocation_api as r
+    _q_one(q)
+    return float(r.general_allocation_pld(**_general_kwargs(sigma, k)).get_epsilon_for_delta(delta))
+
+
+def _adaptive(sigma: float, k: int, delta: float):
+    from PLD_accounting import random_allocation_api as r
+    from PLD_accounting import types as t
+    from PLD_accounting.adaptive_random_allocation import optimize_allocation_epsilon_range
+    p = t.PrivacyParams(sigma=sigma, num_steps=1, num_selected=1, num_epochs=int(k), delta=delta)
+    return optimize_allocation_epsilon_range(params=p, target_accuracy=-1.0, pld_builder=r.gaussian_allocation_pld)
+
+
+def adaptive_upper(q: float, sigma: float, k: int, delta: float) -> float:
+    """``optimize_allocation_epsilon_range(PrivacyParams(sigma, 1, 1, k, delta=delta), target_accuracy=-1,
+    pld_builder=gaussian_allocation_pld).upper_bound`` (k-fold Gaussian; q must be 1)."""
+    _q_one(q)
+    return float(_adaptive(sigma, k, delta).upper_bound)
+
+
+def adaptive_lower(q: float, sigma: float, k: int, delta: float) -> float:
+    """The same ``optimize_allocation_epsilon_range(...)``'s ``lower_bound``."""
+    _q_one(q)
+    return float(_adaptive(sigma, k, delta).lower_bound)
+
+
+def subsampled_gaussian_epsilon(q: float, sigma: float, k: int, delta: float) -> float:
+    """``subsample_pld(pld=from_gaussian_mechanism(sigma), sampling_probability=q)`` (dp_accounting's Gaussian PLD,
+    subsampled by this package's PLD-dual method), composed k times (``self_compose``), ``get_epsilon_for_delta``."""
+    from dp_accounting.pld import privacy_loss_distribution as pld_mod
+    from PLD_accounting.subsample_pld import subsample_pld
+    base = pld_mod.from_gaussian_mechanism(standard_deviation=sigma, sensitivity=1.0)
+    out = subsample_pld(pld=base, sampling_probability=q)
+    if int(k) > 1:
+        out = out.self_compose(int(k))
+    return float(out.get_epsilon_for_delta(delta))

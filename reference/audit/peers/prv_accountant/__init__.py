@@ -22,6 +22,7 @@ from dpbounds.testing import Declaration
 
 from dpbounds.testing.declarations import Peer
 from .._common import SGM_DELTA, SGM_EPS, decl
+from .._refs import rr_rdp
 
 PEER = Peer(
     "prv_accountant",
@@ -139,17 +140,8 @@ def laplace_rdp_of_mu(mu, alpha):
                    rel_tol=Fraction(1, 10**30))
 
 
-def rr_rdp(eps, alpha):
-    """The Renyi curve of randomized response RR_eps, the PRV of ``PureDPMechanism(eps)`` (its privacy loss is +eps
-    with probability e^eps/(1 + e^eps), -eps otherwise): the registry's conversions.rr.rdp, certified."""
-    from dpbounds.evaluation.evaluate import enclose
-    return enclose("conversions.rr.rdp", {"eps": Fraction(eps), "alpha": Fraction(alpha)},
-                   rel_tol=Fraction(1, 10**30))
-
-
 gauss_rdp.ref_id = "prv_accountant.gauss_rdp (Mir17 Prop. 7)"  # type: ignore[attr-defined]
 laplace_rdp_of_mu.ref_id = "mechanisms.laplace.rdp (b = 1/mu)"  # type: ignore[attr-defined]
-rr_rdp.ref_id = "conversions.rr.rdp"  # type: ignore[attr-defined]
 
 _ORDERS = [1.01, 1.1, 1.5, 2, 3, 4.5, 8, 16, 32, 64]
 
