@@ -411,10 +411,9 @@ def dlap_parameter_pure(sensitivity: Any, eps: Any, sampling_prob: Any = 1):
         E = fraction_to_arb(_q(eps))
         v = (1 + (E.exp() - 1) / fraction_to_arb(_q(sampling_prob))).log() / fraction_to_arb(_q(sensitivity))
         return _arb_enclosure(v, "refs.dlap_parameter_pure")
+
+@_named("refs.rr_rdp", "The Renyi curve of randomized response RR_eps (privacy loss +eps with probability "
+        "e^eps/(1 + e^eps), -eps otherwise), the largest of any pure eps-DP pair at every order: the registry's "
+        "conversions.rr.rdp, certified.")
 def rr_rdp(eps, alpha):
-    """The Renyi curve of randomized response RR_eps (privacy loss +eps with probability e^eps/(1 + e^eps), -eps
-    otherwise), the largest of any pure eps-DP pair at every order: the registry's conversions.rr.rdp, certified."""
     return _enc("conversions.rr.rdp", eps=_q(eps), alpha=_q(alpha))
-
-
-rr_rdp.ref_id = "conversions.rr.rdp"  # type: ignore[attr-defined]

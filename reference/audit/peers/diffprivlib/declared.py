@@ -9,8 +9,12 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from dpbounds.testing.declarations import Peer
+
 from .._common import decl
-from . import PEER  # noqa: F401  (the package's Peer: these rows are diffprivlib's)
+
+#: the package's peer (named again here, not imported from it: the package imports this module)
+PEER = Peer("diffprivlib", dist="diffprivlib")
 
 KOV15 = "Kairouz, Oh, Viswanath 2015, arXiv:1311.0776v4, Thm 3.5"
 

@@ -134,7 +134,12 @@ def em_declarations():
     dom = {"eps_em": (0.01, 1.0), "k": (1, 1000), "eps_g": (0.0, 10.0), "m": [10, 50, 90], "n": [100]}
     ex = ({"eps_em": 0.1, "k": 500, "eps_g": 1.0, "m": 50, "n": 100},
           {"eps_em": 0.5, "k": 10, "eps_g": 0.5, "m": 10, "n": 100},
-          {"eps_em": 0.2, "k": 100, "eps_g": 2.0, "m": 50, "n": 100})
+          {"eps_em": 0.2, "k": 100, "eps_g": 2.0, "m": 50, "n": 100},
+          # found by the search: the FFT's floor of about 1e-15 against an exact delta of 1.7e-15 (upper) and 0
+          # (lower); and the error term of Thm 10 overflowing at k = 1000 (delta 6e123 upper, -6e123 lower)
+          {"eps_em": 0.5, "k": 1000, "eps_g": 0.0, "m": 10, "n": 100},
+          {"eps_em": 0.01, "k": 1, "eps_g": 10.0, "m": 10, "n": 100},
+          {"eps_em": 0.2, "k": 1000, "eps_g": 2.0, "m": 50, "n": 100})
     cites = ("Koskela, Jalko, Prediger, Honkela 2021, 'Tight differential privacy for discrete-valued mechanisms and "
              "for the subsampled Gaussian mechanism using FFT', AISTATS (arXiv:2006.07134), Thm 10 (error bound)")
     f = "fourier_accountant.experimental.exponential_mechanism."

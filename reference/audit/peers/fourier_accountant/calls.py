@@ -28,33 +28,29 @@ def delta_S(q: float, sigma: float, k: int, eps_g: float, nx: int = 1000000, L: 
 
 def epsilon_R_var(q: float, sigma: float, k: int, delta: float) -> float:
     """``compute_eps_var.get_epsilon_R(sigma_t=[sigma], q_t=[q], k=[k], target_delta=delta)`` (one phase)."""
-    import numpy as np
     from fourier_accountant import compute_eps_var
-    return float(compute_eps_var.get_epsilon_R(sigma_t=np.array([sigma]), q_t=np.array([q]), k=np.array([int(k)]),
+    return float(compute_eps_var.get_epsilon_R(sigma_t=[sigma], q_t=[q], k=[int(k)],
                                                target_delta=delta))
 
 
 def epsilon_S_var(q: float, sigma: float, k: int, delta: float) -> float:
     """``compute_eps_var.get_epsilon_S(...)`` (one phase)."""
-    import numpy as np
     from fourier_accountant import compute_eps_var
-    return float(compute_eps_var.get_epsilon_S(sigma_t=np.array([sigma]), q_t=np.array([q]), k=np.array([int(k)]),
+    return float(compute_eps_var.get_epsilon_S(sigma_t=[sigma], q_t=[q], k=[int(k)],
                                                target_delta=delta))
 
 
 def delta_R_var(q: float, sigma: float, k: int, eps_g: float) -> float:
     """``compute_delta_var.get_delta_R(sigma_t=[sigma], q_t=[q], k=[k], target_eps=eps_g)`` (one phase)."""
-    import numpy as np
     from fourier_accountant import compute_delta_var
-    return float(compute_delta_var.get_delta_R(sigma_t=np.array([sigma]), q_t=np.array([q]), k=np.array([int(k)]),
+    return float(compute_delta_var.get_delta_R(sigma_t=[sigma], q_t=[q], k=[int(k)],
                                                target_eps=eps_g))
 
 
 def delta_S_var(q: float, sigma: float, k: int, eps_g: float) -> float:
     """``compute_delta_var.get_delta_S(...)`` (one phase)."""
-    import numpy as np
     from fourier_accountant import compute_delta_var
-    return float(compute_delta_var.get_delta_S(sigma_t=np.array([sigma]), q_t=np.array([q]), k=np.array([int(k)]),
+    return float(compute_delta_var.get_delta_S(sigma_t=[sigma], q_t=[q], k=[int(k)],
                                                target_eps=eps_g))
 
 

@@ -82,12 +82,12 @@ def _realizations():
 
 
 def _subsampling():
-    """subsample_pld on dp_accounting's PLD of the Gaussian mechanism: the Poisson-subsampled Gaussian, whose exact
+    """subsample_pld on the package's own PLD of the Gaussian mechanism (mechanisms.gaussian_distribution): the Poisson-subsampled Gaussian, whose exact
     eps is composition.sgm.eps (k = 1 and a few steps: where the certified bracket is cheap).  subsample_pld runs
     subsample_pld_realization on each direction, the remove one through calc_pld_dual (surface.json: declared_by)."""
     from .._common import K1_EPS_EXAMPLES
     return [
-        decl(PEER.name, "PLD_accounting.subsample_pld.subsample_pld (from_gaussian_mechanism(sigma), q) "
+        decl(PEER.name, "PLD_accounting.subsample_pld.subsample_pld (mechanisms.gaussian_distribution(sigma), q) "
              "[.self_compose(k).get_epsilon_for_delta]", __name__ + ".calls:subsampled_gaussian_epsilon",
              "composition.sgm.eps", {"q": (1e-3, 1.0), "sigma": (0.5, 20.0), "k": [1, 2, 3], "delta": (1e-10, 0.1)},
              examples=(*K1_EPS_EXAMPLES, {"q": 0.01, "sigma": 1.0, "k": 1, "delta": 1e-5}),

@@ -59,15 +59,12 @@ def epsilon_from_pld(q: float, sigma: float, k: int, delta: float) -> float:
 # ------------------------------------------------------------------ the realization API, subsampling, adaptive bounds
 
 def _gaussian_realizations(sigma: float):
-    """The remove and add PLD realizations of N(0, sigma^2) vs N(1, sigma^2) (sensitivity 1), built the way the
-    package's own docs build a base mechanism: dp_accounting's ``from_gaussian_mechanism`` (pessimistic, connect the
-    dots) converted with ``dp_accounting_pmf_to_pld_realization``."""
-    from dp_accounting.pld import privacy_loss_distribution as pld_mod
-    from PLD_accounting.dp_accounting_support import dp_accounting_pmf_to_pld_realization
-    pld = pld_mod.from_gaussian_mechanism(standard_deviation=sigma, sensitivity=1.0)
-    rem = dp_accounting_pmf_to_pld_realization(pmf=pld._pmf_remove)
-    add = dp_accounting_pmf_to_pld_realization(pmf=pld._pmf_add if pld._pmf_add is not None else pld._pmf_remove)
-    return rem, add
+    """The remove and add PLD realizations of N(0, sigma^2) vs N(1, sigma^2) (sensitivity 1): the package's own
+    ``mechanisms.gaussian_distribution(scale=sigma)`` (DOMINATES), the same for both directions (the Gaussian's
+    privacy loss has the same law in both)."""
+    from PLD_accounting.mechanisms import gaussian_distribution
+    r = gaussian_distribution(scale=sigma)
+    return r, r
 
 
 def _general_kwargs(sigma: float, k: int):
@@ -121,12 +118,15 @@ def adaptive_lower(q: float, sigma: float, k: int, delta: float) -> float:
 
 
 def subsampled_gaussian_epsilon(q: float, sigma: float, k: int, delta: float) -> float:
-    """``subsample_pld(pld=from_gaussian_mechanism(sigma), sampling_probability=q)`` (dp_accounting's Gaussian PLD,
-    subsampled by this package's PLD-dual method), composed k times (``self_compose``), ``get_epsilon_for_delta``."""
-    from dp_accounting.pld import privacy_loss_distribution as pld_mod
-    from PLD_accounting.subsample_pld import subsample_pld
-    base = pld_mod.from_gaussian_mechanism(standard_deviation=sigma, sensitivity=1.0)
-    out = subsample_pld(pld=base, sampling_probability=q)
+    """``subsample_pld(pld=PrivacyLossDistribution(<the Gaussian's PMF>), sampling_probability=q)`` -- the PMF of
+    ``mechanisms.gaussian_distribution(scale=sigma)`` by the package's ``linear_dist_to_dp_accounting_pmf`` --
+    composed k times (``self_compose``), ``get_epsilon_for_delta``."""
+    from PLD_accounting.dp_accounting_support import linear_dist_to_dp_accounting_pmf
+    from PLD_accounting.mechanisms import gaussian_distribution
+    from PLD_accounting.subsample_pld import PrivacyLossDistribution, subsample_pld
+    from PLD_accounting.types import BoundType
+    pmf = linear_dist_to_dp_accounting_pmf(dist=gaussian_distribution(scale=sigma), bound_type=BoundType.DOMINATES)
+    out = subsample_pld(pld=PrivacyLossDistribution(pmf_remove=pmf), sampling_probability=q)
     if int(k) > 1:
         out = out.self_compose(int(k))
     return float(out.get_epsilon_for_delta(delta))
