@@ -73,13 +73,8 @@ class _State:
     limits: int = 0           # of the skipped: points the implementation's wrapper declares it cannot express
     exact_ulps: int | None = None  # the most ulps between an 'exact' value and its certified enclosure
     undecided: Any = None     # (example, outcome) of the first undecided example
-    seen: set[str] = field(default_factory=set)  # the points recorded (repr)
 
     def record(self, x: Any, out: Outcome | None) -> None:
-        key = repr(x)
-        if key in self.seen:  # a point judged again (hypothesis replays a failing example while shrinking) is
-            return            # one example, counted once
-        self.seen.add(key)
         if out is None:
             self.skipped += 1
             return
@@ -274,10 +269,13 @@ def _search(strategy: Any, evaluate: Callable[[Any], Outcome | None], state: _St
         explicit = [(x, evaluate(x)) for x in examples]
     finally:
         UNLIMITED.reset(token)
-    ex_skipped = sum(1 for _, out in explicit if out is None)  # explicit points count toward the budget, judged or not
-    memo: dict[str, Outcome | None] = {}  # each point judged once: hypothesis' replays reuse its outcome
+    memo: dict[str, Outcome | None] = {}  # each point judged and counted once: hypothesis' replays reuse its outcome
+    ex_skipped = 0  # explicit points count toward the budget, judged or not
     for x, out in explicit:
-        memo.setdefault(repr(x), out)
+        if repr(x) in memo:
+            continue
+        memo[repr(x)] = out
+        ex_skipped += out is None
         state.record(x, out)
         if out is not None and out.verdict in FAILING:
             state.take_witness(x, out)
