@@ -111,3 +111,23 @@ def test_every_committed_search_witness_names_a_declaration_the_audit_searches()
         if is_declarative(mod):
             keys |= {witness_key(d) for d in effective_declarations(mod)[0] if d is not None}
     assert sorted(set(known) - keys) == []
+
+
+def test_a_peer_raising_everywhere_is_not_judged_and_says_so(tmp_path):
+    f = tmp_path / "witnesses.json"
+    f.write_text(json.dumps({"version": 1, "witnesses": {}, "findings": []}))
+    rc, _, err = _audit("--adapter", "tests.fake_peers.always_raises", "--fail-on", "never")
+    assert rc == 2 and "not judged" in err and "fake_always_raises.eps_of" in err, err  # exit 2 says why
+
+
+def test_a_recorded_error_finding_still_present_passes_expect_findings(tmp_path):
+    f = tmp_path / "witnesses.json"
+    rc, _, err = _audit("--adapter", "tests.fake_peers.always_raises", "--witnesses", str(f), "--record-findings")
+    assert [x["verdict"] for x in json.loads(f.read_text())["findings"]] == ["error", "error"], err
+    rc, _, err = _audit("--adapter", "tests.fake_peers.always_raises", "--witnesses", str(f), "--expect-findings")
+    assert rc == 0, err  # the recorded finding (the peer raises) is still there: no change, nothing to do
+    data = json.loads(f.read_text())
+    data["findings"] = []
+    f.write_text(json.dumps(data))
+    rc, _, err = _audit("--adapter", "tests.fake_peers.always_raises", "--witnesses", str(f), "--expect-findings")
+    assert rc == 1 and "new finding" in err, err

@@ -518,9 +518,11 @@ def summary_counts(results: list[PeerResult]) -> dict[str, int]:
     return {k: v for k, v in counts.items() if v}
 
 
-def not_judged(results: list[PeerResult]) -> list[str]:
+def not_judged(results: list[PeerResult], expected: frozenset[tuple[str, str]] = frozenset()) -> list[str]:
     """What prevented judging, one line each: an adapter that did not run, rows that are ours to fix
-    (``adapter-error``) or cut short by the clock (``incomplete``)."""
+    (``adapter-error``) or cut short by the clock (``incomplete``), a function on which the peer raised every time.
+    ``expected``: (peer, function) pairs whose errors are recorded findings (``--expect-findings``): a peer that
+    raises on every input there is the recorded finding, still present, not a gap in the judging."""
     out = [f"{r.peer}: the adapter did not run: {r.reason}" for r in results if r.status == "error"]
     for r in results:
         for c in r.comparisons:
@@ -538,7 +540,7 @@ def not_judged(results: list[PeerResult]) -> list[str]:
             ok = s.get("verdict") not in ("error", *NOT_JUDGED) and s.get("examples", 1) != 0
             verdicts.setdefault(str(s.get("function")), []).append(s.get("verdict") if ok else "error")
         for fn, vs in verdicts.items():
-            if all(v == "error" for v in vs):
+            if all(v == "error" for v in vs) and (r.peer, fn) not in expected:
                 out.append(f"{r.peer} `{fn}`: nothing judged: every row is an error (the peer raised or returned "
                            "no number on every input)"[:400])
     return list(dict.fromkeys(out))

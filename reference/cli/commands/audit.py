@@ -165,6 +165,19 @@ def run(args) -> int:
             sys.stderr.write(line + "\n")
         if problems:
             return 1
-        from dpbounds.audit.run import not_judged
-        return 2 if not_judged(results) else 0  # the recorded findings are expected: a change fails, or no judging
-    return exit_status(results, args.fail_on)
+        from dpbounds.audit.expect import expected_errors
+        # the recorded findings are expected: a change fails (1), or a gap in the judging (2)
+        return 2 if _say_not_judged(results, expected_errors(args.witnesses)) else 0
+    status = exit_status(results, args.fail_on)
+    if status == 2:
+        _say_not_judged(results)
+    return status
+
+
+def _say_not_judged(results, expected=frozenset()) -> int:
+    """Exit 2 says why: each thing that could not be judged, one line on stderr; how many."""
+    from dpbounds.audit.run import not_judged
+    lines = not_judged(results, expected)
+    for line in lines:
+        sys.stderr.write(f"dpbounds audit: not judged: {line}\n")
+    return len(lines)
