@@ -244,3 +244,48 @@ def test_declarations_with_the_same_search_are_searched_once(tmp_path):
         assert s["verdict"] == "unsound" and s["witness"] == {"rho": 5e-7, "delta": 1e-6}  # replayed
     finally:
         del sys.modules[mod.__name__]
+
+
+def test_explicit_examples_keep_one_peer_interpreter_open_at_a_time(monkeypatch):
+    """A peer in its own interpreter: each call's interpreter is closed after that call's examples, so a peer with
+    many calls does not keep one idle interpreter per call open until the end (memory is bounded)."""
+    import dataclasses
+
+    from dpbounds.audit.engine import example_rows
+    from dpbounds.testing import declarations as decl_mod
+    from tests.fake_peers import declared
+
+    live, peak = set(), [0]
+
+    class Counting(decl_mod.Remote):
+        def __init__(self, *a, **k):
+            super().__init__(*a, **k)
+            live.add(id(self))
+            peak[0] = max(peak[0], len(live))
+
+        def close(self):
+            live.discard(id(self))
+            super().close()
+
+    monkeypatch.setattr(decl_mod, "Remote", Counting)
+    (d,) = declared.declarations()
+    ds = [dataclasses.replace(d, function=f"fake.{name}", call=f"tests.fake_peers.declared_calls:{name}",
+                              examples=d.examples[:1]) for name in ("eps", "eps_again", "eps_once_more")]
+    rows = example_rows("fake_declared", ds, python=sys.executable)
+    assert len(rows) == 3 and all(r.verdict in ("exact", "conservative") for r in rows), rows
+    assert peak[0] == 1 and not live  # one at a time, none left open
+
+
+def test_a_search_that_cannot_run_still_checks_the_laws(monkeypatch):
+    """The laws need no reference: when the search raises (ours: adapter-error), the task still carries the laws'
+    result, so a peer's law violation is not hidden behind our error."""
+    from dpbounds.audit.engine import search_task
+    from dpbounds.testing import declarations as decl_mod
+
+    def broken(*a, **k):
+        raise RuntimeError("planted: the reference could not be set up")
+
+    monkeypatch.setattr(decl_mod, "run_declaration", broken)
+    out = search_task("tests.fake_peers.declared", 0, 0, 2.0, 20, None, [])
+    assert out["verdict"] == "adapter-error" and "planted" in out["detail"]
+    assert out["laws"] and out["laws"]["examples"] > 0 and out["laws"]["verdict"] in ("consistent", "inconsistent")

@@ -139,63 +139,76 @@ def _peer_fn(decl: Any, python: str | None, remotes: dict[str, Any]) -> Callable
 def example_rows(peer: str, decls: list[Any], python: str | None = None) -> list[Comparison]:
     """One row per explicit example of each call: the peer's value judged against every declaration of that call
     (conversions; a filter's or odometer's example stream becomes one row of its per-stream check)."""
-    from dpbounds.testing.checks import _conversion_reproducer, peer_args
-    from dpbounds.testing.oracle import Undecided
-    from dpbounds.spec import DomainError
     groups: dict[tuple[str, str, str], list[Any]] = {}
     for d in decls:
         groups.setdefault((str(d.call), d.function, d.check), []).append(d)
     rows: list[Comparison] = []
     remotes: dict[str, Any] = {}
+    last = {call: i for i, (call, _, _) in enumerate(groups)}  # a call's interpreter is closed after its last group
     try:
-        for (call, function, check), ds in groups.items():
+        for i, ((call, function, check), ds) in enumerate(groups.items()):
             if ds[0].kind != "conversion":
                 rows += _stream_rows(peer, ds, python)
                 continue
-            fn = _peer_fn(ds[0], python, remotes)
-            seen: list[dict[str, Any]] = []
-            for d in ds:
-                for e in d.examples:
-                    if dict(e) not in seen:
-                        seen.append(dict(e))
             try:
-                oracles = [(d, _oracle(d)) for d in ds]
-            except Exception as e:  # noqa: BLE001 - a reference that cannot be set up is this call's row, not a crash
-                rows.append(Comparison(peer, function, check or "value", {}, error_class="adapter-error",
-                                       error=f"the reference could not be set up: {type(e).__name__}: {e}"[:400]))
-                continue
-            for point in seen:
-                inputs = {k: _text(v) for k, v in point.items()}
-                first = oracles[0]
-                try:
-                    pv = _as_float(fn(**peer_args(point)))
-                except Exception as e:  # noqa: BLE001 - the peer's failure is a row (ours when our wrapper raised)
-                    from dpbounds.testing.results import raised_by
-                    if raised_by(e) == "limit":  # an input the wrapper declares it cannot express: not judged
-                        continue
-                    row = error_comparison(peer, function, check or "value", inputs, e, _repro(first, fn, point, None))
-                    row.call = call
-                    rows.append(row)
-                    continue
-                c = Comparison(peer, function, check or "value", inputs, peer_value=pv, call=call)
-                for d, o in oracles:
-                    if point not in [dict(x) for x in d.examples]:
-                        continue
-                    try:
-                        enc, j = o.certified(point, pv, _description(d, o))
-                    except (DomainError, Undecided) as e:
-                        c.error, c.error_class = f"the reference could not be evaluated: {e}", "adapter-error"
-                        break
-                    role = "formula" if d.against == "cited" else "truth"
-                    j.role = role
-                    setattr(c, role, j)
-                    if not c.reproducer or role == "formula":
-                        c.reproducer = _conversion_reproducer(fn, d.reference, point, o.fixed, d.claim, j.verdict,
-                                                              pv, enc, j.detail)
-                rows.append(c)
+                rows += _conversion_rows(peer, call, function, check, ds, python, remotes)
+            finally:
+                if last[call] == i and call in remotes:
+                    remotes.pop(call).close()  # no idle interpreter per call piles up over a peer's many calls
     finally:
         for r in remotes.values():
             r.close()
+    return rows
+
+
+def _conversion_rows(peer: str, call: str, function: str, check: str, ds: list[Any], python: str | None,
+                     remotes: dict[str, Any]) -> list[Comparison]:
+    """The rows of one call's explicit examples, each judged against every declaration of that call."""
+    from dpbounds.testing.checks import _conversion_reproducer, peer_args
+    from dpbounds.testing.oracle import Undecided
+    from dpbounds.spec import DomainError
+    rows: list[Comparison] = []
+    fn = _peer_fn(ds[0], python, remotes)
+    seen: list[dict[str, Any]] = []
+    for d in ds:
+        for e in d.examples:
+            if dict(e) not in seen:
+                seen.append(dict(e))
+    try:
+        oracles = [(d, _oracle(d)) for d in ds]
+    except Exception as e:  # noqa: BLE001 - a reference that cannot be set up is this call's row, not a crash
+        rows.append(Comparison(peer, function, check or "value", {}, error_class="adapter-error",
+                               error=f"the reference could not be set up: {type(e).__name__}: {e}"[:400]))
+        return rows
+    for point in seen:
+        inputs = {k: _text(v) for k, v in point.items()}
+        first = oracles[0]
+        try:
+            pv = _as_float(fn(**peer_args(point)))
+        except Exception as e:  # noqa: BLE001 - the peer's failure is a row (ours when our wrapper raised)
+            from dpbounds.testing.results import raised_by
+            if raised_by(e) == "limit":  # an input the wrapper declares it cannot express: not judged
+                continue
+            row = error_comparison(peer, function, check or "value", inputs, e, _repro(first, fn, point, None))
+            row.call = call
+            rows.append(row)
+            continue
+        c = Comparison(peer, function, check or "value", inputs, peer_value=pv, call=call)
+        for d, o in oracles:
+            if point not in [dict(x) for x in d.examples]:
+                continue
+            try:
+                enc, j = o.certified(point, pv, _description(d, o))
+            except (DomainError, Undecided) as e:
+                c.error, c.error_class = f"the reference could not be evaluated: {e}", "adapter-error"
+                break
+            role = "formula" if d.against == "cited" else "truth"
+            j.role = role
+            setattr(c, role, j)
+            if not c.reproducer or role == "formula":
+                c.reproducer = _conversion_reproducer(fn, d.reference, point, o.fixed, d.claim, j.verdict,
+                                                      pv, enc, j.detail)
+        rows.append(c)
     return rows
 
 
@@ -436,7 +449,10 @@ def search_task(module: str, index: int, seed: int, seconds: float, max_examples
         return {"declaration": index, "key": witness_key(decl), "function": decl.function, "seed": seed,
                 "reference": _ref_id(decl.reference) or str(decl.reference), "verdict": "adapter-error", "examples": 0,
                 "margin": None, "witness": {"error": msg}, "peer_value": msg, "enclosure": None, "detail": msg,
-                "reproducer": "", "row": to_wire(row)}
+                "reproducer": "", "row": to_wire(row),
+                # the laws need no reference: a search that could not run (ours) does not also hide the peer's
+                # law violations
+                "laws": laws_json(decl, python=python, seconds=laws_cap(seconds), seed=seed)}
     out = r.as_json()
     out["row"] = to_wire(r.row)  # the witness's row (CheckResult.row), across the process boundary as JSON
     out["laws"] = laws_json(decl, python=python, seconds=laws_cap(seconds), seed=seed)

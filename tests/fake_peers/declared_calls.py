@@ -11,6 +11,9 @@ def eps(rho, delta):
     return math.nextafter(v * (1 + 1e-13), math.inf)
 
 
+eps_again = eps_once_more = eps  # the same function under other names: three calls, three peer interpreters
+
+
 class _ExtraRound:
     """A float basic-composition filter that checks the budget before adding the round (one round too many)."""
 
