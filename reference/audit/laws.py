@@ -23,7 +23,27 @@ spent      (a budget spent by k charges of x) >= 0; non-decreasing in k and x
 remaining  (a budget left after n spends) >= 0; non-increasing in n and in the spend; non-decreasing in the total
 =========  =======================================================================================================
 
-and, for every quantity, ``terminates`` and ``no_crash``.  The monotonicity laws are those of the true quantities
+and, for every quantity, ``terminates`` and ``no_crash``.
+
+A filter or an odometer is checked through one number of a stream (:func:`stream_value`): ``k`` rounds charging
+``<cost>`` each, then one round charging ``last_<cost>``, from a fresh object built with the budget inputs.  For a
+filter the number is how many rounds it lets run (the rounds before its first HALT, 0 to k + 1); for an odometer
+the running value it reports after the last round.  Laws (for the references in :data:`MONOTONE_STREAMS`, each a
+non-decreasing function of the per-round costs compared with the budget -- the spec entries' ``halt`` and
+``monotone``: basic composition, Rogers, Roth, Ullman, Vadhan, NIPS 2016, arXiv:1605.08294v3, Thm 3.4; the zCDP
+filter, Feldman, Zrnic, NeurIPS 2021, arXiv:2008.11193 (an early revision), Remark 4.4):
+
+=========  =======================================================================================================
+filter     rounds allowed non-increasing in each cost (a stream that HALTs keeps HALTing when a round's cost
+           grows) and in the last round's cost, non-decreasing in the budget
+odometer   finite, >= 0; non-decreasing in each cost, in the last round's cost and in k (more rounds never spend
+           less)
+=========  =======================================================================================================
+
+A float implementation obeys them exactly, not only to a tolerance: IEEE rounding is monotone, so a sum of costs
+rounded at each step is non-decreasing in every cost, and comparing it with the budget is monotone in both; a
+decision that flips back as a cost grows is no rounding.  The costs searched are positive (a zero-cost round is an
+input some filters refuse with an error, which a filter wrapper reports as HALT).  The monotonicity laws are those of the true quantities
 (Dong, Roth, Su 2019, arXiv:1905.02383v3, Sec. 2: a trade-off curve is non-increasing; composition and
 subsampling can only lose privacy as k and q grow, Gaussian noise only gain it as sigma grows); an accountant's
 float output obeys them to within its own stated error (``rtol``: the relative tolerance per peer,
@@ -37,7 +57,10 @@ so that the edges where the trackers' bugs live (delta -> 0 and 1, alpha -> 1, q
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import math
+from fractions import Fraction
 from typing import Any, Mapping
 
 from dpbounds.testing.declarations import Declaration, Remote, resolve_call
@@ -120,10 +143,13 @@ def quantity(decl: Declaration) -> str | None:
 
 
 def laws_for(decl: Declaration) -> list[str]:
-    """The laws ``decl``'s quantity obeys over its inputs (module docstring); [] for a filter or an odometer or an
-    unknown quantity."""
+    """The laws ``decl``'s quantity obeys over its inputs (module docstring); for a filter or an odometer, the laws of
+    its stream value over :func:`stream_inputs`; [] for an unknown quantity or a stream whose reference is not in
+    :data:`MONOTONE_STREAMS`."""
+    if decl.kind != "conversion":
+        return _stream_laws(decl)
     what = quantity(decl)
-    if decl.kind != "conversion" or what is None:
+    if what is None:
         return []
     names = list(decl.inputs)
     out = ["terminates", "no_crash", "not_nan"]
@@ -269,6 +295,9 @@ def run_laws(decl: Declaration, *, python: str | None = None, seconds: float = 6
     laws = laws_for(decl)
     if not laws:
         return None
+    if decl.kind != "conversion":
+        return _run_stream_laws(decl, laws, python=python, seconds=seconds, seed=seed, max_examples=max_examples,
+                                call_seconds=call_seconds)
     inputs = widened(decl.inputs, quantity(decl), decl.peer, str(decl.call).partition(":")[2])
     rtol = RTOL.get(decl.peer, DEFAULT_RTOL)
     if python:
@@ -281,6 +310,174 @@ def run_laws(decl: Declaration, *, python: str | None = None, seconds: float = 6
                           examples=tuple(decl.examples))
     finally:
         runner.close()
+
+
+# ------------------------------------------------------------------------------------------------ filters, odometers
+
+#: the references of the filters and odometers whose stream laws hold (module docstring): each decides or reports
+#: a non-decreasing function of the per-round costs against its budget
+MONOTONE_STREAMS = ("rruv16.thm3_4.filter", "rruv16.thm3_4.odometer", "fz21.remark4_4")
+#: the longest stream a stream law builds: k rounds (1 <= k <= STREAM_ROUNDS) and the last one
+STREAM_ROUNDS = 16
+#: the smallest per-round cost searched for a filter (module docstring: a zero-cost round is not searched)
+MIN_COST = 1e-9
+
+
+def _stream_laws(decl: Declaration) -> list[str]:
+    ref = decl.reference if isinstance(decl.reference, str) else getattr(decl.reference, "ref_id", None)
+    if ref not in MONOTONE_STREAMS:
+        return []
+    inputs = stream_inputs(decl)
+    costs = list(decl.costs)
+    if decl.kind == "filter":
+        out = ["terminates", "no_crash"]
+        mono = [f"nonincreasing:{c}" for c in costs] + [f"nonincreasing:last_{c}" for c in costs] + \
+            [f"nondecreasing:{b}" for b in (decl.budget or {}) if _varies(inputs[b])]
+    else:
+        out = ["terminates", "no_crash", "not_nan", "finite", "nonnegative"]
+        mono = [f"nondecreasing:{c}" for c in costs] + [f"nondecreasing:last_{c}" for c in costs] + ["nondecreasing:k"]
+    return out + mono
+
+
+def stream_inputs(decl: Declaration) -> dict[str, Any]:
+    """The domain a filter's or an odometer's stream laws search: each budget parameter over its declared domain
+    (else its budget value alone), each cost (``<cost>`` for the k rounds, ``last_<cost>`` for the last one) over
+    its declared domain, else (MIN_COST, the largest budget), and ``k`` in 1..STREAM_ROUNDS."""
+    budget = {b: float(Fraction(str(v))) for b, v in (decl.budget or {}).items()}
+    out: dict[str, Any] = {}
+    for b, v in budget.items():
+        out[b] = decl.inputs.get(b, [v])
+    top = max((float(d[1]) if isinstance(d, tuple) else max(d) for d in out.values()), default=1.0)
+    for c in decl.costs:
+        dom = decl.inputs.get(c, (MIN_COST, top))
+        if decl.kind == "filter" and isinstance(dom, tuple):
+            dom = (max(float(dom[0]), MIN_COST), float(dom[1]))
+        out[c] = out["last_" + c] = dom
+    out["k"] = (1, STREAM_ROUNDS)
+    return out
+
+
+def _stream_rounds(costs: tuple[str, ...], inputs: Mapping[str, Any]) -> tuple[dict[str, Any], list[dict[str, float]]]:
+    """(budget, rounds) of a stream point: k rounds of the costs, then one of the last_ costs."""
+    k = int(inputs["k"])
+    budget = {n: v for n, v in inputs.items() if n != "k" and n not in costs and not n.startswith("last_")}
+    rounds = [{c: float(inputs[c]) for c in costs}] * k + [{c: float(inputs["last_" + c]) for c in costs}]
+    return budget, rounds
+
+
+def _stream_number(kind: str, answers: list[Any]) -> float:
+    """A filter's decisions -> the rounds before its first HALT; an odometer's running values -> the last one."""
+    if kind == "filter":
+        n = 0
+        for d in answers:
+            if not d:
+                break
+            n += 1
+        return float(n)
+    v = answers[-1]
+    return float(v) if not isinstance(v, str) or v not in ("inf", "-inf", "nan") else float(v)
+
+
+def stream_value(kind: str, call: Any, costs: tuple[str, ...], **inputs: Any) -> float:
+    """The number a stream law judges (module docstring), computed in this interpreter: ``call(**budget)`` fed k
+    rounds of the costs and one of the last_ costs -- a filter's rounds before its first HALT, an odometer's value
+    after the last round."""
+    budget, rounds = _stream_rounds(tuple(costs), inputs)
+    obj = resolve_call(call)(**budget)
+    answers: list[Any] = []
+    for r in rounds:
+        if kind == "filter":
+            answers.append(bool(obj.try_spend(**r)))
+            if not answers[-1]:
+                break
+        else:
+            v = obj.step(**r)
+            answers.append(obj.value() if v is None and callable(getattr(obj, "value", None)) else v)
+    return _stream_number(kind, answers)
+
+
+class StreamRunner:
+    """A filter's or an odometer's stream value (:func:`stream_value`) as a :func:`check_laws` runner: in a forked
+    worker of this interpreter, or (``python``) in the peer's own, one stream per call."""
+
+    def __init__(self, decl: Declaration, python: str | None) -> None:
+        self.kind, self.costs = decl.kind, tuple(decl.costs)
+        self.remote = Remote(python, str(decl.call), timeout=None) if python else None
+        self.local = None if python else Forked(functools.partial(stream_value, self.kind, decl.call, self.costs))
+        self.fn = _stream_label(decl)
+
+    def call(self, inputs: Mapping[str, Any], timeout: float | None) -> tuple[str, Any]:
+        if self.local is not None:
+            return self.local.call(inputs, timeout)
+        assert self.remote is not None
+        budget, rounds = _stream_rounds(self.costs, inputs)
+        self.remote.timeout = timeout
+        try:
+            r = self.remote.batch([{"op": self.kind, "budget": budget, "rounds": rounds}])[0]
+        except Unjudged:
+            return ("timeout", None)
+        except RuntimeError as e:
+            return ("raise", f"RuntimeError: the peer's interpreter: {e}")
+        if "error" in r:
+            return ("raise", str(r["error"]))
+        return ("ok", _stream_number(self.kind, r["ok"]))
+
+    def close(self) -> None:
+        if self.remote is not None:
+            self.remote.close()
+        if self.local is not None:
+            self.local.close()
+
+
+def _stream_label(decl: Declaration) -> Any:
+    """A stand-in named for the declaration's call (the LawResult's function name)."""
+    def f(**_: Any) -> None:
+        return None
+    call = decl.call if isinstance(decl.call, str) else f"{decl.call.__module__}:{decl.call.__qualname__}"
+    f.__module__, _, f.__qualname__ = call.partition(":")
+    f.__qualname__ += f".<{decl.kind} stream>"  # not importable by that name: the reproducer binds fn itself
+    return f
+
+
+def _stream_header(decl: Declaration) -> str:
+    """The reproducer's lines that bind ``fn`` to the stream value of ``decl``."""
+    call = decl.call if isinstance(decl.call, str) else f"{decl.call.__module__}:{decl.call.__qualname__}"
+    costs = ", ".join(repr(c) for c in decl.costs)
+    return ("from functools import partial\nfrom dpbounds.audit.laws import stream_value\n"
+            f"# {decl.kind} {call}: k rounds of ({costs}), then one of last_<cost>; "
+            + ("the rounds it lets run (before its first HALT)\n" if decl.kind == "filter" else
+               "its running value after the last round\n")
+            + f"fn = partial(stream_value, {decl.kind!r}, {call!r}, ({costs},))")
+
+
+def _run_stream_laws(decl: Declaration, laws: list[str], *, python: str | None, seconds: float, seed: int,
+                     max_examples: int | None, call_seconds: float) -> LawResult:
+    inputs = stream_inputs(decl)
+    runner = StreamRunner(decl, python)
+    budget = {b: float(Fraction(str(v))) for b, v in (decl.budget or {}).items()}
+    top = max(budget.values(), default=1.0)
+    cost = {c: min(max(top / 10, _lo(inputs[c])), _hi(inputs[c])) for c in decl.costs}
+    example = {**budget, **cost, **{"last_" + c: v for c, v in cost.items()}, "k": 10}
+    try:
+        r = check_laws(runner, inputs=inputs, laws=laws, seconds=seconds, seed=seed, max_examples=max_examples,
+                       call_seconds=call_seconds, rtol=0.0, examples=(example,))
+    finally:
+        runner.close()
+    head = _stream_header(decl)
+
+    def fix(text: str) -> str:  # the second line binds fn (dpbounds.testing.laws' reproducer header)
+        lines = text.split("\n")
+        return "\n".join(lines[:1] + [head] + lines[2:]) if len(lines) > 1 else text
+    return dataclasses.replace(r, violations=tuple(dataclasses.replace(v, reproducer=fix(v.reproducer))
+                                                   for v in r.violations))
+
+
+def _lo(dom: Any) -> float:
+    return float(dom[0]) if isinstance(dom, tuple) else float(min(dom))
+
+
+def _hi(dom: Any) -> float:
+    return float(dom[1]) if isinstance(dom, tuple) else float(max(dom))
 
 
 def laws_json(decl: Declaration, *, python: str | None, seconds: float, seed: int,
