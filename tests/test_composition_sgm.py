@@ -325,7 +325,7 @@ def test_power_path_and_squarings_agree():
     h = F(1, 400)
     plan = S._power_plan(q, s, k, float(d), None, 1e-3)
     a = S.bracket(q, s, k, h, power=plan)
-    b = S.bracket(q, s, k, h, budget=5e-11, delta_hint=1e-5)
+    b = S.bracket(q, s, k, h, budget=5e-11)
     la, ha = a.eps(d)
     lb, hb = b.eps(d)
     assert max(la, lb) <= min(ha, hb)

@@ -22,11 +22,12 @@ and delta(eps) = max(delta_rem, delta_add).  Every step is an inequality proved 
   dpbounds.evaluation.np_special, every + - * / rounded outward; e^{loss} on the grid from two arb tables.
 * For a grid pair the k-fold divergence is V(m) = sum_s m^{*k}(s) (1 - e^{eps - s})_+ (+ the +oo mass), which is
   nondecreasing in every mass m(i) >= 0: elementwise upper (lower) masses give an upper (lower) bound.  The k-fold
-  convolution is repeated squaring; each convolution either the direct sum (every output entry a sum of
-  nonnegative products with relative error at most gamma_n = n u / (1 - n u) plus an absolute n 2^-1020) or, for
-  long inputs, our radix-2 FFT with Higham's a-priori bound (dpbounds.evaluation.fftconv), untilted and tilted by
-  +-theta so that its absolute error is relative to the masses where delta is read, plus Chernoff caps
-  (:func:`_fft_bounds`) -- rounded outward after every convolution.  Tails of the partial sums below a mass tau
+  convolution is either one transform (:func:`power_compose`: the grid tilted, its k-th power taken in the Fourier
+  domain with Higham's a-priori bound carried through the power, Chernoff bounds for the mass outside the window)
+  or repeated squaring, each convolution the direct sum (every output entry a sum of nonnegative products with
+  relative error at most gamma_n = n u / (1 - n u) plus an absolute n 2^-1020) or, for long inputs, our blocked
+  radix-2 FFT with per-block-pair error bounds (dpbounds.evaluation.fftconv) -- rounded outward after every
+  convolution.  Tails of the partial sums below a mass tau
   are moved to the window's bottom point / to +oo (upper) or dropped (lower): loss rounded up, or P-mass lowered;
   for eps(delta) tau grows with the partial sum's number of steps within a budget of the width asked
   (:func:`self_compose`).
@@ -728,14 +729,11 @@ def work_limit(products: float | None):
         _WORK_LIMIT[0] = old
 
 
-def convolve(a: GridPLD, b: GridPLD, tau: float = TAU, theta: float | None = None,
-             junk: float | None = None, tau_bottom: float | None = None) -> GridPLD:
+def convolve(a: GridPLD, b: GridPLD, tau: float = TAU) -> GridPLD:
     """The (upper or lower) masses of the sum of independent losses, rounded outward, tails truncated.
 
-    With ``theta`` (a tilt >= 0, see :func:`_fft_bounds`) and both inputs long (_FFT_MIN, _FFT_WORK), the
-    convolution is the certified FFT's -- unless ``junk`` is given and the FFT's a-priori error bound, summed over
-    the output, would exceed it (its absolute error adds mass to an upper bound: the direct sum's error is
-    relative); otherwise the direct sum below.
+    Both inputs long (_FFT_MIN, _FFT_WORK): the blocked FFT with its per-block-pair error bounds
+    (dpbounds.evaluation.fftconv.blocked_convolution); otherwise the direct sum below.
 
     Error bound (Higham, Accuracy and Stability of Numerical Algorithms, 2nd ed., eq. (3.4) and Lemma 3.1): a sum
     of n nonnegative products evaluated in floating point in any order, with or without fused multiply-adds, is
@@ -756,10 +754,7 @@ def convolve(a: GridPLD, b: GridPLD, tau: float = TAU, theta: float | None = Non
     else:
         with arb_prec(_BITS):
             org = dict(shift=a.origin() + b.origin())
-    if theta is not None and min(a.m.size, b.m.size) > _FFT_MIN and a.m.size * b.m.size > _FFT_WORK and \
-            (junk is None or _fft_junk(a.m, b.m) <= junk):
-        c = _fft_bounds(a, b, theta)
-    elif _BLOCKED and min(a.m.size, b.m.size) > _FFT_MIN and float(a.m.size) * float(b.m.size) > _FFT_WORK:
+    if _BLOCKED and min(a.m.size, b.m.size) > _FFT_MIN and float(a.m.size) * float(b.m.size) > _FFT_WORK:
         from dpbounds.evaluation.fftconv import blocked_convolution
         sq = b is a or (b.m is a.m)
         blk = max(256, 1 << max(0, (min(a.m.size, b.m.size) // 48 - 1).bit_length()))
@@ -782,99 +777,11 @@ def convolve(a: GridPLD, b: GridPLD, tau: float = TAU, theta: float | None = Non
         g = GridPLD(a.h, a.off + b.off, c, inf, True, **org)
     else:
         g = GridPLD(a.h, a.off + b.off, c, 0.0, False, a.dropped + b.dropped, **org)
-    return _truncate(g, tau, tau_bottom)
+    return _truncate(g, tau)
 
 
-#: tilts of the Chernoff caps on the upper side (multiples of theta): they trim the FFT's absolute error
-#: beyond both ends of the support, so the tails can be truncated as on the direct path
-_CAP_TILTS = (-16.0, -4.0, 4.0, 16.0)
-
-
-def _tilt_tables(na: int, nb: int, th_f: float, h: Fraction, sq: bool):
-    """(ta, tb, back) as (lo, hi) float bounds: ta_i = e^{th h (i - ra)}, tb likewise, back_j = e^{th h (ra + rb - j)},
-    with ra, rb the top indices (th > 0) or 0 (th < 0), so that ta, tb <= 1: slices of one grid of e^{th h m}."""
-    n = na + nb - 1
-    with arb_prec(_BITS):
-        th = _a(Fraction(th_f)) * _a(h)
-        lo, hi = _exp_grid(-(n - 1) * th, th, 2 * n - 1)       # index m + n - 1 holds e^{th h m}, |m| < n
-
-    def sl(m0: int, m1: int, rev: bool = False):
-        a_, b_ = lo[m0 + n - 1:m1 + n], hi[m0 + n - 1:m1 + n]
-        return (a_[::-1], b_[::-1]) if rev else (a_, b_)
-
-    if th_f > 0:
-        ta, tb = sl(-(na - 1), 0), sl(-(nb - 1), 0)
-        back = sl(0, n - 1, rev=True)             # back_j = e^{th h (n - 1 - j)}
-    else:
-        ta, tb = sl(0, na - 1), sl(0, nb - 1)
-        back = sl(-(n - 1), 0, rev=True)          # back_j = e^{-th h j}
-    return ta, tb, back
-
-
-def _fft_bounds(a: GridPLD, b: GridPLD, theta: float) -> np.ndarray:
-    """Elementwise bounds (upper if a.upper, else lower) of the exact convolution of a.m and b.m by two certified
-    FFT convolutions (dpbounds.evaluation.fftconv: computed value c~ and a bound E on every entry's error), and on
-    the upper side Chernoff caps:
-
-    * untilted: exact_j in [c~_j - E, c~_j + E] -- an absolute error, fine where the masses are large;
-    * tilted by theta > 0 and by -theta: a'_i = a_i e^{theta h (i - ra)} (ra = the top index for theta > 0, the
-      bottom one for -theta, so the factors are <= 1), b' likewise, rounded up for upper bounds (down for lower);
-      the exact convolution of the tilted inputs is then
-      >= (<=) e^{theta h (j - ra - rb)} exact_j, so exact_j <= (c~'_j + E') e^{theta h (ra + rb - j)} (>= with
-      c~' - E' and the factor's lower bound) -- an error relative to the masses near the losses where the
-      hockey-stick divergence is read;
-    * caps (upper side): for any real phi, sum_j exact_j e^{phi s_j} = M_a(phi) M_b(phi) (M the inputs' moment
-      sums, losses adding), so exact_j <= S_a S_b e^{phi h (ra + rb - j)} with S_a = sum_i a_i e^{phi h (i - ra)}
-      (ra the top index for phi > 0, 0 for phi < 0) -- Chernoff's bound, rounded up: it trims the FFT's error
-      beyond both ends of the support.
-    All are bounds of the same numbers: the tightest is kept (min for upper, max for lower).
-    """
-    from dpbounds.evaluation.fftconv import fft_convolution
-    sq = b is a
-    up = a.upper
-    na, nb = a.m.size, (a.m.size if sq else b.m.size)
-    c0, e0 = fft_convolution(a.m, None if sq else b.m)
-    best = _upv(_upv(c0) + e0) if up else _dn(_dn(c0) - e0)
-    for th in (theta, -theta):
-        ta, tb, back = _tilt_tables(na, nb, th, a.h, sq)
-        with np.errstate(over="ignore", under="ignore", invalid="ignore"):
-            if up:
-                at = _upv(a.m * ta[1])
-                bt = at if sq else _upv(b.m * tb[1])
-                c1, e1 = fft_convolution(at, None if sq else bt)
-                u1 = _upv(np.maximum(_upv(c1) + e1, 0.0) * back[1])
-                best = np.minimum(best, np.where(np.isnan(u1), np.inf, u1))
-            else:
-                at = _dn(a.m * ta[0])
-                bt = at if sq else _dn(b.m * tb[0])
-                c1, e1 = fft_convolution(at, None if sq else bt)
-                l1 = _dn(np.maximum(_dn(_dn(c1) - e1), 0.0) * back[0])
-                best = np.maximum(best, np.where(np.isnan(l1), 0.0, l1))
-    if up:
-        with np.errstate(over="ignore", under="ignore", invalid="ignore"):
-            for phi in _CAP_TILTS:
-                ta2, tb2, back2 = _tilt_tables(na, nb, phi * theta, a.h, sq)
-                sa_ = _upper_sum(_upv(a.m * ta2[1]))
-                sb_ = sa_ if sq else _upper_sum(_upv(b.m * tb2[1]))
-                cap = _upv(_upv(sa_ * sb_) * back2[1])
-                best = np.minimum(best, np.where(np.isnan(cap), np.inf, cap))
-    return np.maximum(best, 0.0)
-
-
-def _fft_junk(a: np.ndarray, b: np.ndarray) -> float:
-    """The untilted FFT error bound (fftconv.error_bound) times the output length: the most mass its absolute
-    error can add to an upper bound."""
-    from dpbounds.evaluation import fftconv
-    m = a.size + b.size - 1
-    n = 1 << max(1, (m - 1).bit_length())
-    a1, a2 = fftconv._norm_bounds(a)
-    b1, b2 = fftconv._norm_bounds(b)
-    return fftconv.error_bound(n, a1, a2, b1, b2) * m
-
-
-def self_compose(g: GridPLD, k: int, tau: float = TAU, theta: float | None = None,
-                 budget: float | None = None) -> GridPLD:
-    """The k-fold composition by repeated squaring (``theta``: see :func:`convolve`).
+def self_compose(g: GridPLD, k: int, tau: float = TAU, budget: float | None = None) -> GridPLD:
+    """The k-fold composition by repeated squaring.
 
     ``budget`` (an absolute amount of delta): each truncated tail is carried into delta by the remaining
     composition, at most k/f times for an f-fold partial result (its mass is multiplied by the other factors'
@@ -885,17 +792,6 @@ def self_compose(g: GridPLD, k: int, tau: float = TAU, theta: float | None = Non
 
     def lim(f: int) -> float | None:
         return None if budget is None else max(tau, budget * f / (4 * k0 * levels))
-
-    def _tb(t_: float) -> float | None:
-        # the FFT leaves its error mass below the support too (bounded by the -theta tilt and the caps): with the
-        # FFT, an upper grid's bottom tail (moved up to the first kept point, where it stays far below eps) is
-        # cut at 1e-12 at least
-        return None if theta is None else max(t_, 1e-12)
-
-    def _junk(t_: float) -> float | None:
-        # the FFT is taken only where its whole error mass is within what this level may truncate anyway: its
-        # absolute error, carried to the end like a truncated tail, then costs no more than the truncations
-        return None if theta is None else t_
 
     result: GridPLD | None = None
     fr = 0
@@ -908,13 +804,13 @@ def self_compose(g: GridPLD, k: int, tau: float = TAU, theta: float | None = Non
             else:
                 fr += fb
                 t_ = tau if budget is None else lim(fr)
-                result = convolve(result, base, t_, theta, _junk(t_), _tb(t_))
+                result = convolve(result, base, t_)
         k >>= 1
         if not k:
             break
         fb *= 2
         t_ = tau if budget is None else lim(fb)
-        base = convolve(base, base, t_, theta, _junk(t_), _tb(t_))
+        base = convolve(base, base, t_)
     assert result is not None
     return result
 
@@ -1051,20 +947,20 @@ def power_compose(g: GridPLD, k: int, eps: float, sds: float, tail: float = 0.0)
     return GridPLD(h, k * g.off + J0, m, 0.0, False, cm=k * g.cm, c=g.c)
 
 
-def compose(parts: list, tau: float = TAU, theta: float | None = None) -> GridPLD:
+def compose(parts: list, tau: float = TAU) -> GridPLD:
     """The composition of heterogeneous steps: ``parts`` a list of ``(GridPLD, k_i)`` (each grid k_i times), all on
     the same h and the same side (all upper or all lower; different one-step origins allowed: the result's origin
     is the exact sum).  Each part is self-composed by repeated squaring, then the parts are convolved together
     (smallest first); every convolution's error is bounded and added outward as in :func:`convolve`."""
     if not parts:
         raise ValueError("compose: no parts")
-    grids = [self_compose(g, int(k), tau, theta) for g, k in parts if int(k) > 0]
+    grids = [self_compose(g, int(k), tau) for g, k in parts if int(k) > 0]
     if not grids:
         raise ValueError("compose: every part has k = 0")
     grids.sort(key=lambda g: g.m.size)
     out = grids[0]
     for g in grids[1:]:
-        out = convolve(out, g, tau, theta)
+        out = convolve(out, g, tau)
     return out
 
 
@@ -1200,45 +1096,21 @@ class Bracket:
         return max(delta_bound(g, w, eps) for g, w in self.lo.values())
 
 
-def _theta_for(g: GridPLD, k: int, eps_hint: float | None, delta_hint: float | None) -> float:
-    """A tilt for the FFT's second bound: about the saddle point of the k-fold loss at the eps of interest (normal
-    approximation from the one-step grid's moments).  Any theta >= 0 gives valid bounds; this one makes them tight
-    where delta(eps) is read."""
-    with arb_prec(_BITS):
-        s0 = float(g.loss(0).mid())
-    s = s0 + float(g.h) * np.arange(g.m.size)
-    tot = float(g.m.sum()) or 1.0
-    mu = float((g.m * s).sum()) / tot
-    var = max(float((g.m * s * s).sum()) / tot - mu * mu, 1e-300)
-    if delta_hint is not None and delta_hint > 0:
-        zz = math.sqrt(max(2 * math.log(1 / min(delta_hint, 0.5)), 0.5))
-        th = zz / math.sqrt(k * var)
-    elif eps_hint is not None:
-        th = (eps_hint - k * mu) / (k * var)
-    else:
-        th = 1.0
-    return float(min(64.0, max(0.25, th)))
-
-
-def _compose_k(g: GridPLD, k: int, tau: float, theta: float | None, budget: float | None,
-               power: tuple | None) -> GridPLD:
+def _compose_k(g: GridPLD, k: int, tau: float, budget: float | None, power: tuple | None) -> GridPLD:
     """The k-fold composition: in one transform when ``power`` is given and its transform fits (power_compose
     raises ArithmeticError otherwise), else by the squarings."""
     if power:
         with contextlib.suppress(ArithmeticError):
             return power_compose(g, k, *power)
-    return self_compose(g, k, tau, theta, budget)
+    return self_compose(g, k, tau, budget)
 
 
 def bracket(q: Fraction, sigma: Fraction, k: int, h: Fraction, z: float | None = None, tau: float = TAU,
-            fast: bool = False, eps_hint: float | None = None, delta_hint: float | None = None,
             budget: float | None = None, power: tuple | None = None) -> Bracket:
     """Compose the dominating and dominated grid pairs of both directions k times, on the loss grid of step h.
 
-    ``fast``: convolutions by the certified FFT (:func:`_fft_bounds`) with a tilt chosen for ``eps_hint`` (delta
-    asked at that eps) or ``delta_hint`` (eps asked at that delta); the hints only tune the tightness, never the
-    validity.  ``budget``: see :func:`self_compose`.  ``power`` = (eps, sds, tail): each k-fold in one
-    transform instead (:func:`power_compose`; the tilt and the window tune tightness only)."""
+    ``budget``: see :func:`self_compose`.  ``power`` = (eps, sds, tail): each k-fold in one transform instead
+    (:func:`power_compose`; the tilt and the window tune tightness only)."""
     t0 = time.perf_counter()
     step = one_step(q, sigma, h, z, k)
     up, lo = {}, {}
@@ -1247,14 +1119,13 @@ def bracket(q: Fraction, sigma: Fraction, k: int, h: Fraction, z: float | None =
     lazy = {}
     for d in dirs:
         su = step_upper(step, d)
-        th = _theta_for(su, k, eps_hint, delta_hint) if fast else None
-        gu = _compose_k(su, k, tau, th, budget, power)
+        gu = _compose_k(su, k, tau, budget, power)
         size = max(size, gu.m.size)
         up[d] = (gu, weights(gu))
 
-        def lower(d=d, th=th):
+        def lower(d=d):
             sl = step_lower(step, d)
-            gl = _compose_k(sl, k, tau, th, budget, power)
+            gl = _compose_k(sl, k, tau, budget, power)
             return gl, weights(gl)
 
         if d == "remove":
@@ -1270,8 +1141,9 @@ def bracket(q: Fraction, sigma: Fraction, k: int, h: Fraction, z: float | None =
 #: below this relative width the bracket is not attempted (the discretization's error is second order in h, and
 #: grids finer than MAX_GRID would be needed): CertificationError at once, not minutes later
 MIN_REL_TOL = 1e-7
-#: the largest one-step grid (points) tried
-MAX_GRID = 200_000
+#: the largest one-step grid (points) tried: a few tens of MB of one-step arrays (the composed grids are bounded
+#: apart: _POWER_MAX for the one-transform k-fold, the truncations for the squarings)
+MAX_GRID = 1 << 19
 
 
 def _h_for(width_per_kh2: float, k: int, target: float) -> Fraction:
@@ -1314,6 +1186,9 @@ def _loss_variance(q: float, sigma: float) -> float:
     return float((p * (L - m) ** 2).sum())
 
 
+#: the finest grid step the model proposes (the one-step grid's length, loss range / h, is what is bounded)
+_H_MIN = 1e-9
+
 #: the grid model's constant: relative eps-width about _WIDTH_A k h^2 z / (sd eps) (measured 0.10 to 0.21 over
 #: q in [1e-3, 0.5], sigma in [0.8, 10], k in [1e3, 1e5]; larger where sigma is small and the loss heavy-tailed)
 _WIDTH_A = 0.16
@@ -1355,12 +1230,21 @@ def _h_model(q: Fraction, sigma: Fraction, k: int, rel_tol: float, delta: float 
         return None
     if not math.isfinite(h) or h <= 0:
         return None
-    h = min(0.05, max(1e-5, h))
+    # no floor but the grid's own: at small q and large sigma one step's loss is tiny (its standard deviation about
+    # q sqrt(e^{1/s^2} - 1)) and so is the step its width needs; its length follows the loss range, refused past
+    # MAX_GRID before any allocation
+    h = min(0.05, max(_H_MIN, h))
     return Fraction(1, math.ceil(1 / h))
 
 
 #: the longest transform of power_compose (memory: a few complex arrays of this length); beyond, the squarings
 _POWER_MAX = 1 << 21
+
+#: the one step's tail mass (each end) in the one-transform composition, as a share of rel_tol delta / k: k such
+#: tails move delta by at most _TAIL_SHARE rel_tol delta (about z^2 times less in eps, z the normal quantile of
+#: delta); a shorter one-step grid where the loss reaches far with almost no mass (small q, small sigma).
+#: Tightness and speed only: any tail is valid
+_TAIL_SHARE = 1e-3
 
 #: the window of the one-transform composition (power_compose): this many standard deviations of the k-fold loss
 #: either side of the eps of interest
@@ -1387,27 +1271,37 @@ def _power_plan(q: Fraction, sigma: Fraction, k: int, delta: float | None, eps: 
             e = float(eps)
         else:
             return None
-        # the one step's tails: k of them move delta by at most k tail, a ten-thousandth of the width asked
+        # the one step's tails: k of them move delta by at most k tail, _TAIL_SHARE rel_tol of delta
         d_ = delta if delta is not None else _gdp_delta(sd, e)
-        tail = 1e-4 * rel_tol * d_ / k if d_ > 0 else 0.0
+        tail = _TAIL_SHARE * rel_tol * d_ / k if d_ > 0 else 0.0
         return (e, _POWER_SDS, tail)
     except (ValueError, OverflowError, ZeroDivisionError):
         return None
 
 
-def cached_bracket(q: Fraction, sigma: Fraction, k: int, h: Fraction, delta_hint: float | None = None,
-                   eps_hint: float | None = None, budget: float | None = None, power: tuple | None = None,
-                   z: float | None = None) -> Bracket:
+def cached_bracket(q: Fraction, sigma: Fraction, k: int, h: Fraction, budget: float | None = None,
+                   power: tuple | None = None, z: float | None = None) -> Bracket:
     # the work bound is part of the key: a bracket computed without it is never served inside it, so which points
     # a search judges never depends on what ran before in the process
-    return _cached_bracket(q, sigma, k, h, _WORK_LIMIT[0], delta_hint, eps_hint, budget, power, z)
+    return _cached_bracket(q, sigma, k, h, _WORK_LIMIT[0], budget, power, z)
 
 
 @functools.lru_cache(maxsize=8)
 def _cached_bracket(q: Fraction, sigma: Fraction, k: int, h: Fraction, limit: float | None,
-                    delta_hint: float | None = None, eps_hint: float | None = None,
                     budget: float | None = None, power: tuple | None = None, z: float | None = None) -> Bracket:
-    return bracket(q, sigma, k, h, z, delta_hint=delta_hint, eps_hint=eps_hint, budget=budget, power=power)
+    return bracket(q, sigma, k, h, z, budget=budget, power=power)
+
+
+def _recentre(power: tuple, res: tuple, delta: float | None, eps: float | None, rel_tol: float, k: int) -> tuple:
+    """The one-transform plan after a miss: its window and tilt centred at the eps the bracket found (eps(delta):
+    its enclosure's midpoint, when finite), its one-step tail sized from the delta it found (delta(eps): the
+    certified lower end).  Tightness and speed only: every plan is valid."""
+    e, sds, tail = power
+    if delta is not None and 0 < res[0] and math.isfinite(res[1]):
+        e = 0.5 * (res[0] + res[1])
+    elif eps is not None and res[0] > 0:
+        tail = _TAIL_SHARE * rel_tol * res[0] / k
+    return (e, sds, tail)
 
 
 def _refine(q: Fraction, sigma: Fraction, k: int, rel_tol: float, width_of, what: str, delta: float | None = None,
@@ -1423,10 +1317,9 @@ def _refine(q: Fraction, sigma: Fraction, k: int, rel_tol: float, width_of, what
     # at h = 1.67 q) no group certifies and the lower end is 0 (q = 1e-4, k = 1e5 spent minutes convolving zeros)
     cap = Fraction(1, math.ceil(1 / q)) if q < 1 else Fraction(1)
     h = min(_h_model(q, sigma, k, rel_tol, delta, eps) or _h_for(0.75, k, rel_tol), cap)
-    # the hints (the tilt and the truncation threshold) rounded down to a power of ten, so that nearby questions
-    # share a cached bracket
+    # the truncation budget from delta rounded down to a power of ten, so that nearby questions share a cached
+    # bracket
     d_hint = 10.0 ** math.floor(math.log10(delta)) if delta and delta > 0 else None
-    e_hint = round(eps, 1) if eps is not None else None
     # eps(delta): truncations and FFT error mass may move delta by about budget/2 in all, a twentieth of the
     # width asked (the tilt and this budget tune tightness and speed only; every bound stays valid)
     budget = 0.05 * rel_tol * d_hint if d_hint is not None else None
@@ -1442,9 +1335,9 @@ def _refine(q: Fraction, sigma: Fraction, k: int, rel_tol: float, width_of, what
     # the one-step window from the same tail budget: at small q the loss reaches far (log(1 + q e^{z/s})) with
     # almost no mass there, and the grid's length follows the window, not the mass
     z = _window_for(power[2], k) if power is not None and power[2] > 0 else None
-    best = None
-    for _ in range(5):
-        b = cached_bracket(q, sigma, k, h, d_hint, e_hint, budget, power, z)
+    best, last = None, None
+    for _ in range(6):
+        b = cached_bracket(q, sigma, k, h, budget, power, z)
         w, res = width_of(b)
         if delta is None and budget is None and res[0] > 0:
             # delta(eps): the first (coarse) bracket's certified lower end sizes the truncation budget of the finer
@@ -1455,16 +1348,29 @@ def _refine(q: Fraction, sigma: Fraction, k: int, rel_tol: float, width_of, what
             best = (w, res, b)
         if w <= rel_tol:
             return res, b
-        if power is not None:
-            power = None
-            continue
-        if b.grid_points > MAX_GRID:
+        if power is None and b.grid_points > MAX_GRID:
             break
         # the width closes faster than h^2 at coarse grids (measured at q = 1e-4, k = 1e5, delta = 1e-12: 0.374,
         # 0.0352, 0.00695 at h = 1e-4, 5e-5, 2.5e-5), so a cubic model aiming at half the tolerance, each step
-        # between a quarter and 0.85 of h (a finer grid costs about h^-1.4 in time)
+        # between a quarter and 0.85 of h (a finer grid costs about h^-1.4 in time); never the same h twice
+        if power is not None and not (res[0] > 0 and w < 0.5):
+            # the one-transform route failed here (no certified lower end: its window or its Chernoff bounds miss
+            # the mass, as at small k), not the grid: the squarings on the same grid
+            power = None
+            continue
         f = (0.5 * rel_tol / w) ** (1 / 3) if math.isfinite(w) and w > 0 else 0.25
-        h = min(cap, Fraction(1, math.ceil(1 / (float(h) * min(0.85, max(0.25, f))))))
+        h_next = min(cap, Fraction(1, math.ceil(1 / (float(h) * min(0.85, max(0.25, f))))))
+        if h_next >= h:
+            break
+        if power is not None:
+            if last is not None and w > 0.5 * last[1] * (float(h) / last[0]) ** 2:
+                # the one-transform route's own error, not the grid's, limits the width (it did not close as h^2
+                # between two of its brackets): the squarings from the next grid on
+                power = None
+            else:
+                last = (float(h), w)
+                power = _recentre(power, res, delta, eps, rel_tol, k)
+        h = h_next
     raise CertificationError(f"{what}: certified only to relative width {best[0]:.3g} > {rel_tol:.3g} "
                              f"(grid step {best[2].h}, {best[2].grid_points} points); ask a wider rel_tol")
 
