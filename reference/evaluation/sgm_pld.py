@@ -492,16 +492,22 @@ def step_lower(step: OneStep, direction: str) -> GridPLD:
     up = direction == "remove" and edge
     if edge:
         # the sequential sweep from the hard edge, on float bounds
+        # piece t of the sweep: (group, 0 = A / 1 = B), in increasing loss (remove) or decreasing loss (add)
         if up:
-            gi = list(range(G))
-            order = [(g, w) for g in gi for w in (0, 1)]          # (group, 0 = A / 1 = B), increasing loss
+            gi = range(G)
+
+            def order(t):
+                return t >> 1, t & 1
         else:
-            gi = list(range(G - 1, -1, -1))
-            order = [(g, w) for g in gi for w in (1, 0)]          # decreasing loss
+            gi = range(G - 1, -1, -1)
+
+            def order(t):
+                return G - 1 - (t >> 1), 1 - (t & 1)
+        n_order = 2 * G
         sg = -1.0 if up else 1.0
 
         def piece(t):
-            g, w = order[t]
+            g, w = order(t)
             j = JA[g] if w == 0 else JB[g]
             return g, w, Plo[j], Phi[j], Qlo[j], Qhi[j], Pm[j], Qm[j]
 
@@ -518,7 +524,7 @@ def step_lower(step: OneStep, direction: str) -> GridPLD:
             e = eh
             pgl, qgh, pgm, qgm = cpl, cqh, cpm, cqm
             sur = sg * (pgm - e * qgm)
-            while t < len(order):
+            while t < n_order:
                 _, w, pl, ph, ql, qh, pm, qm = piece(t)
                 if rem != 1.0:
                     pl, qh = math.nextafter(pl * rem, -math.inf), math.nextafter(qh * rem, math.inf)
@@ -547,11 +553,11 @@ def step_lower(step: OneStep, direction: str) -> GridPLD:
             else:
                 cpl, cqh, cpm, cqm = pgl, qgh, pgm, qgm
         # what the sweep used: pieces before t are gone, piece t has `rem` left
-        for tt in range(min(t, len(order))):
-            g, w = order[tt]
+        for tt in range(min(t, n_order)):
+            g, w = order(tt)
             (fa if w == 0 else fb)[g] = 0.0
-        if t < len(order):
-            g, w = order[t]
+        if t < n_order:
+            g, w = order(t)
             (fa if w == 0 else fb)[g] = rem
     # the rest: group i = fa_i A_i + fb_i B_i, borrowing from A_{i+1} when its surplus is negative
     free = ~done
@@ -830,6 +836,23 @@ def _chernoff(a: np.ndarray, h: Fraction, phi: float, k: int, shift: int) -> flo
         return _up(v)
 
 
+def _chernoff_min(a: np.ndarray, h: Fraction, phis: list, k: int, shift: int) -> float:
+    """min over phi in ``phis`` of :func:`_chernoff`: the phi is chosen on a float estimate of each bound's logarithm
+    (k log sum_i a_i e^{phi h i} - phi h shift; tightness only) and only that one is certified -- any phi's
+    certified value is a valid bound."""
+    pos = a > 0
+    if not pos.any():
+        return 0.0
+    la = np.log(a[pos])
+    i = np.nonzero(pos)[0] * float(h)
+    est = []
+    for ph in phis:
+        w = la + ph * i
+        top = float(w.max())
+        est.append(k * (top + math.log(float(np.sum(np.exp(w - top))))) - ph * float(h) * shift)
+    return _chernoff(a, h, phis[int(np.argmin(est))], k, shift)
+
+
 def _saddle(a: np.ndarray, hf: float, k: int, t: float, sds: float) -> tuple[float, float, float]:
     """(theta, J_lo, J_hi) in float (tightness only): the tilt theta >= 0 whose tilted mean of the relative loss
     i h is t (the saddle point, by bisection; 0 if t is below the mean), and the window of relative k-fold indices
@@ -846,6 +869,13 @@ def _saddle(a: np.ndarray, hf: float, k: int, t: float, sds: float) -> tuple[flo
         return mu, float((w * (i - mu) ** 2).sum())
 
     lo, hi = 0.0, 512.0
+    # the tilt scales like 1 / (the loss's spread): at small q and large sigma one step's loss is ~1e-5 wide and the
+    # saddle point far above 512
+    # (past 600 / the loss range the tilted law sits on the top point: no larger tilt, and no overflow)
+    span = float(i[pos][-1] - i[pos][0]) if pos.any() else 0.0
+    top_th = 600.0 / span if span > 0 else hi
+    while moments(hi)[0] < t and hi < top_th:
+        lo, hi = hi, min(4 * hi, top_th)
     if moments(0.0)[0] >= t:
         th = 0.0
     elif moments(hi)[0] <= t:
@@ -859,6 +889,45 @@ def _saddle(a: np.ndarray, hf: float, k: int, t: float, sds: float) -> tuple[flo
     sd = math.sqrt(k * var) / hf
     c = k * mu / hf
     return th, c - sds * sd, c + sds * sd
+
+
+def _lower_tilt(a: np.ndarray, hf: float, k: int, theta: float, J0: int, N: int, full: int, jeps: float) -> float:
+    """The lower side's tilt (tightness only: every tilt is valid): of theta and a few smaller ones, the one whose
+    predicted error at the eps of interest -- (E + alias) e^{-theta h jeps + k L}, E the transform's bound, alias
+    the Chernoff estimate of the tilted k-fold mass outside the window, both in float -- is least.  Where the loss
+    is heavy-tailed (small q, small sigma) the saddle point's tilt makes the tilted law reach far past the window and
+    its alias swamps the masses near eps; a smaller tilt trades a larger relative E for a far smaller alias."""
+    from dpbounds.evaluation import fftconv
+    pos = a > 0
+    i = np.nonzero(pos)[0] * hf
+    la = np.log(a[pos])
+
+    def lse(w):
+        top = float(w.max())
+        return top + math.log(float(np.sum(np.exp(w - top))))
+
+    best, best_th = math.inf, theta
+    for f in (1.0, 0.8, 0.65, 0.5, 0.35, 0.25):
+        th = theta * f
+        L = lse(la + th * i)
+        lap = la + th * i - L                      # the tilted, normalized one step (float)
+        a2 = math.sqrt(float(np.sum(np.exp(2 * lap))))
+        try:
+            E = fftconv.power_error_bound(N, k, Fraction(1) + Fraction(1, 2 ** 40), Fraction(a2) * (1 + Fraction(1, 2 ** 40)))
+        except ArithmeticError:
+            continue
+        log_alias = -math.inf
+        phis = [max(th, 0.25) * 2.0 ** (j / 2) for j in range(-10, 5)]
+        if J0 + N < full:
+            log_alias = min(k * lse(lap + ph * i) - ph * hf * (J0 + N) for ph in phis)
+        if J0 > 0:
+            lb = min(k * lse(lap - ph * i) + ph * hf * J0 for ph in phis)
+            log_alias = max(log_alias, lb) + math.log(2)
+        err = math.log(E + math.exp(min(log_alias, 700.0))) if E > 0 or log_alias > -math.inf else -math.inf
+        err += -th * hf * jeps + k * L
+        if err < best:
+            best, best_th = err, th
+    return best_th
 
 
 def power_compose(g: GridPLD, k: int, eps: float, sds: float, tail: float = 0.0) -> GridPLD:
@@ -904,6 +973,8 @@ def power_compose(g: GridPLD, k: int, eps: float, sds: float, tail: float = 0.0)
                                  f"{N * (N.bit_length() - 1)} pairs) is beyond this search's work bound ({lim:.3g} "
                                  f"pairs, dpbounds.evaluation.sgm_pld.work_limit)")
     W = min(N, full - J0)
+    if not g.upper and full > N:
+        theta = _lower_tilt(a, hf, k, theta, J0, N, full, (eps - k * org1) / hf)
     # tilt, normalized so that sum a' is about 1 (no overflow or underflow of the k-th power)
     with np.errstate(divide="ignore"):
         lw = np.log(a) + theta * hf * np.arange(n1)
@@ -932,13 +1003,13 @@ def power_compose(g: GridPLD, k: int, eps: float, sds: float, tail: float = 0.0)
         with arb_prec(_BITS):
             inf = _up((_a(Fraction(sa)) + _a(Fraction(g.inf))) ** k - _a(Fraction(sa)) ** k) if g.inf else 0.0
         if J0 + W < full:
-            inf = math.nextafter(inf + min(_chernoff(a, h, ph, k, J0 + W) for ph in phis), math.inf)
+            inf = math.nextafter(inf + _chernoff_min(a, h, phis, k, J0 + W), math.inf)
         # an upper end >= 1 is an upper end of every delta (<= 1): +oo mass beyond 1 is capped there
         return GridPLD(h, k * g.off + J0, m, min(inf, 1.0), True, cm=k * g.cm, c=g.c)
     alias = 0.0
     if full > N:
-        below = min(_chernoff(ap, h, -ph, k, J0) for ph in phis) if J0 > 0 else 0.0
-        above = min(_chernoff(ap, h, ph, k, J0 + N) for ph in phis) if J0 + N < full else 0.0
+        below = _chernoff_min(ap, h, [-ph for ph in phis], k, J0) if J0 > 0 else 0.0
+        above = _chernoff_min(ap, h, phis, k, J0 + N) if J0 + N < full else 0.0
         alias = math.nextafter(below + above, math.inf)
     with np.errstate(over="ignore", under="ignore", invalid="ignore"):
         v = _dn(_dn(cw - E) - alias)
@@ -1009,6 +1080,36 @@ def delta_bound(g: GridPLD, w: Weights, eps: Fraction) -> float:
 # ------------------------------------------------------------------------------------------------ public
 
 
+def _crossing(f, good, a: float, fa: float, b: float, fb: float, target: float, iters: int, resolution: float,
+              upper: bool) -> float:
+    """The search of :meth:`Bracket.eps`: f nonincreasing, ``good(f(b))`` and not ``good(f(a))`` for the upper end
+    (returns b), the reverse for the lower (good(f(a)), returns a), until b - a <= resolution b.  A guess by linear
+    interpolation of log f at the target, then the pair guess -+ half the resolution: a crossing inside that pair
+    closes the search in two more evaluations; else the side it falls on shrinks (bisection when interpolation
+    cannot help)."""
+    for _ in range(iters):
+        if b - a <= resolution * b:
+            break
+        step = resolution * b / 2
+        x = None
+        if fa > 0 and fb > 0 and fa != fb and math.isfinite(fa) and math.isfinite(fb):
+            la, lb = math.log(fa), math.log(fb)
+            x = a + (b - a) * (la - math.log(target)) / (la - lb)
+        if x is None or not a + step < x < b - step:
+            x = (a + b) / 2
+            pts = [x]
+        else:
+            pts = [x - step / 2, x + step / 2]
+        for p in pts:
+            fp = f(p)
+            ok = good(fp)
+            if ok == upper:     # p is on b's side (upper: good there; lower: not good there)
+                b, fb = p, fp
+            else:
+                a, fa = p, fp
+    return b if upper else a
+
+
 @dataclass
 class Bracket:
     """The composed upper and lower grid pairs of both directions, ready to answer delta(eps) and eps(delta)."""
@@ -1043,44 +1144,35 @@ class Bracket:
 
     def eps(self, delta: Fraction, iters: int = 60, resolution: float = 2.0 ** -30) -> tuple[float, float]:
         """(lower, upper) enclosing eps(delta) = inf{eps >= 0 : delta(eps) <= delta}; upper = inf if not found.
-        Each end is bisected until its interval is within ``resolution`` (relative): the enclosure is then at most
-        that much wider than the grids' own."""
-        def up_ok(e: float) -> bool:  # upper(e) <= delta certifies eps_true <= e
-            return Fraction(self.delta_upper(Fraction(e))) <= delta
+        Each end is searched until its interval is within ``resolution`` (relative): the enclosure is then at most
+        that much wider than the grids' own.  An upper end is any e with upper(e) <= delta (eps_true <= e, delta(.)
+        nonincreasing), a lower end any e with lower(e) > delta; the points tried (interpolation in log delta, then
+        bisection) choose only which such e is found."""
+        fd = float(delta)
 
-        def lo_bad(e: float) -> bool:  # lower(e) > delta certifies eps_true >= e
-            return Fraction(self.delta_lower(Fraction(e))) > delta
+        def up_val(e: float) -> float:
+            return self.delta_upper(Fraction(e))
 
-        if up_ok(0.0):
+        def lo_val(e: float) -> float:
+            return self.delta_lower(Fraction(e))
+
+        if Fraction(up_val(0.0)) <= delta:
             hi_e = 0.0
         else:
             a, b = 0.0, 1.0
-            while not up_ok(b):
-                a, b = b, 2 * b
+            fa, fb = up_val(a), up_val(b)
+            while not Fraction(fb) <= delta:
+                a, fa, b = b, fb, 2 * b
                 if b > 1e6:
                     return (0.0, math.inf)
-            for _ in range(iters):
-                if b - a <= resolution * b:
-                    break
-                mid = (a + b) / 2
-                if up_ok(mid):
-                    b = mid
-                else:
-                    a = mid
-            hi_e = b
-        if not lo_bad(0.0):
+                fb = up_val(b)
+            hi_e = _crossing(up_val, lambda v: Fraction(v) <= delta, a, fa, b, fb, fd, iters, resolution, True)
+        if not Fraction(lo_val(0.0)) > delta:
             lo_e = 0.0
         else:
             a, b = 0.0, hi_e
-            for _ in range(iters):
-                if b - a <= resolution * b:
-                    break
-                mid = (a + b) / 2
-                if lo_bad(mid):
-                    a = mid
-                else:
-                    b = mid
-            lo_e = a
+            fa, fb = lo_val(a), lo_val(b)
+            lo_e = _crossing(lo_val, lambda v: Fraction(v) > delta, a, fa, b, fb, fd, iters, resolution, False)
         for d in list(self.lazy):
             # a direction whose upper curve is <= delta at lo_e (nonincreasing: also beyond it) has its lower curve
             # <= delta there too: it cannot raise lo_e
@@ -1360,8 +1452,6 @@ def _refine(q: Fraction, sigma: Fraction, k: int, rel_tol: float, width_of, what
             continue
         f = (0.5 * rel_tol / w) ** (1 / 3) if math.isfinite(w) and w > 0 else 0.25
         h_next = min(cap, Fraction(1, math.ceil(1 / (float(h) * min(0.85, max(0.25, f))))))
-        if h_next >= h:
-            break
         if power is not None:
             if last is not None and w > 0.5 * last[1] * (float(h) / last[0]) ** 2:
                 # the one-transform route's own error, not the grid's, limits the width (it did not close as h^2
@@ -1369,7 +1459,14 @@ def _refine(q: Fraction, sigma: Fraction, k: int, rel_tol: float, width_of, what
                 power = None
             else:
                 last = (float(h), w)
-                power = _recentre(power, res, delta, eps, rel_tol, k)
+                moved = _recentre(power, res, delta, eps, rel_tol, k)
+                if abs(moved[0] - power[0]) > 0.2 * abs(moved[0]):
+                    # the window and tilt were aimed far from the eps found (the central-limit model misses where
+                    # the loss is heavy-tailed): the same grid, aimed there, before a finer one
+                    h_next, last = h, None
+                power = moved
+        if h_next > h or (h_next == h and power is None):
+            break
         h = h_next
     raise CertificationError(f"{what}: certified only to relative width {best[0]:.3g} > {rel_tol:.3g} "
                              f"(grid step {best[2].h}, {best[2].grid_points} points); ask a wider rel_tol")
@@ -1631,6 +1728,19 @@ PEER_BENCH_POINTS = [
      1e-3),
     ("DP-SGD composed eps, k=1e4", "composition.sgm.eps", {"q": "0.01", "sigma": "5", "k": 10000, "delta": "1e-5"},
      1e-3),
+    # q = 1e-4, the range's small end: one step's loss is tiny (sigma 2, 10) or heavy-tailed (sigma 0.5)
+    ("DP-SGD composed eps, k=1e3", "composition.sgm.eps",
+     {"q": "0.0001", "sigma": "10", "k": 1000, "delta": "1e-5"}, 1e-3),
+    ("DP-SGD composed eps, k=1e3", "composition.sgm.eps",
+     {"q": "0.0001", "sigma": "0.5", "k": 1000, "delta": "1e-5"}, 1e-3),
+    ("DP-SGD composed eps, k=1e4", "composition.sgm.eps",
+     {"q": "0.0001", "sigma": "2", "k": 10000, "delta": "1e-5"}, 1e-3),
+    ("DP-SGD composed eps, k=1e5", "composition.sgm.eps",
+     {"q": "0.0001", "sigma": "1", "k": 100000, "delta": "1e-5"}, 1e-3),
+    ("DP-SGD composed eps, k=1e5", "composition.sgm.eps",
+     {"q": "0.0001", "sigma": "0.5", "k": 100000, "delta": "1e-5"}, 1e-3),
+    ("DP-SGD composed eps, k=1e5", "composition.sgm.eps",
+     {"q": "0.0001", "sigma": "10", "k": 100000, "delta": "1e-5"}, 1e-3),
     ("DP-SGD composed delta, k=1e3", "composition.sgm.delta", {"q": "0.01", "sigma": "1", "k": 1000, "eps_g": "1"},
      1e-3),
     ("DP-SGD one step eps, rel 1e-10", "composition.sgm.eps", {"q": "0.01", "sigma": "1", "k": 1, "delta": "1e-5"},
