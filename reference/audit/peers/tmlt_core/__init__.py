@@ -16,20 +16,43 @@ accounting, all in exact sympy arithmetic, against the theorems it cites and the
   adaptively chosen rounds: each round's CONT/HALT against ``rruv16.thm3_4.filter`` (pure DP) and
   ``fz21.remark4_4`` (zCDP), the rules it implements (the budget check ``assert_can_spend_budget``).
 
+* Declarations (the rest of its public accounting surface, ``surface.json``; 40 of its 44 entries declared with
+  the above): the noise mechanisms' privacy functions (geometric: d_in/alpha; discrete Gaussian: d_in^2/(2 sigma^2),
+  both attained), the wrappers that forward them (PostProcess, NonInteractivePostProcess, DerivedMeasurement,
+  MakeInteractive, DecorateQueryable, ChainTM over a count, AddNoiseToSeries, AddNoiseToColumn, ApplyInPandas)
+  judged against the wrapped mechanism's exact loss, privacy relations read as the smallest float d_out accepted,
+  ParallelComposition, NoisyQuantile and AggregateByColumn against the exponential mechanism's cited eps and
+  eps^2/8, GeometricPartitionSelection's (eps, delta) at d_in 1 against the exact release probability,
+  ApproxDPBudget, PrivacyAccountant.privacy_budget and calculate_noise_scale.  The Spark-based measurements are
+  built on Spark domains without a session: only their accounting runs.  Not declared: SparseVectorPrefixSums (its
+  threshold moves with the data; no certified analysis) and three abstract base methods (surface.json says why).
+
 tmlt.core pins numpy 1.26 and sympy 1.12: install it in its own environment and pass that interpreter with
-``dpbounds audit --python tmlt_core=/path/to/venv/bin/python``; only JSON crosses over (exact values as strings)."""
+``dpbounds audit --python tmlt_core=/path/to/venv/bin/python``; only JSON crosses over (exact values as strings for
+the exact checks; the declarations' calls answer the float next to the exact value on the claim's safe side, so an
+exact answer below the reference by less than one ulp is not seen there)."""
 
 from __future__ import annotations
 
 from fractions import Fraction
 
-from dpbounds.audit.common import start_in_own_venv
-from dpbounds.testing.results import Comparison, PeerResult, error_comparison
+from dpbounds.testing.results import Comparison, error_comparison
 from dpbounds.testing.verdicts import _float_up, judge_decision, judge_lower, judge_upper
 from dpbounds.testing.declarations import Peer, peer_calls
 
-PEER = Peer("tmlt_core", dist="tmlt.core")
 _M = "tmlt.core.measurements."
+PEER = Peer(
+    "tmlt_core", dist="tmlt.core", module="tmlt.core",
+    install="not installed; pip install tmlt.core in its own venv, then --python tmlt_core=PATH (it pins numpy 1.26 "
+            "and sympy 1.12)",
+    note="exact (sympy) accounting; zCDP -> DP: the largest float64 rho RhoZCDPToApproxDP accepts, (a) BS16 Prop 1.3 "
+         "inverted, (b) the Gaussian mechanism's exact B*; pure -> zCDP vs BS16 Prop 1.4; Composition vs basic "
+         "composition; SequentialQueryable as a filter vs rruv16.thm3_4.filter and fz21.remark4_4; the noise "
+         "mechanisms' privacy functions, their wrappers' (forwarded: judged against the wrapped mechanism's exact "
+         "loss), privacy relations read as the smallest d_out accepted, the budgets and calculate_noise_scale "
+         "(declarations).  RhoZCDPToApproxDP.privacy_relation's docstring says delta is the first element of d_out "
+         "and epsilon the second; the code (and ApproxDP) read (epsilon, delta): a documentation slip, the audited "
+         "calls pass (epsilon, delta)")
 F_CONV = _M + "converters.RhoZCDPToApproxDP(AddGaussianNoise).privacy_relation"
 F_PURE = _M + "converters.PureDPToRhoZCDP(AddLaplaceNoise).privacy_function"
 F_COMP = _M + "composition.Composition.privacy_function"
@@ -48,29 +71,22 @@ _IMPORTS = ("from fractions import Fraction as F\n"
             "from tmlt.core.domains.numpy_domains import NumpyFloatDomain\n")
 
 
-def audit(quick: bool = False, python: str | None = None) -> PeerResult:
-    res = PeerResult(PEER.name, functions=[F_CONV, F_PURE, F_COMP, F_FILTER])
-    if not start_in_own_venv(res, python, "tmlt.core", PEER.dist, "it pins numpy 1.26 and sympy 1.12"):
-        return res
-    res.notes.append("exact (sympy) accounting; zCDP -> DP: the largest float64 rho RhoZCDPToApproxDP accepts, (a) "
-                     "BS16 Prop 1.3 inverted, (b) the Gaussian mechanism's exact B*; pure -> zCDP vs BS16 Prop 1.4; "
-                     "Composition vs basic composition; SequentialQueryable as a filter vs rruv16.thm3_4.filter and "
-                     "fz21.remark4_4" + (f"; run in {python}" if python else ""))
-    res.notes.append("RhoZCDPToApproxDP.privacy_relation's docstring says delta is the first element of d_out and "
-                     "epsilon the second; the code (and ApproxDP) read (epsilon, delta): a documentation slip, the "
-                     "audited calls pass (epsilon, delta)")
-    calls, judges = plan(quick)
+def extra_rows(python: str | None = None) -> list[Comparison]:
+    """The checks that are no declaration (exact rationals judged as such, the bisected zCDP -> DP relation, the
+    sequential queryable's rounds): one batch of calls in tmlt.core's interpreter, one judge per call."""
+    calls, judges = plan()
     try:
         answers = peer_calls(python, __name__ + ".calls", [(c[0], c[1:]) for c in calls], strict=True)
-    except Exception as e:  # noqa: BLE001
-        return PeerResult(PEER.name, version=res.version, status="error", reason=f"{type(e).__name__}: {str(e)[:200]}")
+    except Exception as e:  # noqa: BLE001 - the batch failed: one row saying so, not a crash
+        return [error_comparison(PEER.name, F_CONV, "the exact checks' batch", {}, e)]
+    out: list[Comparison] = []
     for call, judge, answer in zip(calls, judges, answers):
         try:
-            res.comparisons += judge(answer)
+            out += judge(answer)
         except Exception as e:  # noqa: BLE001 - a reference that fails is an error row, not a crash
             fn = {"zcdp_to_approx": F_CONV, "pure_to_zcdp": F_PURE, "compose": F_COMP}.get(call[0], F_FILTER)
-            res.comparisons.append(error_comparison(PEER.name, fn, call[0], {"call": str(call)}, e))
-    return res
+            out.append(error_comparison(PEER.name, fn, call[0], {"call": str(call)}, e))
+    return out
 
 
 def plan(quick: bool = False):
@@ -201,4 +217,313 @@ def judge_filter(kind: str, budget: str, costs: list[str], answer: list) -> list
                                    "exact per-round costs"),
             reproducer=repro))
         spent.append(charged)
+    return out
+
+
+# ------------------------------------------------------------------------------------------------- declarations
+# The public accounting surface (surface.json) as declarations on the dpbounds.testing engine: the calls
+# (``calls``) build tmlt.core's measurements and return its exact answer as the float next to it on the claim's safe
+# side; a privacy relation is read as the smallest float d_out it accepts.  A wrapper that only forwards
+# (PostProcess, DerivedMeasurement, MakeInteractive, ...) wraps Laplace or geometric noise and is judged against the
+# wrapped mechanism's exact loss: a forwarder that forgot to forward, or forwarded the wrong d_in, is a finding.
+
+def _exact(v: Fraction):
+    from dpbounds.evaluation.enclosure import Enclosure
+    return Enclosure(v, v, 130)
+
+
+def _named(ref: str):
+    def wrap(fn):
+        fn.ref_id = ref  # type: ignore[attr-defined]
+        return fn
+    return wrap
+
+
+def _q(v) -> Fraction:
+    """An input as an exact rational (a float exactly, a decimal string as written)."""
+    return Fraction(v)
+
+
+@_named("tmlt_core.laplace_eps (DMNS06: d_in/scale; GRS09 geometric: d_in/alpha)")
+def laplace_eps(scale, d_in):
+    """d_in / scale, exactly: the pure-DP loss of Laplace noise of scale b (or two-sided geometric noise of parameter
+    alpha = b, pmf proportional to e^{-|k|/alpha}) on a query moved by d_in: the density ratio e^{(|x - d| - |x|)/b}
+    is at most e^{d/b} and equals it for x <= 0 (Dwork, McSherry, Nissim, Smith 2006; Ghosh, Roughgarden,
+    Sundararajan 2009 for the geometric, integer d_in)."""
+    return _exact(_q(d_in) / _q(scale))
+
+
+@_named("tmlt_core.gauss_rho (BS16 Prop. 1.6; CKS20 Thm 4 for the discrete Gaussian)")
+def gauss_rho(scale, d_in):
+    """d_in^2 / (2 scale^2), exactly: the least rho for which Gaussian noise of standard deviation sigma = scale on a
+    query moved by d_in is rho-zCDP (Bun, Steinke 2016, arXiv:1605.02065v1, Prop. 1.6: D_alpha = alpha d^2/(2
+    sigma^2)).  For the discrete Gaussian N_Z(0, sigma^2) and an integer shift d it is also exact: Canonne, Kamath,
+    Steinke 2020 (arXiv:2004.00010v4) Thm 4 gives rho <= d^2/(2 sigma^2), and at the integer order alpha = 2 the
+    shifted sum sum_x e^{-(x - m)^2/(2 sigma^2)} has m = 2 mu - nu an integer, so it equals the normalizer and
+    D_2 = 2 d^2/(2 sigma^2) exactly: sup_alpha D_alpha/alpha >= d^2/(2 sigma^2)."""
+    return _exact(_q(d_in) ** 2 / (2 * _q(scale) ** 2))
+
+
+@_named("tmlt_core.laplace_sum_eps (basic composition of Laplace, attained)")
+def laplace_sum_eps(b1, b2, b3, d_in):
+    """d_in (1/b1 + 1/b2 + 1/b3), exactly: three Laplace mechanisms on the same query moved by d_in; the privacy
+    loss is the sum of the three (each at most d_in/b_i, all attained at one output: x_i <= 0), so the pure-DP
+    epsilon is the sum (RRUV16 Thm 2.9 gives <=; the common output gives =)."""
+    return _exact(_q(d_in) * (1 / _q(b1) + 1 / _q(b2) + 1 / _q(b3)))
+
+
+@_named("tmlt_core.laplace_max_eps (parallel composition of Laplace on SumOf(AbsoluteDifference), attained)")
+def laplace_max_eps(b1, b2, b3, d_in):
+    """d_in / min(b1, b2, b3), exactly: three Laplace mechanisms on the three parts of a list whose distance
+    SumOf(AbsoluteDifference()) is d_in: the parts move by d_i with sum d_i <= d_in and the loss sum d_i/b_i is at
+    most d_in/min b_i, attained by moving only the part of the smallest scale."""
+    return _exact(_q(d_in) / min(_q(b1), _q(b2), _q(b3)))
+
+
+@_named("tmlt_core.pure_eps_at_delta (an eps-DP measurement is (eps, delta)-DP for every delta; Laplace eps)")
+def pure_eps_at_delta(scale, d_in, delta):
+    """d_in / scale at every delta: the converted measurement's (eps, 0)-DP, the definition's inclusion (an eps-DP
+    mechanism is (eps, delta)-DP for all delta >= 0) applied to the Laplace mechanism's exact eps; the rule
+    PureDPToApproxDP states."""
+    return _exact(_q(d_in) / _q(scale))
+
+
+@_named("tmlt_core.em_eps (MT07 Thm 6, group privacy: eps d_in)")
+def em_eps(eps, d_in):
+    """eps d_in, exactly: the exponential mechanism with weights exp(eps u / (2 Delta u)) is eps-DP (McSherry,
+    Talwar, FOCS 2007, Thm 6); d_in records move u by at most d_in Delta u, hence eps d_in (the formula NoisyQuantile
+    states)."""
+    return _exact(_q(eps) * _q(d_in))
+
+
+@_named("tmlt_core.em_zcdp (Cesar, Rogers 2021, arXiv:2004.07223: eps-BR => eps^2/8-zCDP)")
+def em_zcdp(eps, d_in):
+    """(eps d_in)^2 / 8, exactly: the exponential mechanism is (eps d_in)-bounded-range (Durfee, Rogers, NeurIPS
+    2019, arXiv:1905.04273) and an eps-bounded-range mechanism is eps^2/8-zCDP (Cesar, Rogers, ALT 2021,
+    arXiv:2004.07223, the bounded-range lemma; the paper tmlt.core cites as Cesar021)."""
+    return _exact((_q(eps) * _q(d_in)) ** 2 / 8)
+
+
+@_named("tmlt_core.em_sum_eps (MT07 Thm 6 per column, RRUV16 Thm 2.9)")
+def em_sum_eps(eps1, eps2, d_in):
+    """(eps1 + eps2) d_in, exactly: two exponential mechanisms on the same d_in records, basic composition."""
+    return _exact((_q(eps1) + _q(eps2)) * _q(d_in))
+
+
+@_named("tmlt_core.em_sum_zcdp (Cesar-Rogers per column, BS16 Lemma 2.3)")
+def em_sum_zcdp(eps1, eps2, d_in):
+    """((eps1 d_in)^2 + (eps2 d_in)^2) / 8, exactly: two exponential mechanisms' zCDP (eps^2/8 each), composed (BS16
+    Lemma 2.3); on groups under RootSumOfSquared the group distances' squares sum to at most d_in^2."""
+    return _exact(((_q(eps1) * _q(d_in)) ** 2 + (_q(eps2) * _q(d_in)) ** 2) / 8)
+
+
+@_named("tmlt_core.partition_eps (the geometric count's loss at d_in 1)")
+def partition_eps(scale, threshold):
+    """1 / alpha, exactly: a key's count moves by one record, two-sided geometric noise of parameter alpha."""
+    return _exact(1 / _q(scale))
+
+
+@_named("tmlt_core.partition_delta (a key on one side only, released iff 1 + Z >= threshold)")
+def partition_delta(scale, threshold):
+    """The least delta at eps = 1/alpha of the thresholded geometric partition selection at d_in = 1, exactly:
+    Z two-sided geometric, pmf proportional to p^|z|, p = e^{-1/alpha}; a key present on one side only with count 1
+    is released iff 1 + Z >= threshold, probability P(Z >= m), m = threshold - 1, and never on the other side, so
+    delta >= P(Z >= m); every other key's count moves by one, its (released or not) output ratio at most e^{1/alpha}.
+    P(Z >= m) = p^m / (1 + p) for m >= 1 and 1 - p^{1 - m} / (1 + p) for m <= 0.  In arb."""
+    from dpbounds.audit.peers._refs import _arb_enclosure
+    from dpbounds.evaluation.numeric import arb_prec, fraction_to_arb
+    m = int(_q(threshold)) - 1
+    with arb_prec(256):
+        p = (-1 / fraction_to_arb(_q(scale))).exp()
+        v = p ** m / (1 + p) if m >= 1 else 1 - p ** (1 - m) / (1 + p)
+        return _arb_enclosure(v, "tmlt_core.partition_delta")
+
+
+@_named("tmlt_core.remaining_eps (RRUV16 Thm 2.9: epsilons add)")
+def budget_remaining_eps(total_epsilon, total_delta, eps, delta):
+    """total_epsilon - eps, exactly: under basic composition (RRUV16 Thm 2.9) a spend of (eps, delta) leaves
+    (total_epsilon - eps, total_delta - delta) of an (eps, delta) budget."""
+    return _exact(_q(total_epsilon) - _q(eps))
+
+
+@_named("tmlt_core.remaining_delta (RRUV16 Thm 2.9: deltas add)")
+def budget_remaining_delta(total_epsilon, total_delta, eps, delta):
+    """total_delta - delta, exactly (basic composition, RRUV16 Thm 2.9)."""
+    return _exact(_q(total_delta) - _q(delta))
+
+
+@_named("tmlt_core.budget_eps (RRUV16 Thm 2.9: a spend fits iff eps <= total and delta <= total)")
+def budget_largest_eps(total_epsilon, total_delta, delta):
+    """total_epsilon, exactly: the largest eps of a spend (eps, delta <= total_delta) an (eps, delta) budget can
+    take under basic composition (RRUV16 Thm 2.9)."""
+    return _exact(_q(total_epsilon))
+
+
+@_named("tmlt_core.accountant_remaining (RRUV16 Thm 2.9: total - n eps)")
+def accountant_remaining(total_epsilon, eps, n):
+    """total_epsilon - n eps, exactly: n Laplace measurements of scale 1/eps at d_in 1 (each exactly eps-DP) spent
+    from a pure-DP budget under basic composition (RRUV16 Thm 2.9)."""
+    return _exact(_q(total_epsilon) - int(n) * _q(eps))
+
+
+@_named("tmlt_core.laplace_scale_min (DMNS06: the least scale is d_in/eps)")
+def laplace_scale_min(d_in, eps):
+    """d_in / eps, exactly: the least Laplace (or geometric) scale with which a query moved by d_in is eps-DP (the
+    loss d_in/b is attained, DMNS06)."""
+    return _exact(_q(d_in) / _q(eps))
+
+
+@_named("tmlt_core.sigma_of_rho (BS16 Prop. 1.6: the least sigma is d_in/sqrt(2 rho))")
+def sigma_of_rho(d_in, rho):
+    """d_in / sqrt(2 rho): the least standard deviation with which Gaussian (and, at integer d_in, discrete Gaussian)
+    noise on a query moved by d_in is rho-zCDP (BS16 Prop. 1.6, tight; see gauss_rho).  In arb."""
+    from dpbounds.audit.peers._refs import _arb_enclosure
+    from dpbounds.evaluation.numeric import arb_prec, fraction_to_arb
+    with arb_prec(256):
+        v = fraction_to_arb(_q(d_in)) / (2 * fraction_to_arb(_q(rho))).sqrt()
+        return _arb_enclosure(v, "tmlt_core.sigma_of_rho")
+
+
+#: a real-valued query (AbsoluteDifference on floats), an integer one (geometric noise, counts, SymmetricDifference)
+REAL = {"scale": (1e-3, 1e3), "d_in": (1e-3, 1e3)}
+REAL_EX = ({"scale": 3.0, "d_in": 1.0}, {"scale": 0.7, "d_in": 5.0}, {"scale": 2.0, "d_in": 0.1})
+INT = {"scale": (1e-2, 1e2), "d_in": (1, 100)}
+INT_EX = ({"scale": 3.0, "d_in": 1}, {"scale": 0.7, "d_in": 5}, {"scale": 1.5, "d_in": 2})
+_DMNS = "Dwork, McSherry, Nissim, Smith, TCC 2006 (Laplace: eps = d_in / scale, attained)"
+_GRS = "Ghosh, Roughgarden, Sundararajan, STOC 2009 (two-sided geometric: eps = d_in / alpha, attained)"
+
+
+def declarations():
+    from dpbounds.audit.peers._common import decl
+    from dpbounds.spec.papers import paper
+    c = __name__ + ".calls:"
+    bs16 = f"Bun, Steinke, TCC 2016-B, {paper('BS16').arxiv_ref()}"
+    cks = f"Canonne, Kamath, Steinke, NeurIPS 2020, {paper('CKS20').arxiv_ref()}, Thm 4 (tight at integer shifts)"
+    rruv = f"Rogers, Roth, Ullman, Vadhan, NIPS 2016, {paper('RRUV16').arxiv_ref()}, Thm 2.9 (basic composition)"
+    mt07 = "McSherry, Talwar, FOCS 2007, Thm 6 (the exponential mechanism), with group privacy over d_in records"
+    cr21 = ("Cesar, Rogers, ALT 2021, arXiv:2004.07223 (eps-bounded range => eps^2/8-zCDP), with Durfee, Rogers, "
+            "NeurIPS 2019, arXiv:1905.04273 (the exponential mechanism is eps-bounded range)")
+    n = PEER.name
+
+    def fwd(function, call, ref=laplace_eps, dom=REAL, ex=REAL_EX, cites=_DMNS, check=""):
+        """A declaration judged against the wrapped (or the measurement's own) mechanism's exact loss."""
+        return decl(n, function, c + call, ref, dom, examples=ex, cites=cites, against="truth", check=check)
+
+    eps_of = "the smallest eps the relation accepts at d_in"
+    out = [
+        fwd(_M + "noise_mechanisms.AddGeometricNoise.privacy_function", "geometric_eps", dom=INT, ex=INT_EX,
+            cites=_GRS, check="geometric noise: eps at d_in"),
+        fwd(_M + "noise_mechanisms.AddDiscreteGaussianNoise.privacy_function", "discrete_gaussian_rho", gauss_rho,
+            INT, INT_EX, cites=cks, check="discrete Gaussian noise (sigma = scale): rho at d_in"),
+        fwd(_M + "base.Measurement.privacy_relation(AddLaplaceNoise)", "laplace_relation", check=eps_of),
+        fwd(_M + "interactive_measurements.MakeInteractive(AddLaplaceNoise).privacy_relation",
+            "make_interactive_relation", check=eps_of),
+        fwd(_M + "postprocess.PostProcess(AddLaplaceNoise).privacy_function", "post_process",
+            check="forwarded eps at d_in"),
+        fwd(_M + "postprocess.PostProcess(AddLaplaceNoise).privacy_relation", "post_process_relation",
+            check=eps_of),
+        fwd(_M + "postprocess.NonInteractivePostProcess(MakeInteractive(AddLaplaceNoise)).privacy_function",
+            "non_interactive_post_process", check="forwarded eps at d_in"),
+        fwd(_M + "postprocess.NonInteractivePostProcess(MakeInteractive(AddLaplaceNoise)).privacy_relation",
+            "non_interactive_post_process_relation", check=eps_of),
+        fwd(_M + "derived.DerivedMeasurement(AddLaplaceNoise).privacy_function", "derived",
+            check="forwarded eps at d_in"),
+        fwd(_M + "derived.DerivedMeasurement(AddLaplaceNoise).privacy_relation", "derived_relation", check=eps_of),
+        fwd(_M + "interactive_measurements.DecorateQueryable(MakeInteractive(AddLaplaceNoise)).privacy_function",
+            "decorate_queryable", check="forwarded eps at d_in"),
+        fwd(_M + "chaining.ChainTM(Count, AddGeometricNoise).privacy_function", "chain_count_geometric", dom=INT,
+            ex=INT_EX, cites=_GRS + "; a count moves by d_in under SymmetricDifference",
+            check="a noisy count: eps at d_in"),
+        fwd(_M + "chaining.ChainTM(Count, AddGeometricNoise).privacy_relation", "chain_count_geometric_relation",
+            dom=INT, ex=INT_EX, cites=_GRS + "; a count moves by d_in under SymmetricDifference", check=eps_of),
+        fwd(_M + "composition.Composition(AddLaplaceNoise x 3).privacy_relation", "composition_relation",
+            laplace_sum_eps, {"b1": (1e-2, 1e2), "b2": (1e-2, 1e2), "b3": (1e-2, 1e2), "d_in": (1e-3, 1e3)},
+            ({"b1": 1.0, "b2": 2.0, "b3": 3.0, "d_in": 1.0}, {"b1": 0.3, "b2": 0.3, "b3": 7.0, "d_in": 2.5}),
+            cites=rruv + "; attained by the Laplace mechanisms", check=eps_of),
+        fwd(_M + "interactive_measurements.ParallelComposition(MakeInteractive(AddLaplaceNoise) x 3)"
+            ".privacy_function", "parallel_composition", laplace_max_eps,
+            {"b1": (1e-2, 1e2), "b2": (1e-2, 1e2), "b3": (1e-2, 1e2), "d_in": (1e-3, 1e3)},
+            ({"b1": 1.0, "b2": 2.0, "b3": 3.0, "d_in": 1.0}, {"b1": 5.0, "b2": 0.3, "b3": 7.0, "d_in": 2.5}),
+            cites="parallel composition on SumOf(AbsoluteDifference()): the change split over the parts, attained "
+                  "on the part of the smallest scale", check="eps at d_in"),
+        decl(n, _M + "converters.PureDPToRhoZCDP(AddLaplaceNoise).privacy_relation", c + "pure_to_zcdp_relation",
+             "conversions.bs16.pure_to_zcdp", {"eps": (1e-4, 20.0)},
+             examples=({"eps": 0.1}, {"eps": 1.0}, {"eps": 0.7}, {"eps": 3.0}),
+             cites=f"{bs16}, Prop. 1.4 (eps-DP => eps^2/2-zCDP)", against="cited",
+             check="the smallest rho accepted at d_in 1 (eps-DP Laplace)"),
+        fwd(_M + "converters.PureDPToApproxDP(AddLaplaceNoise).privacy_function [epsilon]", "pure_to_approx_eps",
+            check="epsilon of (epsilon, 0) at d_in"),
+        decl(n, _M + "converters.PureDPToApproxDP(AddLaplaceNoise).privacy_relation", c + "pure_to_approx_relation",
+             pure_eps_at_delta, {**REAL, "delta": (0.0, 0.5)},
+             examples=({"scale": 3.0, "d_in": 1.0, "delta": 1e-6}, {"scale": 0.7, "d_in": 5.0, "delta": 0.0}),
+             cites="the definition: eps-DP => (eps, delta)-DP for every delta; " + _DMNS, against="cited",
+             check="the smallest eps accepted at (d_in, delta)"),
+        fwd(_M + "pandas_measurements.series.AddNoiseToSeries(AddGeometricNoise).privacy_function",
+            "add_noise_to_series", dom=INT, ex=INT_EX,
+            cites=_GRS + "; SumOf(AbsoluteDifference()): the entries' moves sum to d_in", check="eps at d_in"),
+        fwd(_M + "pandas_measurements.series.AddNoiseToSeries(AddDiscreteGaussianNoise).privacy_function",
+            "add_noise_to_series_gaussian", gauss_rho, INT, INT_EX,
+            cites=cks + "; RootSumOfSquared(AbsoluteDifference()): the moves' squares sum to d_in^2",
+            check="rho at d_in"),
+        fwd(_M + "spark_measurements.AddNoiseToColumn(AddNoiseToSeries(AddGeometricNoise)).privacy_function",
+            "add_noise_to_column", dom=INT, ex=INT_EX, cites=_GRS, check="eps at d_in (no Spark session)"),
+        decl(n, _M + "pandas_measurements.series.NoisyQuantile(PureDP).privacy_function", c + "noisy_quantile", em_eps,
+             {"eps": (1e-3, 1e2), "d_in": (1, 100)}, examples=({"eps": 0.3, "d_in": 2}, {"eps": 1.0, "d_in": 1}),
+             cites=mt07, against="cited", check="the exponential mechanism's eps at d_in"),
+        decl(n, _M + "pandas_measurements.series.NoisyQuantile(RhoZCDP).privacy_function", c + "noisy_quantile_zcdp",
+             em_zcdp, {"eps": (1e-3, 1e2), "d_in": (1, 100)},
+             examples=({"eps": 0.3, "d_in": 2}, {"eps": 1.0, "d_in": 1}), cites=cr21, against="cited",
+             check="the exponential mechanism's rho at d_in"),
+    ]
+    two = {"eps1": (1e-3, 1e2), "eps2": (1e-3, 1e2), "d_in": (1, 100)}
+    two_ex = ({"eps1": 0.3, "eps2": 0.2, "d_in": 2}, {"eps1": 1.0, "eps2": 0.05, "d_in": 1})
+    out += [
+        decl(n, _M + "pandas_measurements.dataframe.AggregateByColumn(NoisyQuantile x 2).privacy_function",
+             c + "aggregate_by_column", em_sum_eps, two, examples=two_ex, cites=f"{mt07}; {rruv}", against="cited",
+             check="eps at d_in"),
+        decl(n, _M + "pandas_measurements.dataframe.AggregateByColumn(NoisyQuantile x 2).privacy_relation",
+             c + "aggregate_by_column_relation", em_sum_eps, two, examples=two_ex, cites=f"{mt07}; {rruv}",
+             against="cited", check=eps_of),
+        decl(n, _M + "spark_measurements.ApplyInPandas(AggregateByColumn(NoisyQuantile x 2)).privacy_function",
+             c + "apply_in_pandas", em_sum_zcdp, two, examples=two_ex, cites=f"{cr21}; {bs16}, Lemma 2.3",
+             against="cited", check="rho at d_in (RootSumOfSquared, no Spark session)"),
+    ]
+    part = {"scale": (0.05, 100.0), "threshold": (-5, 400)}
+    part_ex = ({"scale": 1.5, "threshold": 5}, {"scale": 1.0, "threshold": 1}, {"scale": 2.0, "threshold": 40},
+               {"scale": 0.5, "threshold": -2}, {"scale": 10.0, "threshold": 2})
+    sel = _M + "spark_measurements.GeometricPartitionSelection.privacy_function"
+    out += [
+        decl(n, sel + " [epsilon]", c + "partition_selection_eps", partition_eps, part, examples=part_ex,
+             cites=_GRS, against="truth", check="epsilon at d_in 1"),
+        decl(n, sel + " [delta]", c + "partition_selection_delta", partition_delta, part, examples=part_ex,
+             cites="the release rule (a key's noisy count >= threshold is released): P(Z >= threshold - 1) for a "
+                   "key on one side only", against="truth", check="delta at d_in 1 (its epsilon 1/alpha)"),
+    ]
+    bud = {"total_epsilon": (0.5, 10.0), "total_delta": (1e-6, 0.5), "eps": (0.0, 0.5), "delta": (0.0, 1e-6)}
+    bud_ex = ({"total_epsilon": 1.0, "total_delta": 1e-6, "eps": 0.3, "delta": 1e-7},
+              {"total_epsilon": 3.0, "total_delta": 0.01, "eps": 0.1, "delta": 0.0})
+    m = "tmlt.core.measures.ApproxDPBudget"
+    out += [
+        decl(n, m + ".subtract [epsilon]", c + "approx_budget_remaining_eps", budget_remaining_eps, bud,
+             claim="lower", examples=bud_ex, cites=rruv, against="cited", check="the epsilon left after a spend"),
+        decl(n, m + ".subtract [delta]", c + "approx_budget_remaining_delta", budget_remaining_delta, bud,
+             claim="lower", examples=bud_ex, cites=rruv, against="cited", check="the delta left after a spend"),
+        decl(n, m + ".assert_can_spend_budget", c + "approx_budget_largest_eps", budget_largest_eps,
+             {k: bud[k] for k in ("total_epsilon", "total_delta", "delta")}, claim="lower",
+             examples=({"total_epsilon": 1.0, "total_delta": 1e-6, "delta": 1e-7},
+                       {"total_epsilon": 0.7, "total_delta": 0.01, "delta": 0.0}),
+             cites=rruv, against="cited", check="the largest epsilon a spend may take (delta <= total_delta)"),
+        decl(n, _M + "interactive_measurements.PrivacyAccountant.privacy_budget", c + "accountant_budget",
+             accountant_remaining, {"total_epsilon": (1.0, 10.0), "eps": (1e-3, 0.1), "n": (1, 10)}, claim="lower",
+             examples=({"total_epsilon": 1.0, "eps": 0.1, "n": 3}, {"total_epsilon": 2.5, "eps": 0.07, "n": 10}),
+             cites=rruv, against="cited", check="the pure-DP budget left after n eps-DP measurements"),
+        decl(n, "tmlt.core.utils.parameters.calculate_noise_scale(PureDP)", c + "noise_scale_pure",
+             laplace_scale_min, {"d_in": (1e-3, 1e3), "eps": (1e-3, 1e2)},
+             examples=({"d_in": 1.0, "eps": 0.5}, {"d_in": 3.0, "eps": 0.7}), cites=_DMNS, against="truth",
+             check="the Laplace / geometric scale for eps at d_in"),
+        decl(n, "tmlt.core.utils.parameters.calculate_noise_scale(RhoZCDP)", c + "noise_scale_zcdp", sigma_of_rho,
+             {"d_in": (1e-3, 1e3), "rho": (1e-4, 1e2)},
+             examples=({"d_in": 1.0, "rho": 0.5}, {"d_in": 1.0, "rho": 0.3}, {"d_in": 2.0, "rho": 0.01}),
+             cites=f"{bs16}, Prop. 1.6 (tight)", against="truth", check="the Gaussian sigma for rho at d_in"),
+    ]
     return out
