@@ -547,3 +547,16 @@ def test_an_exception_is_attributed_by_the_frame_that_raised_it():
         _ratio(2.0)
     assert raised_by(e.value) == "limit"
     assert _ratio(2 ** -13) == (8192, 1)  # the q our wrapper once refused (and charged to the peer)
+
+
+def test_a_finding_made_before_the_clock_cut_is_reported_not_incomplete():
+    """A peer raising on every input, searched under a time cap that expires while hypothesis shrinks: the errors
+    already judged are the finding (no budget can clear them); the clock only leaves the witness less shrunk."""
+    import time
+
+    def slow_bye(rho, delta):
+        time.sleep(0.05)
+        raise SystemExit(0)
+    r = check_conversion(slow_bye, "conversions.bs16", inputs={"rho": (0.01, 1.0), "delta": (1e-9, 0.1)},
+                         max_examples=1000, seconds=0.5)
+    assert r.verdict == "error" and r.counts.get("error", 0) >= 1 and set(r.counts) == {"error"}, r.summary()

@@ -109,13 +109,14 @@ class _State:
         return self.cut or self.stopped == "time" or self.unanswered > 0
 
     def verdict(self) -> str:
-        """The search's verdict: ``incomplete`` when the clock decided something (unless an ``unsound`` was found
-        first: no budget can clear it), ``error`` when too few examples were judged, else the worst found."""
+        """The search's verdict: ``incomplete`` when the clock decided something (unless a finding -- unsound ..
+        error: the peer raised on valid input -- was made first: no budget can clear it; the clock only left it less
+        shrunk), ``error`` when too few examples were judged, else the worst found."""
         worst = self.found()
         if worst == "unsound" and self.stopped == "found":
             return worst
         if self.timed_out():
-            return "incomplete"
+            return worst if self.counts and severity(worst) <= severity("error") else "incomplete"
         if self.shortfall() and severity(worst) > severity("error"):
             return "error"
         return worst
