@@ -21,6 +21,8 @@ advantage  (an attack's advantage) in [0, 1]; non-decreasing in k, q, mu; non-in
            (``risk``) the reverse
 spent      (a budget spent by k charges of x) >= 0; non-decreasing in k and x
 remaining  (a budget left after n spends) >= 0; non-increasing in n and in the spend; non-decreasing in the total
+mixture    (``log_mixture``: log m(s, V) of a mixture of exp(lambda s - V psi(lambda)), psi >= 0) not NaN;
+           non-increasing in V
 =========  =======================================================================================================
 
 and, for every quantity, ``terminates`` and ``no_crash``.
@@ -43,11 +45,12 @@ odometer   finite, >= 0; non-decreasing in each cost, in the last round's cost a
 A float implementation obeys them exactly, not only to a tolerance: IEEE rounding is monotone, so a sum of costs
 rounded at each step is non-decreasing in every cost, and comparing it with the budget is monotone in both; a
 decision that flips back as a cost grows is no rounding.  The costs searched are positive (a zero-cost round is an
-input some filters refuse with an error, which a filter wrapper reports as HALT).  The monotonicity laws are those of the true quantities
-(Dong, Roth, Su 2019, arXiv:1905.02383v3, Sec. 2: a trade-off curve is non-increasing; composition and
-subsampling can only lose privacy as k and q grow, Gaussian noise only gain it as sigma grows); an accountant's
-float output obeys them to within its own stated error (``rtol``: the relative tolerance per peer,
-:data:`RTOL`).
+input some filters refuse with an error, which a filter wrapper reports as HALT).
+
+The conversions' monotonicity laws are those of the true quantities (Dong, Roth, Su 2019, arXiv:1905.02383v3,
+Sec. 2: a trade-off curve is non-increasing; composition and subsampling can only lose privacy as k and q grow,
+Gaussian noise only gain it as sigma grows); an accountant's float output obeys them to within its own stated error
+(``rtol``: the relative tolerance per peer, :data:`RTOL`).
 
 The domain: each interval input widened to its documented edges -- delta and fpr to [0, 1], eps to 1000 (past
 exp's overflow at 709.78; the target eps of a delta, not a mechanism's eps), alpha down to the float above 1 (and
@@ -120,12 +123,16 @@ _BY_CALLABLE = {"gauss_sigma_min": "sigma", "sigma_min": "sigma", "laplace_scale
                 "kov15_remaining": "level",
                 "rr_rdp_of_p": "rdp", "rr_eps_of_p": "eps", "laplace_eps_of_b": "eps", "subsampled_rr_rdp": "rdp",
                 "pate_gauss_rdp": "rdp", "tcdp_rdp": "rdp", "tradeoff_rdp_at_log": "beta",
-                "tradeoff_zcdp_at_log": "beta", "wor_gauss_instance_eps": "eps", "em_counting_delta": "delta", "total_delta": "delta"}
+                "tradeoff_zcdp_at_log": "beta", "wor_gauss_instance_eps": "eps", "em_counting_delta": "delta", "total_delta": "delta",
+                "bb_bound": "boundary", "bb_log_mixture": "log_mixture",
+                # the effective epsilon of the bounded-domain Laplace mechanism: its sign only
+                "bounded_laplace_eff_eps": "level"}
 
 
 def quantity(decl: Declaration) -> str | None:
-    """What ``decl`` returns: eps, delta, rdp, beta, sigma, mu, rho, advantage, risk, boundary, spent, remaining,
-    probability (in [0, 1], no direction), level (>= 0, no direction); None when not known."""
+    """What ``decl`` returns: eps, delta, rdp, beta, sigma, mu, rho, advantage, risk, boundary, log_mixture (a
+    mixture supermartingale's log), spent, remaining, probability (in [0, 1], no direction), level (>= 0, no
+    direction); None when not known."""
     q = getattr(decl, "quantity", None)
     if q:
         return str(q)
@@ -208,6 +215,8 @@ def laws_for(decl: Declaration) -> list[str]:
         out += ["nonnegative", "at_most_one"]
     elif what == "level":
         out.append("nonnegative")
+    elif what == "log_mixture":  # log m(s, V): any sign; each exp(lambda s - V psi(lambda)) falls with V (psi >= 0)
+        down += [n for n in names if n == "V"]
     elif what == "boundary":
         out.append("nonnegative")
         down += [n for n in names if n in _DELTA]
