@@ -33,3 +33,19 @@ def total_delta(di: float, k: int, slack: float) -> float:
     """``BudgetAccountant(slack=slack, spent_budget=[(0.1, di)] * k).total()[1]``."""
     from diffprivlib.accountant import BudgetAccountant
     return float(BudgetAccountant(slack=slack, spent_budget=[(0.1, di)] * int(k)).total()[1])
+
+
+def remaining_epsilon(budget: float, eps0: float, j: int, k: int, slack: float) -> float:
+    """``BudgetAccountant(epsilon=budget, delta=1, slack=slack, spent_budget=[(eps0, 0)] * j).remaining(k)[0]``: the
+    eps each of k further queries may spend."""
+    from diffprivlib.accountant import BudgetAccountant
+    acc = BudgetAccountant(epsilon=budget, delta=1.0, slack=slack, spent_budget=[(eps0, 0.0)] * int(j))
+    return float(acc.remaining(int(k))[0])
+
+
+def bounded_laplace_effective_epsilon(eps: float, sensitivity: float, upper: float, lower: float = 0.0) -> float:
+    """``LaplaceBoundedDomain(epsilon=eps, delta=0, sensitivity, lower, upper).effective_epsilon()``: sensitivity
+    over the scale it calibrates."""
+    from diffprivlib.mechanisms import LaplaceBoundedDomain
+    m = LaplaceBoundedDomain(epsilon=eps, delta=0.0, sensitivity=sensitivity, lower=lower, upper=upper)
+    return float(m.effective_epsilon())

@@ -3,6 +3,7 @@
 zCDP: rho = Delta^2/(2 sigma^2) and BS16 Prop. 1.3; RDP: the exact binomial sum for the subsampled Gaussian at
 integer orders and Mironov's Prop. 3 conversion)."""
 
+from dpbounds.spec.papers import paper
 from dpbounds.testing.declarations import Peer
 from .. import _refs
 from .._common import decl
@@ -144,6 +145,12 @@ def _more():
              "mechanisms.sgm.rdp", {"q": (1e-4, 1.0), "sigma": (0.3, 100.0), "alpha": [2, 3, 8, 32]},
              examples=({"q": 0.01, "sigma": 1.0, "alpha": 8}, {"q": 1.0, "sigma": 2.0, "alpha": 3}),
              cites="Mironov, Talwar, Zhang 2019, arXiv:1908.10530v1, Thm 9 (integer orders)", against="cited"),
+        decl(PEER.name, a + "rdp.RDPSubsamplingAccountant.spend (spend_gaussian on its child; the root's "
+             "budget_spent)", __name__ + ".calls:subsampled_spend", "mechanisms.sgm.rdp",
+             {"q": (1e-4, 1.0), "sigma": (0.3, 100.0), "alpha": [2, 3, 8, 32]},
+             examples=({"q": 0.01, "sigma": 1.0, "alpha": 8}, {"q": 0.1, "sigma": 2.0, "alpha": 3}),
+             cites="Mironov, Talwar, Zhang 2019, arXiv:1908.10530v1, Thm 9 (integer orders): the charge the "
+                   "subsampling accountant forwards", against="truth"),
         decl(PEER.name, m + "spend_gaussian (zCDPAccountant) + zCDPAccountant.budget_spent",
              __name__ + ".calls:spend_gaussian_zcdp", gauss_rho, sig,
              examples=({"sensitivity": 1.0, "sigma": 1.0}, {"sensitivity": 3.0, "sigma": 0.7}),
@@ -156,6 +163,7 @@ def _more():
         decl(PEER.name, a + "zcdp.zCDPAccountant.spend (budget_limit)", __name__ + ".calls:zcdp_filter",
              "fz21.remark4_4", {"B": (0.01, 10.0)}, kind="filter", claim="lower", budget={"B": 1.0},
              costs=("rho",), examples=({"B": 1.0, "spends": [{"rho": 0.1}] * 10},),
-             cites="Feldman, Zrnic 2021, arXiv:2103.01379v3, Remark 4.4 (zCDP filter: sum rho <= B)",
+             cites=f"Feldman, Zrnic, NeurIPS 2021, {paper('FZ21').arxiv_ref()}, Remark 4.4 (zCDP filter: "
+                   "sum rho <= B)",
              against="cited"),
     ] + _budget_spent()

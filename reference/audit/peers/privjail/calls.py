@@ -59,6 +59,18 @@ def resolve_rdp(q: float, sigma: float, alpha: float) -> float:
     return float(budget[alpha])
 
 
+def subsampled_spend(q: float, sigma: float, alpha: float) -> float:
+    """``RDPSubsamplingAccountant(sampling_rate=q, parent=root)`` under a root ``RDPAccountant(alpha=[alpha])``,
+    ``mechanism.spend_gaussian`` on its child ``RDPAccountant`` (sensitivity 1, scale sigma): the RDP at alpha that
+    the subsampling accountant's ``spend`` forwards to the root (``root.budget_spent[alpha]``)."""
+    from privjail import mechanism
+    from privjail.accountants.rdp import RDPAccountant, RDPSubsamplingAccountant
+    root = RDPAccountant(alpha=[float(alpha)], budget_limit=None)
+    child = RDPAccountant(parent=RDPSubsamplingAccountant(sampling_rate=q, parent=root))
+    mechanism.spend_gaussian(child, sensitivity=1.0, scale=sigma, delta=None)
+    return float(root.budget_spent[float(alpha)])
+
+
 def spend_gaussian_zcdp(sensitivity: float, sigma: float) -> float:
     """``mechanism.spend_gaussian(zCDPAccountant(), sensitivity, scale=sigma, delta=None)``, then the accountant's
     ``budget_spent``: the rho one Gaussian release is charged."""

@@ -76,6 +76,11 @@ def declarations():
                        {"budget": 2.0, "eps0": 0.01, "j": 0, "k": 100, "slack": 1e-6}),
              cites="Kairouz, Oh, Viswanath 2015, arXiv:1311.0776v4, Thm 3.5 (as in diffprivlib), inverted in the "
                    "per-query eps", against="cited"),
+        decl(PEER.name, "pydp.ml.mechanisms.laplace.LaplaceBoundedDomain.get_effective_epsilon (delta 0, domain "
+             "[0, upper])", __name__ + ".calls:bounded_laplace_effective_epsilon", _refs.bounded_laplace_eff_eps,
+             _refs.BOUNDED_LAPLACE, fixed={"lower": 0.0}, claim="lower", examples=_refs.BOUNDED_LAPLACE_EXAMPLES,
+             cites=_refs.HOLOHAN18, against="truth",
+             check="Delta/b of the scale it calibrates: above the largest eps-DP one, less noise than eps-DP needs"),
         decl(PEER.name, "pydp.ml.util.accountant.BudgetAccountant.spend", __name__ + ".calls:pure_filter",
              "rruv16.thm3_4.filter", {"eps_g": (0.01, 10.0)}, kind="filter", claim="lower",
              budget={"eps_g": 1.0}, costs=("eps",), examples=({"eps_g": 1.0, "spends": [{"eps": 0.1}] * 10},),

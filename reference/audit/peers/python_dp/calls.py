@@ -48,3 +48,11 @@ def remaining_epsilon(budget: float, eps0: float, j: int, k: int, slack: float) 
     eps each of k further queries may spend."""
     acc = BudgetAccountant(epsilon=budget, delta=1.0, slack=slack, spent_budget=[(eps0, 0.0)] * int(j))
     return float(acc.remaining(int(k))[0])
+
+
+def bounded_laplace_effective_epsilon(eps: float, sensitivity: float, upper: float, lower: float = 0.0) -> float:
+    """``LaplaceBoundedDomain().set_epsilon(eps).set_sensitivity(sensitivity).set_bounds(lower, upper)
+    .get_effective_epsilon()`` (delta 0): sensitivity over the scale it calibrates."""
+    from pydp.ml.mechanisms.laplace import LaplaceBoundedDomain
+    m = LaplaceBoundedDomain().set_epsilon(eps).set_sensitivity(sensitivity).set_bounds(lower, upper)
+    return float(m.get_effective_epsilon())
