@@ -225,3 +225,32 @@ def test_stream_laws_find_planted_violations():
 def test_a_stream_whose_reference_is_not_known_monotone_gets_no_laws():
     d = _stream("filter", SumFilter, {"eps_g": 1.0}, reference="fz21.thm4_7")
     assert laws_for(d) == []
+
+
+def test_every_call_takes_its_declarations_fixed_inputs():
+    # the laws call the peer with the fixed inputs too (the checks pass them to the reference only): a call that does
+    # not take them raises TypeError on every law call, and its laws read 'error'
+    import ast
+
+    import dpbounds.audit.peers as P
+    from dpbounds.testing.declarations import call_module_file
+    bad = []
+    for m in pkgutil.iter_modules(P.__path__):
+        if m.name.startswith("_"):
+            continue
+        mod = importlib.import_module(f"dpbounds.audit.peers.{m.name}")
+        decls = list(getattr(mod, "declarations", lambda: [])())
+        sub = getattr(mod, "declared", None)
+        decls += list(getattr(sub, "declarations", lambda: [])())
+        for d in decls:
+            if d.kind != "conversion" or not d.fixed or not isinstance(d.call, str):
+                continue
+            func = d.call.partition(":")[2]
+            tree = ast.parse(call_module_file(d.call).read_text())
+            fn = next((n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == func), None)
+            if fn is None:
+                continue  # bound another way (an alias or a class): not read here
+            names = {a.arg for a in fn.args.args + fn.args.kwonlyargs}
+            if fn.args.kwarg is None and not set(d.fixed) <= names:
+                bad.append((d.function, sorted(set(d.fixed) - names)))
+    assert not bad, bad
