@@ -271,6 +271,21 @@ def widened(inputs: Mapping[str, Any], what: str | None = None, peer: str = "", 
     return out
 
 
+def _ask(remote: Remote, request: dict[str, Any], timeout: float | None) -> tuple[str, Any]:
+    """One request to the peer's interpreter as a runner's answer: ("ok", its JSON answer), ("timeout", None) when
+    it is over its cap (the peer restarts), ("raise", text) when the peer or its interpreter raised."""
+    remote.timeout = timeout
+    try:
+        r = remote.batch([request])[0]
+    except Unjudged:
+        return ("timeout", None)
+    except RuntimeError as e:
+        return ("raise", f"RuntimeError: the peer's interpreter: {e}")
+    if "error" in r:
+        return ("raise", str(r["error"]))
+    return ("ok", r["ok"])
+
+
 class RemoteRunner:
     """A declaration's ``call`` in the peer's interpreter, as a :func:`check_laws` runner: a call over its cap is
     killed (the peer restarts) and reported as no answer."""
@@ -280,16 +295,9 @@ class RemoteRunner:
         self.fn = self.remote.function()
 
     def call(self, inputs: Mapping[str, Any], timeout: float | None) -> tuple[str, Any]:
-        self.remote.timeout = timeout
-        try:
-            r = self.remote.batch([{"op": "call", "inputs": dict(inputs)}])[0]
-        except Unjudged:
-            return ("timeout", None)
-        except RuntimeError as e:
-            return ("raise", f"RuntimeError: the peer's interpreter: {e}")
-        if "error" in r:
-            return ("raise", str(r["error"]))
-        v = r["ok"]
+        status, v = _ask(self.remote, {"op": "call", "inputs": dict(inputs)}, timeout)
+        if status != "ok":
+            return (status, v)
         if isinstance(v, str) and v in ("inf", "-inf", "nan"):
             v = float(v)
         return ("ok", float(v))
@@ -420,16 +428,8 @@ class StreamRunner:
             return self.local.call(inputs, timeout)
         assert self.remote is not None
         budget, rounds = _stream_rounds(self.costs, inputs)
-        self.remote.timeout = timeout
-        try:
-            r = self.remote.batch([{"op": self.kind, "budget": budget, "rounds": rounds}])[0]
-        except Unjudged:
-            return ("timeout", None)
-        except RuntimeError as e:
-            return ("raise", f"RuntimeError: the peer's interpreter: {e}")
-        if "error" in r:
-            return ("raise", str(r["error"]))
-        return ("ok", _stream_number(self.kind, r["ok"]))
+        status, v = _ask(self.remote, {"op": self.kind, "budget": budget, "rounds": rounds}, timeout)
+        return ("ok", _stream_number(self.kind, v)) if status == "ok" else (status, v)
 
     def close(self) -> None:
         if self.remote is not None:
