@@ -219,6 +219,8 @@ def _dpa_pld(q: float, sigma: float, k: int, delta: float | None, eps: float | N
 EQUAL_WIDTH_VDI = (1e-4, 5e-5, 2e-5, 1e-5, 5e-6, 2e-6, 1e-6, 5e-7, 2e-7, 1e-7)
 #: the equal-width ladder stops after a call this long (seconds): the row says which interval it reached
 EQUAL_WIDTH_STOP = 60.0
+#: no equal-width row below this rel_tol (the one-step rows at 1e-10: no discretization of the ladder gets there)
+EQUAL_WIDTH_MIN_TOL = 1e-6
 
 
 def _best_of(fn, n: int, first: float | None = None) -> float:
@@ -304,7 +306,7 @@ def _pld_rows(quick: bool) -> list[dict]:
         n = "one cold call each (caches cleared)" if calls == 1 else f"best of {calls} cold calls each (caches cleared)"
         rows.append(_row(measurement, point, f"enclose {sid}", peer_name, 1 / best_o,
                          (1 / best_p) if peer is not None else None, enc, pv, n))
-        if peer is None:
+        if peer is None or tol < EQUAL_WIDTH_MIN_TOL:
             continue
         vdi, v, dt, reached = _equal_width(q, sigma, k, delta, eps, enc, tol, calls)
         name = f"dp_accounting PLDAccountant (value_discretization_interval {vdi:g}: equal width, pessimistic)"
