@@ -47,7 +47,8 @@ def ratio_text(r: dict[str, Any]) -> str:
 
 
 def _short_peer(r: dict[str, Any]) -> str:
-    return (r.get("peer") or "").split(" (")[0]
+    peer = r.get("peer") or ""
+    return peer.split(" (")[0] + (" at equal width" if "equal width" in peer else "")
 
 
 def page(rec: dict[str, Any]) -> str:
@@ -57,8 +58,12 @@ def page(rec: dict[str, Any]) -> str:
         f"One run of `{rec['command']}` on {rec['date']} (commit `{rec['commit']}`, {rec['machine']}).  Each row "
         "times a certified dpbounds function and the peer's float computation of the same quantity on the same "
         "inputs, in the same process run and by the same rule (alternating timing windows, the best of each side; "
-        "the PLD bracket: one cold call each, caches cleared).  **ratio** = dpbounds calls per second / the peer's "
-        "(> 1: dpbounds is faster); **width** = the relative width of dpbounds' enclosure (the peer's value is a "
+        "the PLD bracket: best of 3 cold calls each side, caches cleared, one call where ours takes over 30 s; each "
+        "point twice, against dp_accounting's default discretization and at equal width: the coarsest "
+        "value_discretization_interval of 1e-4 .. 1e-7 at which its value is within the row's rel_tol of the "
+        "certified one, so that its error is provably no larger than the width dpbounds certifies).  **ratio** = "
+        "dpbounds calls per second / the peer's (> 1: dpbounds is faster); **width** = the relative width of "
+        "dpbounds' enclosure (the peer's value is a "
         "float, never certified); **peer value** = where the peer's value lies against that enclosure (for eps and "
         "delta, above is conservative; for a trade-off beta, below is).  Regenerate: `dpbounds bench --only \"vs "
         "dp_accounting\" --format json > RUN.json`, then `python tools/bench_section.py record RUN.json --commit C "
