@@ -81,10 +81,46 @@ def test_one_step_lower_is_the_k1_value():
     assert dl <= d1.lo and dl >= float(d1.lo) * (1 - 2e-3)
 
 
+def _mp_delta(q, s, k, e):
+    """delta(e) of k steps at q = 1 (mu-GDP, mu = sqrt(k)/s: DRS22 Cor. 2.13) or of one step at q < 1 (the
+    remove pair (1 - q) N(0, s^2) + q N(1, s^2) vs N(0, s^2) and the add pair, the larger), in mpmath (50 digits),
+    from the densities' crossing point -- written here from the definitions, not from dpbounds."""
+    mp.mp.dps = 50
+    q, s, e = mp.mpf(q), mp.mpf(s), mp.mpf(e)
+    E = mp.exp(e)
+    if q == 1:
+        mu = mp.sqrt(k) / s
+        return mp.ncdf(-e / mu + mu / 2) - E * mp.ncdf(-e / mu - mu / 2)
+    tail = lambda x, m: mp.ncdf(-(x - m) / s)  # noqa: E731  P(N(m, s^2) > x), without cancelling 1 - cdf
+    x = s * s * mp.log((E - (1 - q)) / q) + mp.mpf(1) / 2   # remove: the likelihood ratio exceeds E beyond x
+    rem = (1 - q) * tail(x, 0) + q * tail(x, 1) - E * tail(x, 0)
+    add = mp.mpf(0)
+    t = mp.exp(-e) - (1 - q)
+    if t > 0:                                                # add: N(0) vs the mixture, below x
+        xa = s * s * mp.log(t / q) + mp.mpf(1) / 2
+        add = mp.ncdf(xa / s) - E * ((1 - q) * mp.ncdf(xa / s) + q * mp.ncdf((xa - 1) / s))
+    return max(rem, add, mp.mpf(0))
+
+
+@pytest.mark.parametrize("q,s,k,delta", [(1, 2, 1000, 1e-6), (1, 5, 20, 0.1), (1, 1.2, 1, 1e-12),
+                                         (0.01, 1.2, 1, 1e-6), (0.05, 5, 1, 3e-9), (0.5, 0.8, 1, 1e-5)])
+def test_closed_forms_are_two_certified_points_around_the_truth(q, s, k, delta):
+    # q = 1 or k = 1: the fast interval is the closed form itself, about 2^-30 wide: delta at its ends straddles
+    # the target in 50-digit mpmath (eps below its lower end has delta > target, its upper end delta <= target)
+    lo, hi = Q.interval("composition.sgm.eps", {"q": q, "sigma": s, "k": k, "delta": delta})
+    assert 0 < lo < hi <= lo * (1 + 2 ** -28)
+    assert _mp_delta(q, s, k, lo) > delta >= _mp_delta(q, s, k, hi)
+    dlo, dhi = Q.interval("composition.sgm.delta", {"q": q, "sigma": s, "k": k, "eps_g": 0.5})
+    assert dlo <= _mp_delta(q, s, k, 0.5) <= dhi and dhi - dlo <= 1e-9 * dhi
+    # delta(0) <= target: eps is 0 exactly
+    assert Q.interval("composition.sgm.eps", {"q": 0.001, "sigma": 1.2, "k": 1, "delta": 0.1}) == (0.0, 0.0)
+
+
 def test_where_it_does_not_apply_and_outside_the_domain():
-    assert Q.interval("composition.sgm.eps", {"q": 1.0, "sigma": 1.0, "k": 10, "delta": 1e-5}) is None
-    assert Q.interval("composition.sgm.eps", {"q": 0.1, "sigma": 1.0, "k": 1, "delta": 1e-5}) is None
     assert Q.narrowed("composition.sgm.delta", {"q": 0.1, "sigma": 1.0, "k": 1, "eps_g": 1.0}, 0.5) is None
+    assert Q.narrowed("composition.sgm.eps", {"q": 1.0, "sigma": 1.0, "k": 10, "delta": 1e-5}, 3.0) is None
+    assert Q.interval("composition.sgm.eps", {"q": 0.1, "sigma": 1.0, "k": 10, "delta": 1e-5,
+                                              "relation": "substitution"}) is None
     with pytest.raises(DomainError):
         Q.interval("composition.sgm.eps", {"q": 0.1, "sigma": 0.1, "k": 10, "delta": 1e-5})
     with pytest.raises(DomainError):

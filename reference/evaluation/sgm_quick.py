@@ -12,7 +12,10 @@ at the speed it judges closed forms, without a single verdict that a certified b
   processing) in both directions, and the one-step value is the closed form in erfc (``sgm_pld.enclose_delta`` at
   k = 1, in arb).  proofs_check ``composition.sgm.quick.one_step_lower``.
 * :func:`interval` -- the float interval of the audit's oracle (``dpbounds.testing.oracle``): [one-step lower, RDP
-  upper], a function of the point alone.
+  upper], a function of the point alone.  Where the curve is a closed form (q = 1: sqrt(k)/sigma-GDP; k = 1: one
+  step) it is the certified closed form itself (sgm_pld's, in arb): delta at the point, or eps(delta) as two points
+  next to a float guess whose certified deltas straddle delta (delta(.) is nonincreasing: proofs_check
+  ``composition.sgm.inverse_bracket``) -- two arb evaluations instead of the evaluator's bisection.
 * :func:`narrowed` -- the certified enclosure the oracle judges a peer's value against: PLD brackets
   (``sgm_pld.bracket``) on the grid steps :func:`grid_steps` (coarse first), kept in a bounded cache per
   (q, sigma, k, h) so that every delta and eps of one (q, sigma, k) reuses them, each consulted at the peer's value
@@ -153,8 +156,7 @@ def one_step_eps_lower(q: Fraction, sigma: Fraction, delta: Fraction) -> float:
 @functools.lru_cache(maxsize=64)
 def _parse(entry_id: str, items: tuple) -> tuple[Fraction, Fraction, int, Fraction] | None:
     """(q, sigma, k, x) of a point (x = delta or eps_g), checked against the entry's domain (DomainError outside),
-    or None where this module does not apply (other options; q = 1 and k = 1, whose closed forms the entry's
-    evaluator certifies at any width)."""
+    or None where this module does not apply (other options)."""
     from dpbounds.evaluation.evaluate import prepare
     from dpbounds.spec import get
     entry = get(entry_id)
@@ -163,8 +165,6 @@ def _parse(entry_id: str, items: tuple) -> tuple[Fraction, Fraction, int, Fracti
         return None
     k = S._steps(p, entry_id)
     q, sigma = Fraction(p["q"]), Fraction(p["sigma"])
-    if q == 1 or k == 1:
-        return None
     return q, sigma, k, Fraction(p["delta" if entry_id.endswith(".eps") else "eps_g"])
 
 
@@ -173,14 +173,90 @@ def _point(entry_id: str, params: Mapping[str, Any]):
     return _parse(entry_id, items)
 
 
+def _closed(q: Fraction, k: int) -> bool:
+    """The curve is a closed form (q = 1, k = 1): the entry's evaluator certifies it at any width."""
+    return q == 1 or k == 1
+
+
+# ------------------------------------------------------------------------------------------------ closed forms
+
+#: the relative distances from a float guess of eps(delta) at which :func:`closed_eps_interval` tries to certify two
+#: points straddling it, nearest first
+STRADDLE = (2.0 ** -30, 2.0 ** -20, 2.0 ** -10)
+
+
+def _closed_delta(q: Fraction, sigma: Fraction, k: int, eps: Fraction) -> tuple[Fraction, Fraction] | None:
+    """Exact rational ends [lo, hi] around delta(eps) of a closed-form curve (sgm_pld's certified closed forms:
+    q = 1 the Gaussian curve at rho = k / (2 sigma^2), k = 1 the one-step hockey stick in arb), or None where it
+    was not certified."""
+    try:
+        if q == 1:
+            return S._gauss_delta_ball(sigma, k, eps, 1e-9, ENTRIES[1])
+        for bits in (128, 512):
+            ends = S._k1_ends(q, sigma, eps, bits)
+            if ends is not None:
+                return ends
+    except (CertificationError, ArithmeticError, ValueError):
+        pass
+    return None
+
+
+def _eps_guess(q: float, s: float, k: int, d: float) -> float | None:
+    """A float guess of eps(d) of a closed-form curve (no guarantee: it only picks the points certified), None when
+    floats cannot tell: the one-step curve at sigma / sqrt(k) for q = 1 (k Gaussian steps are one at
+    sigma / sqrt(k))."""
+    if q == 1:
+        s, k = s / math.sqrt(k), 1
+    a, b = 0.0, 1.0
+    try:
+        while _delta1_float(q, s, b) > d:
+            a, b = b, 2 * b
+            if b > 1e7:
+                return None
+        for _ in range(60):
+            m = (a + b) / 2
+            a, b = (m, b) if _delta1_float(q, s, m) > d else (a, m)
+    except (ArithmeticError, ValueError):
+        return None
+    return b if math.isfinite(b) else None
+
+
+def closed_eps_interval(q: Fraction, sigma: Fraction, k: int, delta: Fraction) -> tuple[float, float] | None:
+    """Floats (lo, hi) with lo <= eps(delta) <= hi of a closed-form curve (q = 1 or k = 1), about 2^-30 wide
+    (relative) where floats guess well: e with certified delta(e) > delta is <= eps, e with certified
+    delta(e) <= delta is >= eps (delta(.) nonincreasing); (0, 0) when delta(0) <= delta; None when not certified."""
+    d0 = _closed_delta(q, sigma, k, Fraction(0))
+    if d0 is None:
+        return None
+    if d0[1] <= delta:
+        return 0.0, 0.0
+    g = _eps_guess(float(q), float(sigma), k, float(delta))
+    if g is None or not g > 0:
+        return None
+    for r in STRADDLE:
+        lo, hi = float_down(Fraction(g) * (1 - Fraction(r))), float_up(Fraction(g) * (1 + Fraction(r)))
+        dl, dh = _closed_delta(q, sigma, k, Fraction(lo)), _closed_delta(q, sigma, k, Fraction(hi))
+        if dl is not None and dh is not None and dl[0] > delta and dh[1] <= delta:
+            return lo, hi
+    return None
+
+
+def closed_delta_interval(q: Fraction, sigma: Fraction, k: int, eps: Fraction) -> tuple[float, float] | None:
+    """Floats (lo, hi) around delta(eps) of a closed-form curve (q = 1 or k = 1), or None when not certified."""
+    d = _closed_delta(q, sigma, k, eps)
+    return None if d is None else (float_down(d[0]), float_up(d[1]))
+
+
 def interval(entry_id: str, params: Mapping[str, Any]) -> tuple[float, float] | None:
     """Floats (lo, hi) around the value of ``entry_id`` at ``params`` (lo <= value <= hi, certified), from the
-    one-step lower bound and the RDP upper bound alone (a function of the point: never of a cache); None where the
-    module does not apply."""
+    one-step lower bound and the RDP upper bound alone, or the closed form where there is one (a function of the
+    point: never of a cache); None where the module does not apply or the closed form was not certified."""
     pt = _point(entry_id, params)
     if pt is None:
         return None
     q, sigma, k, x = pt
+    if _closed(q, k):
+        return (closed_eps_interval if entry_id.endswith(".eps") else closed_delta_interval)(q, sigma, k, x)
     if entry_id.endswith(".eps"):
         return one_step_eps_lower(q, sigma, x), rdp_eps_upper(q, sigma, k, x)
     return one_step_delta_lower(q, sigma, x), rdp_delta_upper(q, sigma, k, x)
@@ -198,12 +274,17 @@ _CACHE: "OrderedDict[tuple, S.Bracket | CertificationError]" = OrderedDict()
 
 def grid_steps(q: Fraction, k: int) -> list[Fraction]:
     """The ladder's grid steps h = 1/N for (q, k), distinct, coarse to fine (h <= q: the dominated grid needs it)."""
+    return [h for h, _ in _ladder(q, k)]
+
+
+def _ladder(q: Fraction, k: int) -> list[tuple[Fraction, float]]:
+    """(h, the LADDER width it was chosen for) of :func:`grid_steps`."""
     cap = Fraction(1, math.ceil(1 / q))
-    out: list[Fraction] = []
+    out: list[tuple[Fraction, float]] = []
     for w in LADDER:
         h = min(S._h_for(0.75, k, w), cap)
-        if not out or h < out[-1]:
-            out.append(h)
+        if not out or h < out[-1][0]:
+            out.append((h, w))
     return out
 
 
@@ -242,14 +323,15 @@ def narrowed(entry_id: str, params: Mapping[str, Any], peer: Any) -> Enclosure |
     computed gives the enclosure when none decides (undecided); CertificationError when not even the first could be
     computed (the grid too large, the work bound)."""
     pt = _point(entry_id, params)
-    if pt is None:
-        return None
+    if pt is None or _closed(pt[0], pt[2]):
+        return None      # (a closed form: the entry's evaluator certifies it at any width)
     q, sigma, k, x = pt
     eps_kind = entry_id.endswith(".eps")
     guided = isinstance(peer, float) and math.isfinite(peer) and peer > 0
     last: S.Bracket | None = None
     err: CertificationError | None = None
-    for h in grid_steps(q, k):
+    width = LADDER[0]
+    for h, width in _ladder(q, k):
         try:
             b = cached_bracket(q, sigma, k, h)
         except CertificationError as e:
@@ -266,14 +348,14 @@ def narrowed(entry_id: str, params: Mapping[str, Any], peer: Any) -> Enclosure |
             below = Fraction(peer) * (1 - Fraction(1, 2 ** 30))
             above = Fraction(peer) * (1 + Fraction(1, 2 ** 30))
             if Fraction(b.delta_upper(below)) <= x:        # eps <= below < peer
-                lo, hi = _eps_ends(b, x)
+                lo, hi = _eps_ends(b, x, width)
                 return _enc(lo, min(hi, below))
             if Fraction(b.delta_lower(above)) > x:         # eps >= above > peer
-                lo, hi = _eps_ends(b, x)
+                lo, hi = _eps_ends(b, x, width)
                 return _enc(max(lo, above), hi)
     if last is None:
         raise err or CertificationError(f"{entry_id}: no PLD bracket could be computed")
-    enc = _enc(*(_eps_ends(last, x) if eps_kind else map(Fraction, last.delta(x))))
+    enc = _enc(*(_eps_ends(last, x, width) if eps_kind else map(Fraction, last.delta(x))))
     if _finite_float(peer) and enc.lo <= Fraction(peer) <= enc.hi and not enc.rel_width() <= UNDECIDED_WIDTH:
         # no bracket decided, and the narrowest is wider than the entry's first width: not certified here (the
         # point is skipped, as where the entry's own evaluator refuses), rather than an undecided verdict
@@ -291,12 +373,15 @@ def _finite_float(peer: Any) -> bool:
     return isinstance(peer, float) and math.isfinite(peer)
 
 
-#: the bisection resolution of an eps enclosure read off a bracket (relative; far below the brackets' widths)
+#: the finest bisection resolution of an eps enclosure read off a bracket (relative); a bracket of the ladder's
+#: width w is read to w / EPS_SHARE (the enclosure is then at most that much wider than the bracket's own: the
+#: verdict is decided already, the ends only report it)
 EPS_RESOLUTION = 2.0 ** -22
+EPS_SHARE = 16
 
 
-def _eps_ends(b: S.Bracket, delta: Fraction) -> tuple[Fraction, Fraction]:
-    lo, hi = b.eps(delta, resolution=EPS_RESOLUTION)
+def _eps_ends(b: S.Bracket, delta: Fraction, width: float = 0.0) -> tuple[Fraction, Fraction]:
+    lo, hi = b.eps(delta, resolution=max(EPS_RESOLUTION, width / EPS_SHARE))
     if not math.isfinite(hi):
         raise CertificationError("composition.sgm.eps: the bracket's eps(delta) exceeds 10^6")
     return Fraction(lo), Fraction(hi)
