@@ -31,12 +31,15 @@ from dpbounds.audit.laws import law_rows, law_summary, laws_json
 from dpbounds.testing.results import Comparison, PeerResult, comparison_from_wire, error_comparison, to_wire
 from dpbounds.testing.verdicts import severity
 
-#: examples per second of --search budget (the deterministic size of one search task), by what an example costs on
-#: this 2-core machine (measured): a conversion against a closed form or a certified ``_refs`` callable is judged by
-#: a float interval, arb only near the border (milliseconds); against an opaque certified evaluator (the PLD
-#: bracket of composition.sgm.*, tradeoff.zcdp) seconds; a filter or odometer stream runs up to thousands of rounds
-#: through the peer (OpenDP: about a millisecond a round)
-RATES = {"closed": 40, "opaque": 0.25, "stream": 0.5}
+#: examples per second of --search budget (the deterministic size of one search task), by what judging an example
+#: costs on this 2-core machine (measured): a conversion against a closed form or a certified ``_refs`` callable is
+#: judged by a float interval, arb only near the border (milliseconds); DP-SGD (composition.sgm.eps|delta) by the
+#: cheap certified bounds of dpbounds.evaluation.sgm_quick, or a PLD bracket cached per (q, sigma, k) and grid step
+#: (tens of milliseconds once the pool's brackets are computed); against another opaque certified evaluator
+#: (tradeoff.zcdp, a certified bisection) seconds; a filter or odometer stream runs up to thousands of rounds
+#: through the peer (OpenDP: about a millisecond a round).  A declaration whose own call costs more says so
+#: (``Declaration.rate``, the smaller rate is used)
+RATES = {"closed": 40, "sgm": 12, "opaque": 0.25, "stream": 0.5}
 #: a task's wall clock is capped at WALL_CAP x its seconds + 30 s (an example under way ends first; a peer call in
 #: another interpreter is bounded by CALL_CAP); only a task that reaches the cap (its JSON says
 #: ``"stopped": "time"``) depends on the machine
@@ -64,12 +67,17 @@ SEARCH_WORK_LIMIT = 3e8
 
 
 def cost_class(decl: Any) -> str:
-    """'stream' (a filter or odometer), 'opaque' (a conversion whose registry reference has only an opaque certified
-    evaluator, or whose callable reference says ``cost_class = "opaque"``) or 'closed'."""
+    """'stream' (a filter or odometer), 'sgm' (a conversion judged against composition.sgm.eps|delta: the cheap
+    certified bounds and cached brackets of dpbounds.evaluation.sgm_quick), 'opaque' (a conversion whose registry
+    reference has only an opaque certified evaluator, or whose callable reference says ``cost_class = "opaque"``)
+    or 'closed'."""
     if decl.kind != "conversion":
         return "stream"
     if isinstance(decl.reference, str):
+        from dpbounds.evaluation.sgm_quick import ENTRIES
         from dpbounds.spec import get
+        if decl.reference in ENTRIES:
+            return "sgm"
         try:
             return "opaque" if get(decl.reference).evaluator else "closed"
         except Exception:  # noqa: BLE001 - an unknown id is skipped elsewhere
@@ -88,10 +96,16 @@ class SearchOptions:
     jobs: int = 1
     scheduler: str | None = None
     witnesses: str | None = None
+    examples: int | None = None   # every task's example budget, whatever its cost (None: SECONDS x its rate)
 
-    def examples_for(self, cost: str) -> int:
-        """The deterministic example budget of one task of this cost class (:data:`RATES`)."""
-        return max(1, int(self.seconds * RATES[cost]))
+    def examples_for(self, cost: str, rate: float | None = None) -> int:
+        """The deterministic example budget of one task of this cost class (:data:`RATES`), at most ``rate``
+        examples a second (a declaration's own, :attr:`dpbounds.testing.Declaration.rate`); :attr:`examples` when
+        given (then ``seconds`` is only the cap)."""
+        if self.examples is not None:
+            return max(1, int(self.examples))
+        r = RATES[cost] if rate is None else min(RATES[cost], rate)
+        return max(1, int(self.seconds * r))
 
 
 def is_declarative(mod: ModuleType) -> bool:
@@ -518,7 +532,8 @@ def search_peer(mod: ModuleType, decls: list[Any], opts: SearchOptions, python: 
                                     for w in known.get(witness_key(decls[j]), [])))
         against = "truth" if any(decls[j].against == "truth" for j in same) else d.against
         for s in range(opts.seeds):
-            tasks.append((mod.__name__, i, opts.seed + s, opts.seconds, opts.examples_for(cost_class(d)), python,
+            budget = opts.examples_for(cost_class(d), d.rate)
+            tasks.append((mod.__name__, i, opts.seed + s, opts.seconds, budget, python,
                           [json.loads(w) for w in replay], against))
     with Progress(len(tasks), f"search {peer_name(mod)}") as bar:
         results = run_tasks(tasks, opts, lambda line: bar.update(1, line))
@@ -609,7 +624,7 @@ def audit_declarations(mod: ModuleType, *, quick: bool = False, python: str | No
 
 
 #: the order in which ``--jobs`` starts search units: the costliest first (longest-processing-time scheduling)
-COST_ORDER = ("opaque", "stream", "closed")
+COST_ORDER = ("opaque", "sgm", "stream", "closed")
 
 
 def search_units(mod: ModuleType) -> list[tuple[int, str]]:

@@ -29,6 +29,7 @@ _WHERE = {
     "check_filter": "dpbounds.testing.checks",
     "check_odometer": "dpbounds.testing.checks",
     "Declaration": "dpbounds.testing.declarations",
+    "Grid": "dpbounds.testing.domains",
     "Peer": "dpbounds.testing.declarations",
     "assert_sound": "dpbounds.testing.declarations",
     "run_declaration": "dpbounds.testing.declarations",
@@ -39,11 +40,12 @@ _WHERE = {
 if TYPE_CHECKING:
     from dpbounds.testing.checks import check_conversion, check_filter, check_odometer
     from dpbounds.testing.declarations import Declaration, Peer, assert_sound, run_declaration
+    from dpbounds.testing.domains import Grid
     from dpbounds.testing.laws import LawResult, check_laws
     from dpbounds.testing.results import CheckResult
 
-__all__ = ["CheckResult", "Declaration", "Peer", "LawResult", "assert_sound", "check_conversion", "check_filter",
-           "check_laws", "check_odometer", "run_declaration"]
+__all__ = ["CheckResult", "Declaration", "Grid", "Peer", "LawResult", "assert_sound", "check_conversion",
+           "check_filter", "check_laws", "check_odometer", "run_declaration"]
 
 
 def __getattr__(name: str) -> Any:

@@ -59,6 +59,10 @@ class Declaration:
     against: str = "truth"
     check: str = ""                    # what is compared, in words (the audit row's "check"; optional)
     max_rounds: int | None = None      # a filter's / odometer's longest searched stream (None: the check's default)
+    #: examples per second of ``dpbounds audit --search`` budget at most (None: what judging one costs decides,
+    #: dpbounds.audit.engine.RATES): a function whose own call takes the peer tenths of a second says so, so that
+    #: its deterministic budget fits the search's time cap instead of being cut by it
+    rate: float | None = None
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -70,6 +74,10 @@ class Declaration:
         if self.max_rounds is not None and (isinstance(self.max_rounds, bool) or not isinstance(self.max_rounds, int)
                                             or self.max_rounds < 1):
             raise DomainError("max_rounds", self.max_rounds, "a positive integer or None",
+                              "dpbounds.testing.Declaration")
+        if self.rate is not None and (isinstance(self.rate, bool) or not isinstance(self.rate, (int, float))
+                                      or not 0 < self.rate < float("inf")):
+            raise DomainError("rate", self.rate, "a positive number of examples per second or None",
                               "dpbounds.testing.Declaration")
         if self.kind != "conversion" and self.budget is None:
             raise DomainError("budget", None, f"a budget (the {self.kind}'s parameters)",

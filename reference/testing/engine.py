@@ -35,6 +35,11 @@ MAX_SKIP_FACTOR = 5
 FAILING = ("unsound", "formula-departure", "unsound-rounding", "error", "adapter-error")
 #: extra wall clock allowed for shrinking a witness found late (fraction of the budget, at least 2 s)
 SHRINK_GRACE = 0.25
+#: a hypothesis run (a chunk) that gives this many points in a row already judged ends, and the next chunk, seeded
+#: afresh, draws on: hypothesis' target phase climbs by small mutations, most of which land on a point judged
+#: before (a grid value, a special value), and each costs hypothesis milliseconds of its own -- many times what
+#: judging a point costs when a cached bracket decides it.  A function of the points drawn alone (deterministic)
+STALE = 12
 
 
 @dataclass
@@ -210,6 +215,16 @@ class _Found(Exception):
     """Raised inside the hypothesis test to make it shrink the current example."""
 
 
+class _Stop(BaseException):
+    """Raised inside the hypothesis test to end the hypothesis run at once: when the budget is judged and no witness
+    is being shrunk (nothing after that point could change the state -- a point past the budget is not judged, and
+    a replayed point's verdict is below the chunk's failing levels, or it would have been shrunk when first judged
+    -- so the search judges the same points as when the run drew on to its ``max_examples``, without hypothesis'
+    own cost of those draws and of its target phase); when :data:`STALE` points in a row were judged before; and
+    when the clock has cut the search.  A BaseException that is not Exception, SystemExit or GeneratorExit is no
+    test failure to hypothesis: it leaves the run without a shrink."""
+
+
 class _SearchFailed(RuntimeError):
     """Hypothesis itself failed (not the implementation under test): the check reports it as an error."""
 
@@ -287,6 +302,7 @@ def _search(strategy: Any, evaluate: Callable[[Any], Outcome | None], state: _St
 
     levels = worse_than_found()
     k = 0
+    idle = 0  # chunks in a row cut for staleness before they gave a new point
     while levels:
         if state.tried + ex_skipped >= budget:
             state.stopped = "examples"
@@ -302,18 +318,25 @@ def _search(strategy: Any, evaluate: Callable[[Any], Outcome | None], state: _St
         shrink_until = [t_end]
         cur = [levels]
         new = [0]
+        stale = [0]   # points in a row already judged
+        stale_cut = [False]
 
         def test(x: Any) -> None:
             if time.monotonic() > shrink_until[0]:
                 state.cut = True  # the clock, not the seed, ends this example: the search is incomplete
-                return
+                raise _Stop
             key = repr(x)
             if key in memo:
                 out = memo[key]
+                stale[0] += 1
+                if stale[0] >= STALE and not found:
+                    stale_cut[0] = True
+                    raise _Stop  # hypothesis draws only what was judged: a fresh chunk draws on
             elif not found and state.tried + ex_skipped >= budget:
-                return  # the budget is judged; only the shrinking of a witness goes on
+                raise _Stop  # the budget is judged and no witness is being shrunk: this run ends here
             else:
                 new[0] += 1
+                stale[0] = 0
                 out = memo[key] = evaluate(x)
                 state.record(x, out)
             if out is None:
@@ -332,7 +355,7 @@ def _search(strategy: Any, evaluate: Callable[[Any], Outcome | None], state: _St
             hseed(seed * 1_000_003 + k)(given(strategy)(test)))
         try:
             run()
-        except _Found:
+        except (_Found, _Stop):
             pass
         except BaseException as e:  # noqa: BLE001 - hypothesis' Flaky (a replay judged otherwise), its errors
             if isinstance(e, KeyboardInterrupt):
@@ -346,7 +369,10 @@ def _search(strategy: Any, evaluate: Callable[[Any], Outcome | None], state: _St
         state.chunks = k = k + 1
         if progress is not None:
             progress(state)
-        if not new[0] and not found:  # hypothesis had no new point to give: the domain is judged whole
+        idle = idle + 1 if stale_cut[0] and not new[0] else 0
+        if not new[0] and not found and (not stale_cut[0] or idle >= 3):
+            # hypothesis had no new point to give (in a whole run, or in three runs in a row seeded apart): the
+            # domain is judged whole
             state.stopped = "exhausted"
             break
     else:

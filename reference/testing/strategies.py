@@ -3,7 +3,10 @@
 * :func:`values` -- one input over an interval ``(lo, hi)`` or a list: boundaries and their float neighbours,
   subnormals, near-overflow, powers of two, short decimals (0.1, 3e-7: the values users type), the reference's
   regime changes, then log-uniform (where ``lo > 0``) and uniform floats.  Integer ends give integers.
-* :func:`points` -- a dict of such inputs (a whole call).
+* :func:`points` -- a dict of such inputs (a whole call).  Inputs given as a :class:`Grid` are drawn from their
+  values, except in a seeded minority of points (the grid's ``share``) where all of them are drawn together from
+  their continuous spans: a search that mostly reuses what the reference computed for a grid point still reaches
+  every corner of the domain.
 * :func:`costs` -- one per-round cost relative to a budget scale: 0, the scale itself, scale/k (float quotients
   whose float sum differs from the exact sum), short decimals, subnormals, log-uniform tiny to above the budget.
 * :func:`streams` -- per-round cost streams for filters and odometers, as segments ``(costs, repeat)``: every
@@ -23,6 +26,8 @@ from fractions import Fraction
 from typing import Any, Mapping, Sequence
 
 from hypothesis import strategies as st
+
+from dpbounds.testing.domains import Grid
 
 #: the smallest positive subnormal, the smallest normal and the largest finite float64
 TINY, MIN_NORMAL, HUGE = 5e-324, 2.2250738585072014e-308, 1.7976931348623157e308
@@ -73,8 +78,11 @@ def values(domain: tuple[Any, Any] | Sequence[Any], breakpoints: Sequence[float]
             raise ValueError(f"an empty interval ({lo}, {hi})")
         top = min(hi, HUGE)
         parts: list[st.SearchStrategy[float]] = [st.sampled_from(_specials(lo, top, breakpoints) or [lo])]
-        dec = st.builds(lambda k, j: float(f"{k}e{j}"), st.integers(1, 99), st.integers(-320, 308))
-        parts.append(dec.filter(lambda x: _in(x, lo, top)))
+        if top > 0:  # short decimals k e j, the exponents j that can land in [lo, top] (a filter keeps the ends)
+            j_lo = max(-320, math.floor(math.log10(lo)) - 2) if lo > 0 else -320
+            j_hi = min(308, math.floor(math.log10(top)))
+            dec = st.builds(lambda k, j: float(f"{k}e{j}"), st.integers(1, 99), st.integers(min(j_lo, j_hi), j_hi))
+            parts.append(dec.filter(lambda x: _in(x, lo, top)))
         if lo > 0:
             a, b = math.log2(lo), math.log2(top)
             parts.append(st.floats(a, b).map(lambda e: _clamp(2.0 ** e if e < 1024 else HUGE, lo, top)))
@@ -101,9 +109,18 @@ def _integers(lo: int, hi: int, breakpoints: Sequence[float]) -> st.SearchStrate
 
 def points(inputs: Mapping[str, Any], breakpoints: Mapping[str, Sequence[float]] | None = None
            ) -> st.SearchStrategy[dict[str, Any]]:
-    """A whole call: one value per input name (see :func:`values`)."""
+    """A whole call: one value per input name (see :func:`values`); with :class:`Grid` inputs, one point in
+    ``round(1 / share)`` (the smallest share among them) off the grid: every Grid input from its span.  The draw
+    that decides it shrinks toward the grid."""
     bps = breakpoints or {}
-    return st.fixed_dictionaries({k: values(v, bps.get(k, ())) for k, v in inputs.items()})
+    on = st.fixed_dictionaries({k: values(v, bps.get(k, ())) for k, v in inputs.items()})
+    grids = [v for v in inputs.values() if isinstance(v, Grid)]
+    if not grids:
+        return on
+    off = st.fixed_dictionaries({k: values(v.span if isinstance(v, Grid) else v, bps.get(k, ()))
+                                 for k, v in inputs.items()})
+    n = max(2, round(1 / min(g.share for g in grids)))
+    return st.integers(0, n - 1).flatmap(lambda c: off if c == n - 1 else on)
 
 
 @functools.lru_cache(maxsize=256)

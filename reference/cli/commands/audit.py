@@ -69,8 +69,10 @@ def add_parser(sub) -> None:
     g = p.add_argument_group("search (declarative adapters, on the dpbounds.testing engine)")
     g.add_argument("--search", type=float, default=0.0, metavar="SECONDS",
                    help="also search each function's whole domain: per (function, seed) SECONDS x 40 examples (a "
-                   "conversion), x 1/4 (against the certified PLD bracket or tradeoff.zcdp) or x 1/2 streams (a "
-                   "filter or odometer), deterministic for a seed, each task capped at SECONDS + 30 s of wall clock "
+                   "conversion), x 12 (DP-SGD against composition.sgm.*: its cheap certified bounds and cached "
+                   "PLD brackets), x 1/4 (another opaque certified evaluator, e.g. tradeoff.zcdp) or x 1/2 streams (a "
+                   "filter or odometer), at most a function's own declared rate, deterministic for a seed,"
+                   " each task capped at SECONDS + 30 s of wall clock "
                    "(a peer call under --python at SECONDS / 4: a point not answered in time is skipped); "
                    "reports examples tried, seconds and the worst margin per function")
     g.add_argument("--seed", type=int, default=0, help="first search seed (default 0)")
