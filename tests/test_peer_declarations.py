@@ -20,7 +20,7 @@ import sys
 import pytest
 
 from dpbounds.audit import peers as peers_pkg
-from dpbounds.audit.peers._common import SGM_POOL
+from dpbounds.testing import Grid
 from dpbounds.audit.engine import peer_witnesses
 from dpbounds.audit.peers import _common, _contract, _refs
 from dpbounds.audit.run import discover_peers
@@ -87,9 +87,9 @@ def test_declarations_are_well_formed(name):
                 if k in d.inputs and isinstance(d.inputs[k], tuple):
                     lo, hi = d.inputs[k]
                     assert lo <= float(v) <= hi, (d.call, k, v, d.inputs[k])  # (grid points: exact decimals)
-                elif k in d.inputs and any(d.inputs[k] is pool for pool in SGM_POOL.values()):
-                    # the DP-SGD pool (where the search draws, _common.SGM_POOL): an explicit example need not be a
-                    # pool point (the reference's domain checks it)
+                elif k in d.inputs and isinstance(d.inputs[k], Grid):
+                    # a grid with a continuous span (the DP-SGD pool, _common.SGM_POOL, or a peer's narrower one):
+                    # an explicit example need not be a grid point (the reference's domain checks it)
                     assert isinstance(v, (int, float)), (d.call, k, v)
                 elif k in d.inputs:
                     assert v in d.inputs[k], (d.call, k, v)

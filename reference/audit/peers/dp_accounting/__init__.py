@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from dpbounds.audit.peers._common import SGM_DELTA, SGM_EPS, decl
+from dpbounds.audit.peers._common import DISCRETIZED, SGM_DELTA, SGM_EPS, decl, sgm_domain
 from dpbounds.spec.papers import paper
 from dpbounds.testing import Declaration
 from dpbounds.testing.declarations import Peer
@@ -163,20 +163,22 @@ def sgm_declarations():  # the DP-SGD / Gaussian-composition paths (issue 28)
         decl(PEER.name, "dp_accounting.rdp.RdpAccountant.get_epsilon", __name__ + ".calls:rdp_epsilon",
              "composition.sgm.eps", SGM_EPS, examples=({"q": 1.0, "sigma": 1.0, "k": 10, "delta": 1e-5},
                                                         {"q": 0.01, "sigma": 1.0, "k": 1, "delta": 1e-5}),
-             cites="MTZ19 + CKS20 Prop. 12", against="truth"),
+             cites="MTZ19 + CKS20 Prop. 12", against="truth", rate=8),
         decl(PEER.name, "dp_accounting.pld.PLDAccountant.get_epsilon", __name__ + ".calls:pld_epsilon",
-             "composition.sgm.eps", SGM_EPS, examples=({"q": 0.01, "sigma": 1.0, "k": 1, "delta": 1e-5},
-                                                        # many rounds at a large eps (39.9); sigma 0.5 (eps 311)
-                                                        # cost their PLD 48 s and 1.4 GB, the report's peak memory
-                                                        {"q": 1.0, "sigma": 2.0, "k": 100, "delta": 1e-8},
-                                                        # the DP-SGD search's finding: 0.376023 where the truth is
-                                                        # in [0.38073, 0.38078] (prv_accountant's lower bound 0.37972)
-                                                        {"q": 0.001, "sigma": 1.2, "k": 2000, "delta": 1e-12}),
-             cites="Doroshenko et al. 2022, arXiv:2207.04380v1 (pessimistic connect-the-dots)", against="truth"),
+             "composition.sgm.eps", sgm_domain("delta", **DISCRETIZED),
+             examples=({"q": 0.01, "sigma": 1.0, "k": 1, "delta": 1e-5},
+                       # many rounds at a large eps (39.9); sigma 0.5 (eps 311)
+                       # cost their PLD 48 s and 1.4 GB, the report's peak memory
+                       {"q": 1.0, "sigma": 2.0, "k": 100, "delta": 1e-8},
+                       # the DP-SGD search's finding: 0.376023 where the truth is
+                       # in [0.38073, 0.38078] (prv_accountant's lower bound 0.37972)
+                       {"q": 0.001, "sigma": 1.2, "k": 2000, "delta": 1e-12}),
+             cites="Doroshenko et al. 2022, arXiv:2207.04380v1 (pessimistic connect-the-dots)", against="truth",
+             rate=2),
         decl(PEER.name, "dp_accounting.pld.PLDAccountant.get_delta", __name__ + ".calls:pld_delta",
-             "composition.sgm.delta", SGM_DELTA,
+             "composition.sgm.delta", sgm_domain("eps_g", **DISCRETIZED),
              examples=({"q": 1.0, "sigma": 1.0, "k": 10, "eps_g": 3.0},),
-             cites="Doroshenko et al. 2022", against="truth"),
+             cites="Doroshenko et al. 2022", against="truth", rate=1),
     ]
 
 
@@ -266,12 +268,12 @@ def mechanism_declarations() -> list[Declaration]:
         out.append(decl(PEER.name, f"dp_accounting.rdp.rdp_privacy_accountant.{f}", m + c, "composition.sgm.delta",
                         sgm_delta, examples=({"q": 1.0, "sigma": 1.0, "k": 10, "eps_g": 3.0},
                                              {"q": 1.0, "sigma": 2.0, "k": 100, "eps_g": 5.0}),
-                        cites="MTZ19 + CKS20 Prop. 12 (delta form)", against="truth"))
+                        cites="MTZ19 + CKS20 Prop. 12 (delta form)", against="truth", rate=4))
     out.append(decl(PEER.name, "dp_accounting.rdp.rdp_privacy_accountant.RdpAccountant.get_epsilon_and_optimal_order",
                     m + "rdp_epsilon_and_order", "composition.sgm.eps", SGM_EPS,
                     examples=({"q": 1.0, "sigma": 1.0, "k": 10, "delta": 1e-5},
                               {"q": 0.01, "sigma": 1.0, "k": 1, "delta": 1e-5}),
-                    cites="MTZ19 + CKS20 Prop. 12", against="truth"))
+                    cites="MTZ19 + CKS20 Prop. 12", against="truth", rate=4))
     out += C.calibration_declarations(PEER, "dp_accounting.pld.accountant.get_smallest_subsampled_gaussian_noise",
                                       m + "smallest_subsampled_gaussian_noise")
     return out

@@ -3,7 +3,7 @@ Gaussian by FFT of the PLD, remove/add (``_R``) and substitute (``_S``) relation
 nx = 1e6, L = 20.  q = 1 raises OverflowError (log(1 - q)), so the domain stops at q = 0.99."""
 
 from dpbounds.testing.declarations import Peer
-from .._common import K1_EPS_EXAMPLES, SGM_DELTA, SGM_EPS, decl
+from .._common import DISCRETIZED, K1_EPS_EXAMPLES, decl, sgm_domain
 
 PEER = Peer(
     "fourier_accountant",
@@ -18,19 +18,19 @@ PEER = Peer(
 def declarations():
     return [
         decl(PEER.name, "fourier_accountant.get_epsilon_R", __name__ + ".calls:epsilon_R", "composition.sgm.eps",
-             SGM_EPS,
+             sgm_domain("delta", **DISCRETIZED),
              examples=({"q": 0.01, "sigma": 1.0, "k": 1, "delta": 1e-5}, {"q": 0.1, "sigma": 1.0, "k": 1,
                                                                            "delta": 1e-5},
                        {"q": 0.01, "sigma": 0.8, "k": 1, "delta": 1e-6},
                        *K1_EPS_EXAMPLES),
-             cites="Koskela, Jalko, Honkela 2020, arXiv:1906.03049v3, Thm 6 (error bound)", against="truth"),
+             cites="Koskela, Jalko, Honkela 2020, arXiv:1906.03049v3, Thm 6 (error bound)", against="truth", rate=2),
         decl(PEER.name, "fourier_accountant.get_delta_R", __name__ + ".calls:delta_R", "composition.sgm.delta",
-             SGM_DELTA,
+             sgm_domain("eps_g", **DISCRETIZED),
              examples=({"q": 0.01, "sigma": 1.0, "k": 1, "eps_g": 0.5}, {"q": 0.1, "sigma": 1.0, "k": 1,
                                                                           "eps_g": 1.0},
                        {"q": 0.5, "sigma": 1.5, "k": 1, "eps_g": 1.0},
                        {"q": 0.2, "sigma": 0.8, "k": 1, "eps_g": 2.0}),
-             cites="Koskela, Jalko, Honkela 2020, arXiv:1906.03049v3, Thm 6", against="truth"),
+             cites="Koskela, Jalko, Honkela 2020, arXiv:1906.03049v3, Thm 6", against="truth", rate=2),
     ] + more_declarations() + var_declarations() + em_declarations()
 
 

@@ -31,7 +31,7 @@ def declarations():
              examples=({"q": 1.0, "sigma": 1.0, "k": 10, "delta": 1e-5}, {"q": 1.0, "sigma": 0.5, "k": 100,
                                                                           "delta": 1e-8},
                        {"q": 1.0, "sigma": 2.0, "k": 10, "delta": 1e-6}),
-             cites="Doroshenko et al. 2022, arXiv:2207.04380v1 (connect the dots)", against="truth"),
+             cites="Doroshenko et al. 2022, arXiv:2207.04380v1 (connect the dots)", against="truth", rate=0.5),
         decl(PEER.name, "gdpnum.CTDAccountant.get_beta", __name__ + ".calls:ctd_beta", _refs.sgm_tradeoff,
              {**_Q1, "fpr": FPR}, claim="lower",
              examples=({"q": 1.0, "sigma": 0.5, "k": 10, "fpr": 0.1}, {"q": 1.0, "sigma": 1.0, "k": 10, "fpr": 1e-4},

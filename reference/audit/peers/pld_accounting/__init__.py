@@ -24,7 +24,7 @@ def declarations():
                        {"q": 1.0, "sigma": 3.0, "k": 200, "delta": 1e-6}, {"q": 1.0, "sigma": 0.6, "k": 3, "delta": 1e-4},
                        {"q": 1.0, "sigma": 10.0, "k": 1000, "delta": 1e-5}),
              cites="Feldman, Shenfeld 2026, arXiv:2602.17284 (ICML 2026; version not stated in the package)",
-             against="truth"),
+             against="truth", rate=0.2),
     ] + _configurable() + _realizations() + _subsampling()
 
 
@@ -38,15 +38,15 @@ def _configurable():
     return [
         decl(PEER.name, r + "gaussian_allocation_epsilon_configurable (num_steps = num_selected = 1)",
              __name__ + ".calls:epsilon_configurable", "composition.sgm.eps", SGM_Q1, examples=ex, cites=fs,
-             against="truth"),
+             against="truth", rate=0.2),
         decl(PEER.name, r + "gaussian_allocation_pld (num_steps = num_selected = 1) [.get_epsilon_for_delta]",
              __name__ + ".calls:epsilon_from_pld", "composition.sgm.eps", SGM_Q1, examples=ex[:1], cites=fs,
-             against="truth"),
+             against="truth", rate=0.2),
         decl(PEER.name, r + "gaussian_allocation_delta_configurable (num_steps = num_selected = 1)",
              __name__ + ".calls:delta_configurable", "composition.sgm.delta",
              {"q": [1.0], "sigma": (0.5, 50.0), "k": (1, 1000), "eps_g": (0.0, 20.0)},
              examples=({"q": 1.0, "sigma": 2.0, "k": 10, "eps_g": 1.0}, {"q": 1.0, "sigma": 1.0, "k": 1, "eps_g": 0.5}),
-             cites=fs, against="truth"),
+             cites=fs, against="truth", rate=0.5),
     ]
 
 
@@ -64,20 +64,20 @@ def _realizations():
     calls = __name__ + ".calls:"
     return [
         decl(PEER.name, r + "general_allocation_epsilon (Gaussian realizations, num_steps = num_selected = 1)",
-             calls + "general_epsilon", "composition.sgm.eps", SGM_Q1, examples=ex, cites=fs, against="truth"),
+             calls + "general_epsilon", "composition.sgm.eps", SGM_Q1, examples=ex, cites=fs, against="truth", rate=2),
         decl(PEER.name, r + "general_allocation_delta (Gaussian realizations, num_steps = num_selected = 1)",
              calls + "general_delta", "composition.sgm.delta",
              {"q": [1.0], "sigma": (0.5, 50.0), "k": (1, 1000), "eps_g": (0.0, 20.0)},
              examples=({"q": 1.0, "sigma": 2.0, "k": 10, "eps_g": 1.0}, {"q": 1.0, "sigma": 1.0, "k": 1, "eps_g": 0.5}),
-             cites=fs, against="truth"),
+             cites=fs, against="truth", rate=4),
         decl(PEER.name, r + "general_allocation_pld (Gaussian realizations, num_steps = num_selected = 1) "
              "[.get_epsilon_for_delta]", calls + "general_pld_epsilon", "composition.sgm.eps", SGM_Q1,
-             examples=ex[:1], cites=fs, against="truth"),
+             examples=ex[:1], cites=fs, against="truth", rate=4),
         decl(PEER.name, a + " (pld_builder=gaussian_allocation_pld, num_steps = num_selected = 1) .upper_bound",
-             calls + "adaptive_upper", "composition.sgm.eps", small, examples=ex, cites=fs, against="truth"),
+             calls + "adaptive_upper", "composition.sgm.eps", small, examples=ex, cites=fs, against="truth", rate=0.2),
         decl(PEER.name, a + " (pld_builder=gaussian_allocation_pld, num_steps = num_selected = 1) .lower_bound",
              calls + "adaptive_lower", "composition.sgm.eps", small, claim="lower", examples=ex, cites=fs,
-             against="truth"),
+             against="truth", rate=0.2),
     ]
 
 
@@ -92,5 +92,5 @@ def _subsampling():
              "composition.sgm.eps", {"q": (1e-3, 1.0), "sigma": (0.5, 20.0), "k": [1, 2, 3], "delta": (1e-10, 0.1)},
              examples=(*K1_EPS_EXAMPLES, {"q": 0.01, "sigma": 1.0, "k": 1, "delta": 1e-5}),
              cites="Feldman, Shenfeld 2026, arXiv:2602.17284, App. C, Algorithms 8-10 (PLD-dual subsampling)",
-             against="truth"),
+             against="truth", rate=4),
     ]

@@ -293,7 +293,7 @@ def _more():
              examples=({"q": 1.0, "sigma": 1.0, "k": 10, "delta": 1e-5}, {"q": 1.0, "sigma": 2.0, "k": 100,
                                                                            "delta": 1e-6}),
              cites="dp_accounting's connect-the-dots PLD (Doroshenko et al. 2022, arXiv:2207.04380v1)",
-             against="truth"),
+             against="truth", rate=0.5),
         decl(PEER.name, "riskcal.accountants.ctd.CTDAccountant.get_advantage", __name__ + ".calls:ctd_advantage",
              sgm_advantage, _Q1K, examples=({"q": 1.0, "sigma": 1.0, "k": 10}, {"q": 1.0, "sigma": 4.0, "k": 4}),
              cites=DRS + ", Cor. 3.3 (q = 1: sqrt(k)/sigma-GDP)", against="truth"),
@@ -314,6 +314,6 @@ def _more():
              {"q": (1e-2, 1.0), "sigma": (0.5, 20.0), "k": (1, 100), "delta": (1e-10, 0.1)},
              examples=({"q": 1.0, "sigma": 1.0, "k": 10, "delta": 1e-5},),
              cites="dp_accounting's connect-the-dots PLD (Doroshenko et al. 2022, arXiv:2207.04380v1)",
-             against="truth"),
+             against="truth", rate=0.5),
     ] + C.calibration_declarations(PEER.name, "riskcal.calibration.blackbox.find_noise_multiplier_for_epsilon_delta"
                                    "(CTDAccountant)", __name__ + ".calls:sigma_for_epsilon_delta")[:1]

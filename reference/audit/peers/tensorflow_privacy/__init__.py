@@ -28,7 +28,7 @@ def declarations():
                                                      {"q": 0.01, "sigma": 1.0, "k": 1, "delta": 1e-5},
                                                      *Q1_EPS_EXAMPLES[2:5]),
              cites="Mironov, Talwar, Zhang 2019, arXiv:1908.10530v1 (via dp_accounting RdpAccountant)",
-             against="truth"),
+             against="truth", rate=8),
         decl(PEER.name, "gdp_accountant.compute_eps_poisson", __name__ + ".calls:gdp_epsilon",
              "composition.sgm.eps", _TF, examples=({"q": 0.01, "sigma": 1.0, "k": 1, "delta": 1e-5},
                                                      {"q": 0.1, "sigma": 1.0, "k": 1, "delta": 1e-5},
