@@ -38,6 +38,9 @@ SGM_DELTA = {**SGM_POOL, "eps_g": (0.0, 10.0)}
 #: with eps, which reaches the thousands at sigma 0.5 and 1e5 steps (dp_accounting's PLDAccountant takes 70 s and
 #: 1.4 GB at q = 1, sigma = 0.5, k = 100)
 DISCRETIZED = {"sigma": (1.0, 10.0), "k": (1, 10_000)}
+#: the spans of the PRV accountant (Gopi et al.; opacus' PRVAccountant, prv_accountant), whose calls take seconds
+#: beyond a thousand steps on this machine: the grid's own steps at most
+PRV_SPANS = {"sigma": (1.0, 10.0), "k": (1, 1000)}
 
 
 def sgm_domain(target: str = "delta", **spans: tuple[Any, Any]) -> dict[str, Any]:

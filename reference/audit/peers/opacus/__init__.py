@@ -3,7 +3,7 @@ integer and fractional orders and ``get_privacy_spent``, the RDP, PRV and GDP (C
 ``get_noise_multiplier``."""
 
 from dpbounds.testing.declarations import Peer
-from .._common import DISCRETIZED, SGM_EPS, SGM_Q1, decl, sgm_domain
+from .._common import PRV_SPANS, SGM_EPS, SGM_Q1, decl, sgm_domain
 
 PEER = Peer(
     "opacus",
@@ -34,10 +34,10 @@ def declarations():
                                                         {"q": 0.01, "sigma": 1.0, "k": 1, "delta": 1e-5}),
              cites="Mironov et al. 2019 + Balle et al. 2020 Thm 21", against="truth", rate=10),
         decl(PEER.name, "opacus.accountants.PRVAccountant.get_epsilon", __name__ + ".calls:prv_epsilon",
-             "composition.sgm.eps", sgm_domain("delta", **DISCRETIZED),
+             "composition.sgm.eps", sgm_domain("delta", **PRV_SPANS),
              examples=({"q": 1.0, "sigma": 1.0, "k": 100, "delta": 1e-5},
                                                         {"q": 0.01, "sigma": 0.8, "k": 1, "delta": 1e-5}),
-             cites="Gopi, Lee, Wutschitz 2021, arXiv:2106.02848v2, Thm 5.5 (eps_upper)", against="truth", rate=1),
+             cites="Gopi, Lee, Wutschitz 2021, arXiv:2106.02848v2, Thm 5.5 (eps_upper)", against="truth", rate=0.5),
         decl(PEER.name, "opacus.accountants.GaussianAccountant.get_epsilon", __name__ + ".calls:gdp_epsilon",
              "composition.sgm.eps", SGM_EPS, examples=({"q": 0.01, "sigma": 1.0, "k": 1, "delta": 1e-5},
                                                         {"q": 0.1, "sigma": 1.0, "k": 1, "delta": 1e-5}),

@@ -21,7 +21,7 @@ from fractions import Fraction
 from dpbounds.testing import Declaration
 
 from dpbounds.testing.declarations import Peer
-from .._common import DISCRETIZED, SGM_EPS, decl, sgm_domain
+from .._common import PRV_SPANS, SGM_EPS, decl, sgm_domain
 from .._refs import rr_rdp
 
 PEER = Peer(
@@ -110,13 +110,14 @@ def sgm_declarations() -> list[Declaration]:
     """The Poisson-subsampled Gaussian (DP-SGD) path."""
     return [
         decl(PEER.name, "prv_accountant.PRVAccountant(PoissonSubsampledGaussianMechanism).compute_epsilon [upper]",
-             __name__ + ".calls:epsilon_upper", "composition.sgm.eps", sgm_domain("delta", **DISCRETIZED),
+             __name__ + ".calls:epsilon_upper", "composition.sgm.eps",
+             sgm_domain("delta", **PRV_SPANS),
              examples=({"q": 1.0, "sigma": 1.0, "k": 100, "delta": 1e-5}, {"q": 0.01, "sigma": 0.8, "k": 1,
                                                                             "delta": 1e-5}),
              cites="Gopi, Lee, Wutschitz 2021, arXiv:2106.02848v2, Thm 5.5", against="truth", rate=0.5),
         decl(PEER.name, "prv_accountant.PRVAccountant(PoissonSubsampledGaussianMechanism).compute_delta [upper]",
              __name__ + ".calls:delta_upper", "composition.sgm.delta",
-             sgm_domain("eps_g", **DISCRETIZED),
+             sgm_domain("eps_g", **PRV_SPANS),
              examples=({"q": 1.0, "sigma": 1.0, "k": 10, "eps_g": 3.0},),
              cites="Gopi, Lee, Wutschitz 2021, Thm 5.5", against="truth", rate=0.5),
     ]
@@ -186,11 +187,13 @@ def dpsgd_declarations() -> list[Declaration]:
     cites = "Gopi, Lee, Wutschitz 2021, arXiv:2106.02848v3, Thm 5.5 (the upper end)"
     return [
         decl(PEER.name, "prv_accountant.dpsgd.DPSGDAccountant.compute_epsilon [upper]",
-             __name__ + ".calls:dpsgd_epsilon_upper", "composition.sgm.eps", sgm_domain("delta", **DISCRETIZED),
+             __name__ + ".calls:dpsgd_epsilon_upper", "composition.sgm.eps",
+             sgm_domain("delta", **PRV_SPANS),
              examples=(Q1_EPS_EXAMPLES[1], Q1_EPS_EXAMPLES[3], K1_EPS_EXAMPLES[0]), cites=cites, against="truth",
              rate=0.5),
         decl(PEER.name, "prv_accountant.accountant.Accountant.compute_epsilon [upper]",
-             __name__ + ".calls:legacy_epsilon_upper", "composition.sgm.eps", sgm_domain("delta", **DISCRETIZED),
+             __name__ + ".calls:legacy_epsilon_upper", "composition.sgm.eps",
+             sgm_domain("delta", **PRV_SPANS),
              examples=(Q1_EPS_EXAMPLES[2], K1_EPS_EXAMPLES[1]), cites=cites, against="truth", rate=0.5),
         decl(PEER.name, "prv_accountant.other_accountants.RDP(PoissonSubsampledGaussianMechanism).compute_epsilon",
              __name__ + ".calls:rdp_accountant_epsilon", "composition.sgm.eps", SGM_EPS,
