@@ -3,7 +3,8 @@
 One search is a sequence of hypothesis runs ("chunks") of at most :data:`CHUNK` examples each, the k-th seeded
 with ``(seed, k)``, until ``max_examples`` examples are judged (the budget, :data:`DEFAULT_EXAMPLES` when not
 given): the examples, and so the verdict, depend only on the seed and the budget, never on the machine or its
-load.  ``seconds`` is only a cap: a search it cuts short (or a point the implementation did not answer within its
+load.  A run ends as soon as the budget is judged, and when it gives :data:`STALE` points in a row that were
+judged before (the next run, seeded afresh, draws on).  ``seconds`` is only a cap: a search it cuts short (or a point the implementation did not answer within its
 call time limit) is ``incomplete`` -- never a different verdict.  Points outside the reference's domain are skipped
 and not counted; a search that judged fewer than its budget because too many points were skipped (more than
 :data:`MAX_SKIP_FACTOR` x the budget drawn) is an ``error`` naming why, as is one that judged nothing.  A domain
