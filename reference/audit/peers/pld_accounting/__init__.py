@@ -69,7 +69,7 @@ def _realizations():
              calls + "general_delta", "composition.sgm.delta",
              {"q": [1.0], "sigma": (0.5, 50.0), "k": (1, 1000), "eps_g": (0.0, 20.0)},
              examples=({"q": 1.0, "sigma": 2.0, "k": 10, "eps_g": 1.0}, {"q": 1.0, "sigma": 1.0, "k": 1, "eps_g": 0.5}),
-             cites=fs, against="truth", rate=4),
+             cites=fs, against="truth", rate=1),
         decl(PEER.name, r + "general_allocation_pld (Gaussian realizations, num_steps = num_selected = 1) "
              "[.get_epsilon_for_delta]", calls + "general_pld_epsilon", "composition.sgm.eps", SGM_Q1,
              examples=ex[:1], cites=fs, against="truth", rate=4),

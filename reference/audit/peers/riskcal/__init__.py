@@ -314,6 +314,6 @@ def _more():
              {"q": (1e-2, 1.0), "sigma": (0.5, 20.0), "k": (1, 100), "delta": (1e-10, 0.1)},
              examples=({"q": 1.0, "sigma": 1.0, "k": 10, "delta": 1e-5},),
              cites="dp_accounting's connect-the-dots PLD (Doroshenko et al. 2022, arXiv:2207.04380v1)",
-             against="truth", rate=0.5),
+             against="truth", rate=0.2),
     ] + C.calibration_declarations(PEER.name, "riskcal.calibration.blackbox.find_noise_multiplier_for_epsilon_delta"
                                    "(CTDAccountant)", __name__ + ".calls:sigma_for_epsilon_delta")[:1]
