@@ -88,6 +88,8 @@ def test_a_relation_is_read_as_its_smallest_accepted_float():
     assert calls._smallest_accepted(lambda v: v == math.inf) == math.inf
     with pytest.raises(ValueError):
         calls._smallest_accepted(lambda v: False)
+    for guess in (1e-300, 0.3, x, math.nextafter(x, 0), 0.34, 5.0, 1e300):  # a start only: the same answer
+        assert calls._smallest_accepted(lambda v: v == math.inf or Fraction(v) >= third, guess) == x
     y = calls._largest_accepted(lambda v: Fraction(v) <= third, 1.0)
     assert Fraction(y) <= third and Fraction(math.nextafter(y, 1)) > third
     assert calls._largest_accepted(lambda v: False, 1.0) == -1.0

@@ -514,8 +514,9 @@ def declarations():
                        {"total_epsilon": 0.7, "total_delta": 0.01, "delta": 0.0}),
              cites=rruv, against="cited", check="the largest epsilon a spend may take (delta <= total_delta)"),
         decl(n, _M + "interactive_measurements.PrivacyAccountant.privacy_budget", c + "accountant_budget",
-             accountant_remaining, {"total_epsilon": (1.0, 10.0), "eps": (1e-3, 0.1), "n": (1, 10)}, claim="lower",
-             examples=({"total_epsilon": 1.0, "eps": 0.1, "n": 3}, {"total_epsilon": 2.5, "eps": 0.07, "n": 10}),
+             accountant_remaining, {"total_epsilon": (1.0, 10.0), "eps": (1e-3, 0.09), "n": (1, 10)}, claim="lower",
+             # n eps < 1 <= total_epsilon over the whole domain (the float 0.1 is above 1/10: ten of it exceed 1)
+             examples=({"total_epsilon": 1.0, "eps": 0.09, "n": 3}, {"total_epsilon": 2.5, "eps": 0.07, "n": 10}),
              cites=rruv, against="cited", check="the pure-DP budget left after n eps-DP measurements"),
         decl(n, "tmlt.core.utils.parameters.calculate_noise_scale(PureDP)", c + "noise_scale_pure",
              laplace_scale_min, {"d_in": (1e-3, 1e3), "eps": (1e-3, 1e2)},

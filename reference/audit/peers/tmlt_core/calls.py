@@ -129,14 +129,29 @@ def _float_of(bits):
     return struct.unpack("<d", struct.pack("<q", bits))[0]
 
 
-def _smallest_accepted(ok):
+def _bits(x):
+    import struct
+    return struct.unpack("<q", struct.pack("<d", x))[0]
+
+
+def _smallest_accepted(ok, guess=None):
     """The smallest float64 x >= 0 with ok(x) (ok monotone: refused below, accepted above), +inf when only +inf is
-    accepted; ValueError when even +inf is refused."""
-    lo, hi = 0, 0x7FF0000000000000  # the bit patterns of 0.0 and +inf, ordered as the floats
+    accepted; ValueError when even +inf is refused.  ``guess`` (a float) only says where to start: the bracket
+    around it is widened until ok refuses its low end and accepts its high end, then bisected, so the answer is
+    ok's own whatever the guess (a few calls instead of 64 when the guess is near)."""
     if ok(0.0):
         return 0.0
     if not ok(math.inf):
         raise ValueError("the relation refuses every d_out up to +inf")
+    lo, hi = 0, 0x7FF0000000000000  # the bit patterns of 0.0 and +inf, ordered as the floats
+    if guess is not None and 0 < guess < math.inf:
+        g, step = _bits(float(guess)), 1
+        while g < hi and not ok(_float_of(g)):  # up until accepted
+            lo, g, step = g, min(g + step, hi), 2 * step
+        hi, g, step = g, g - 1, 1
+        while g > lo and ok(_float_of(g)):  # down until refused
+            hi, g, step = g, max(g - step, lo), 2 * step
+        lo = max(lo, g)
     while hi - lo > 1:
         mid = (lo + hi) // 2
         if ok(_float_of(mid)):
@@ -148,8 +163,7 @@ def _smallest_accepted(ok):
 
 def _largest_accepted(ok, top):
     """The largest float64 x in [0, top] with ok(x) (accepted below, refused above), -1.0 when none is."""
-    import struct
-    lo, hi = 0, struct.unpack("<q", struct.pack("<d", float(top)))[0]
+    lo, hi = 0, _bits(float(top))
     if not ok(0.0):
         return -1.0
     if ok(_float_of(hi)):
@@ -177,9 +191,10 @@ def _geometric(scale):
 def _function_and_relation(m, d_in, relation):
     """m.privacy_function(d_in) rounded up, or (relation) the smallest float eps m.privacy_relation(d_in, eps)
     accepts."""
-    if relation:
-        return _smallest_accepted(lambda x: bool(m.privacy_relation(F(d_in), _exact(x))))
-    return _up(m.privacy_function(F(d_in)))
+    value = m.privacy_function(F(d_in))
+    if relation:  # the function's value only as the bisection's starting point
+        return _smallest_accepted(lambda x: bool(m.privacy_relation(F(d_in), _exact(x))), _up(value))
+    return _up(value)
 
 
 def geometric_eps(scale, d_in):
@@ -282,7 +297,8 @@ def pure_to_approx_relation(scale, d_in, delta):
     accepts."""
     from tmlt.core.measurements.converters import PureDPToApproxDP
     m = PureDPToApproxDP(_laplace(scale))
-    return _smallest_accepted(lambda x: bool(m.privacy_relation(F(d_in), (_exact(x), F(delta)))))
+    return _smallest_accepted(lambda x: bool(m.privacy_relation(F(d_in), (_exact(x), F(delta)))),
+                              _up(m.privacy_function(F(d_in))[0]))
 
 
 def add_noise_to_series(scale, d_in, gaussian=0):
