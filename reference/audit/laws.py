@@ -126,7 +126,14 @@ _BY_CALLABLE = {"gauss_sigma_min": "sigma", "sigma_min": "sigma", "laplace_scale
                 "tradeoff_zcdp_at_log": "beta", "wor_gauss_instance_eps": "eps", "em_counting_delta": "delta", "total_delta": "delta",
                 "bb_bound": "boundary", "bb_log_mixture": "log_mixture",
                 # the effective epsilon of the bounded-domain Laplace mechanism: its sign only
-                "bounded_laplace_eff_eps": "level"}
+                "bounded_laplace_eff_eps": "level",
+                # tmlt.core's references (reference/audit/peers/tmlt_core): a loss at d_in, a budget left, a
+                # release probability (range only), the largest spend a budget takes (sign only)
+                "laplace_sum_eps": "eps", "laplace_max_eps": "eps", "pure_eps_at_delta": "eps", "em_eps": "eps",
+                "em_zcdp": "rho", "em_sum_eps": "eps", "em_sum_zcdp": "rho", "partition_eps": "eps",
+                "partition_delta": "probability", "budget_remaining_eps": "remaining",
+                "budget_remaining_delta": "remaining", "accountant_remaining": "remaining",
+                "budget_largest_eps": "level"}
 
 
 def quantity(decl: Declaration) -> str | None:
