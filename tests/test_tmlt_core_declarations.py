@@ -107,9 +107,14 @@ def _relation(factor):
 def test_correct_relation_passes_and_planted_ones_are_found():
     dom = dict(inputs=t.REAL, examples=t.REAL_EX, **CONV)
     assert check_conversion(_relation(Fraction(1)), t.laplace_eps, **dom).verdict == "exact"
-    # a relation admitting 1% below the mechanism's loss, and one a float too far (the exact tie refused below)
+    # a relation admitting 1% below the mechanism's loss, and one admitting one float below its largest float <= loss
     assert check_conversion(_relation(Fraction(99, 100)), t.laplace_eps, **dom).verdict == "unsound"
-    r = check_conversion(_relation(Fraction(1) - Fraction(1, 2 ** 60)), t.laplace_eps, **dom)
+
+    def one_float_too_far(scale, d_in):
+        eps = Fraction(d_in) / Fraction(scale)
+        below = float(eps) if Fraction(float(eps)) <= eps else math.nextafter(float(eps), 0)
+        return calls._smallest_accepted(lambda v: v >= math.nextafter(below, 0))
+    r = check_conversion(one_float_too_far, t.laplace_eps, **dom)
     assert r.verdict in ("unsound", "unsound-rounding"), r.summary()
 
 
