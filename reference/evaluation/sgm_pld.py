@@ -812,15 +812,18 @@ def self_compose(g: GridPLD, k: int, tau: float = TAU, budget: float | None = No
 def _chernoff(a: np.ndarray, h: Fraction, phi: float, k: int, shift: int) -> float:
     """An upper bound of (sum_i a_i e^{phi h i})^k e^{-phi h shift} (a >= 0 floats, phi any sign): for phi > 0 it
     bounds the mass at indices >= shift of the k-fold convolution of a (Chernoff: 1 <= e^{phi h (j - shift)} there),
-    for phi < 0 the mass at indices < shift."""
+    for phi < 0 the mass at indices < shift.  Evaluated as (sum_i a_i e^{phi h (i - r)})^k e^{phi h (k r - shift)},
+    r the last index for phi > 0 (0 otherwise), so that no factor of the float sum exceeds 1 (no overflow at large
+    phi h n); the identity is exact and the outer factor is an arb ball."""
+    r = a.size - 1 if phi > 0 else 0
     with arb_prec(_BITS):
         st = _a(Fraction(phi)) * _a(h)
-        lo, hi = _exp_grid(arb(0), st, a.size)
+        lo, hi = _exp_grid(-st * r, st, a.size)
         with np.errstate(over="ignore", invalid="ignore"):
             sm = _upper_sum(_upv(a * hi))
         if not math.isfinite(sm):
             return math.inf
-        v = _a(Fraction(sm)) ** k * (-st * shift).exp()
+        v = _a(Fraction(sm)) ** k * (st * (k * r - shift)).exp()
         return _up(v)
 
 
@@ -1424,7 +1427,7 @@ def _refine(q: Fraction, sigma: Fraction, k: int, rel_tol: float, width_of, what
     # sets, whose loss is <= 0, so with the first grid point above 0 (h/2 > -log(1 - q), measured to fail already
     # at h = 1.67 q) no group certifies and the lower end is 0 (q = 1e-4, k = 1e5 spent minutes convolving zeros)
     cap = Fraction(1, math.ceil(1 / q)) if q < 1 else Fraction(1)
-    h = min(_h_model(q, sigma, k, rel_tol, delta, eps) or _h_for(0.75, k, rel_tol), cap)
+    h = h0 = min(_h_model(q, sigma, k, rel_tol, delta, eps) or _h_for(0.75, k, rel_tol), cap)
     # the truncation budget from delta rounded down to a power of ten, so that nearby questions share a cached
     # bracket
     d_hint = 10.0 ** math.floor(math.log10(delta)) if delta and delta > 0 else None
@@ -1477,8 +1480,10 @@ def _refine(q: Fraction, sigma: Fraction, k: int, rel_tol: float, width_of, what
         if power is not None:
             if last is not None and w > 0.5 * last[1] * (float(h) / last[0]) ** 2:
                 # the one-transform route's own error, not the grid's, limits the width (it did not close as h^2
-                # between two of its brackets): the squarings from the next grid on
+                # between two of its brackets): the squarings, on the grid the model sized (its widths were the
+                # route's, not the grid's)
                 power = None
+                h_next = h0
             else:
                 last = (float(h), w)
                 moved = _recentre(power, res, delta, eps, rel_tol, k)
@@ -1487,7 +1492,7 @@ def _refine(q: Fraction, sigma: Fraction, k: int, rel_tol: float, width_of, what
                     # the loss is heavy-tailed): the same grid, aimed there, before a finer one
                     h_next, last = h, None
                 power = moved
-        if h_next > h or (h_next == h and power is None):
+        if h_next == h and power is None:
             break
         h = h_next
     raise CertificationError(f"{what}: certified only to relative width {best[0]:.3g} > {rel_tol:.3g} "
