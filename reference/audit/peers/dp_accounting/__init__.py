@@ -174,7 +174,7 @@ def sgm_declarations():  # the DP-SGD / Gaussian-composition paths (issue 28)
                        # in [0.38073, 0.38078] (prv_accountant's lower bound 0.37972)
                        {"q": 0.001, "sigma": 1.2, "k": 2000, "delta": 1e-12}),
              cites="Doroshenko et al. 2022, arXiv:2207.04380v1 (pessimistic connect-the-dots)", against="truth",
-             rate=2),
+             rate=0.5),
         decl(PEER.name, "dp_accounting.pld.PLDAccountant.get_delta", __name__ + ".calls:pld_delta",
              "composition.sgm.delta", sgm_domain("eps_g", **DISCRETIZED),
              examples=({"q": 1.0, "sigma": 1.0, "k": 10, "eps_g": 3.0},),
