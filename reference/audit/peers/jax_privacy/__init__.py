@@ -29,7 +29,8 @@ def declarations():
              __name__ + ".calls:pld_epsilon", "composition.sgm.eps", sgm_domain("delta", **DISCRETIZED),
              examples=({"q": 1.0, "sigma": 1.0, "k": 10, "delta": 1e-5}, {"q": 0.01, "sigma": 1.0, "k": 1,
                                                                            "delta": 1e-5}, *Q1_EPS_EXAMPLES[2:5]),
-             cites="Doroshenko et al. 2022, arXiv:2207.04380v1 (dp_accounting PLDAccountant)", against="truth", rate=0.5),
+             cites="Doroshenko et al. 2022, arXiv:2207.04380v1 (dp_accounting PLDAccountant)", against="truth",
+             rate=0.5),
         decl(PEER.name, "jax_privacy.accounting.analysis.CachedExperimentAccountant(DpsgdTrainingAccountant("
              "RdpAccountantConfig)).compute_epsilon", __name__ + ".calls:cached_rdp_epsilon", "composition.sgm.eps",
              {**SGM_EPS, "k": (1, 1000)},
