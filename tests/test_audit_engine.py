@@ -304,3 +304,20 @@ def test_a_search_that_cannot_run_still_checks_the_laws(monkeypatch):
     out = search_task("tests.fake_peers.declared", 0, 0, 2.0, 20, None, [])
     assert out["verdict"] == "adapter-error" and "planted" in out["detail"]
     assert out["laws"] and out["laws"]["examples"] > 0 and out["laws"]["verdict"] in ("consistent", "inconsistent")
+
+
+def test_an_example_below_a_cited_formula_is_a_formula_departure_as_in_the_search():
+    """A declaration against the formula the peer cites: its explicit example below that formula reads
+    formula-departure (graded below a false claim), the same verdict the search gives the same point."""
+    import dataclasses
+
+    from dpbounds.audit.engine import example_rows
+    from dpbounds.testing.declarations import run_declaration
+    from tests.fake_peers import declared
+
+    (d,) = declared.declarations()
+    d = dataclasses.replace(d, examples=({"rho": 1e-7, "delta": 1e-6},))  # the planted shortcut: eps = rho
+    (row,) = example_rows("fake_declared", [d])
+    assert d.against == "cited" and row.verdict == "formula-departure", row.as_json()
+    r = run_declaration(dataclasses.replace(d, inputs={"rho": [1e-7], "delta": [1e-6]}), seconds=30, max_examples=1)
+    assert r.verdict == row.verdict

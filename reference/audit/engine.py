@@ -128,8 +128,10 @@ def _text(v: Any) -> str:
 
 
 def _oracle(decl: Any) -> Any:
+    """The declaration's oracle, judging in its role: below a cited formula is a formula departure, below the truth
+    a false claim (as run_declaration judges the same declaration)."""
     from dpbounds.testing.oracle import Oracle
-    return Oracle(decl.reference, decl.fixed, decl.claim)
+    return Oracle(decl.reference, decl.fixed, decl.claim, role="formula" if decl.against == "cited" else "truth")
 
 
 def _description(decl: Any, oracle: Any) -> str:
