@@ -1,4 +1,4 @@
-"""Tumult Core's side of its audit: imports only tmlt.core, numpy and the standard library (runs in the peer's own
+"""Tumult Core's side of its audit: imports only tmlt.core and the standard library (runs in the peer's own
 interpreter, ``--python tmlt_core=PATH``; only JSON crosses over, exact values as strings)."""
 
 import math
@@ -59,14 +59,14 @@ def compose(kind, costs):
 def filter_rounds(kind, budget, costs):
     """``SequentialComposition``'s queryable, one round per cost, until it refuses one: per round [CONT or HALT,
     the round's exact charge]."""
-    import numpy as np
     from tmlt.core.domains.numpy_domains import NumpyFloatDomain
     from tmlt.core.measurements.interactive_measurements import (MakeInteractive, MeasurementQuery,
                                                                  SequentialComposition)
     from tmlt.core.measures import InsufficientBudgetError, PureDP, RhoZCDP
     from tmlt.core.metrics import AbsoluteDifference
-    q = SequentialComposition(NumpyFloatDomain(), AbsoluteDifference(), PureDP() if kind == "pure" else RhoZCDP(), 1,
-                              F(budget))(np.float64(0.0))
+    domain = NumpyFloatDomain()
+    q = SequentialComposition(domain, AbsoluteDifference(), PureDP() if kind == "pure" else RhoZCDP(), 1,
+                              F(budget))(domain.carrier_type(0.0))  # numpy's float64, through tmlt's own domain
     out = []
     for p in costs:
         mm = _meas(kind, p)
@@ -406,13 +406,13 @@ def approx_budget_largest_eps(total_epsilon, total_delta, delta):
 def accountant_budget(total_epsilon, eps, n):
     """``PrivacyAccountant.privacy_budget`` after n measurements of Laplace noise of scale 1/eps (each eps-DP at
     d_in 1), the accountant launched on a pure-DP SequentialComposition with budget total_epsilon."""
-    import numpy as np
     from tmlt.core.domains.numpy_domains import NumpyFloatDomain
     from tmlt.core.measurements.interactive_measurements import PrivacyAccountant, SequentialComposition
     from tmlt.core.measures import PureDP
     from tmlt.core.metrics import AbsoluteDifference
-    seq = SequentialComposition(NumpyFloatDomain(), AbsoluteDifference(), PureDP(), 1, F(total_epsilon))
-    acc = PrivacyAccountant.launch(seq, np.float64(0.0))
+    domain = NumpyFloatDomain()
+    seq = SequentialComposition(domain, AbsoluteDifference(), PureDP(), 1, F(total_epsilon))
+    acc = PrivacyAccountant.launch(seq, domain.carrier_type(0.0))
     for _ in range(int(n)):
         acc.measure(_laplace(1 / F(eps)))
     return _down(acc.privacy_budget)
