@@ -475,3 +475,31 @@ def test_opaque_reference_reproducer_runs():
     assert "exact value in [" in out.getvalue()
     lo = Fraction(out.getvalue().split("[")[1].split(",")[0])
     assert r.peer_value < lo
+
+
+def test_the_seed_alone_decides_the_points_whatever_the_process_imported(tmp_path, monkeypatch):
+    """Hypothesis also draws literal constants of the *local* modules loaded in the process; a search must draw
+    the same points for the same seed before and after a local module full of in-domain constants is imported
+    (isolated_generation)."""
+    import importlib
+    import math as _m
+
+    from dpbounds.testing import check_conversion
+
+    def run():
+        seen = []
+
+        def bs16(rho, delta):
+            seen.append((rho, delta))
+            return rho + 2 * _m.sqrt(rho * _m.log(1 / delta)) * (1 + 1e-12)
+        check_conversion(bs16, "conversions.bs16", inputs={"rho": (0.01, 1.0), "delta": (1e-9, 0.1)}, seed=3,
+                         max_examples=60, seconds=600)
+        return seen
+
+    before = run()
+    (tmp_path / "dpb_local_constants.py").write_text(
+        "CONSTANTS = [" + ", ".join(f"{0.011 + i * 0.0123456789:.10f}" for i in range(80)) + ", "
+        + ", ".join(f"{10.0 ** -j * 3.3:.3e}" for j in range(2, 9)) + "]\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    importlib.import_module("dpb_local_constants")
+    assert run() == before

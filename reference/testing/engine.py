@@ -279,6 +279,8 @@ def _search(strategy: Any, evaluate: Callable[[Any], Outcome | None], state: _St
             progress: Callable[[_State], None] | None) -> _State:
     from hypothesis import HealthCheck, Phase, given, settings, target
     from hypothesis import seed as hseed
+
+    from dpbounds.testing.strategies import isolated_generation
     budget = state.budget
     evaluate = _answered(evaluate, state)
     token = UNLIMITED.set(True)
@@ -355,7 +357,8 @@ def _search(strategy: Any, evaluate: Callable[[Any], Outcome | None], state: _St
                        phases=(Phase.generate, Phase.target, Phase.shrink))(
             hseed(seed * 1_000_003 + k)(given(strategy)(test)))
         try:
-            run()
+            with isolated_generation():  # the seed alone decides the points, not what the process imported
+                run()
         except (_Found, _Stop):
             pass
         except BaseException as e:  # noqa: BLE001 - hypothesis' Flaky (a replay judged otherwise), its errors

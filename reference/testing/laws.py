@@ -600,6 +600,8 @@ def check_laws(fn: Callable[..., Any] | Any, *, inputs: Mapping[str, Any], laws:
     try:
         from hypothesis import HealthCheck, Phase, given, settings, target
         from hypothesis import seed as hseed
+
+        from dpbounds.testing.strategies import isolated_generation
     except ImportError as e:  # pragma: no cover
         raise ImportError(f"dpbounds.testing searches with hypothesis: pip install 'dpbounds[testing]' ({e})") from e
     from dpbounds.testing import strategies as S
@@ -756,7 +758,8 @@ def check_laws(fn: Callable[..., Any] | Any, *, inputs: Mapping[str, Any], laws:
                        phases=(Phase.explicit, Phase.generate, Phase.target, Phase.shrink))(
             hseed(seed * 1_000_003 + k)(given(strategy_)(test)))
         try:
-            run()
+            with isolated_generation():  # the seed alone decides the points, not what the process imported
+                run()
         except _Found:
             pass
         except Exception:  # noqa: BLE001 - hypothesis' Flaky after a call cap changed an answer mid-shrink

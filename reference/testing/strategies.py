@@ -20,14 +20,51 @@ witness reads like an input a person would type.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import math
+import threading
 from fractions import Fraction
-from typing import Any, Mapping, Sequence
+from typing import Any, Iterator, Mapping, Sequence
 
 from hypothesis import strategies as st
 
 from dpbounds.testing.domains import Grid
+
+_ISOLATION = threading.Lock()
+_isolated = [0, None]  # [runs under way, hypothesis' own _get_local_constants]
+
+
+@contextlib.contextmanager
+def isolated_generation() -> Iterator[None]:
+    """Hypothesis runs whose draws depend on the seed alone: same seed, same points, whatever else the process
+    imported.  Hypothesis (6.131 and later, PR HypothesisWorks/hypothesis#4356) also draws literal constants
+    found in the *local* modules loaded in the process (any module outside site-packages and the standard library:
+    the user's code, a test file, an editable install), so the points a seed gives changed with the process'
+    history -- an audit's laws check drew 264 points in a fresh process and 283 after importing one more local
+    module of dpbounds.  Inside this context the local constants are empty (hypothesis' global constants remain);
+    without that hook (another hypothesis version) it does nothing."""
+    try:
+        from hypothesis.internal.conjecture import providers as P
+        P._get_local_constants, P.CONSTANTS_CACHE.cache, P.Constants  # noqa: B018 - the hooks this relies on
+    except (ImportError, AttributeError):
+        yield
+        return
+    with _ISOLATION:
+        if _isolated[0] == 0:
+            _isolated[1] = P._get_local_constants
+            empty = P.Constants()
+            P._get_local_constants = lambda: empty
+            P.CONSTANTS_CACHE.cache.clear()  # allowed constants computed with local ones before
+        _isolated[0] += 1
+    try:
+        yield
+    finally:
+        with _ISOLATION:
+            _isolated[0] -= 1
+            if _isolated[0] == 0:
+                P._get_local_constants = _isolated[1]
+                P.CONSTANTS_CACHE.cache.clear()
 
 #: the smallest positive subnormal, the smallest normal and the largest finite float64
 TINY, MIN_NORMAL, HUGE = 5e-324, 2.2250738585072014e-308, 1.7976931348623157e308
