@@ -144,7 +144,11 @@ def test_each_conversion_runs_at_its_first_example(name):
     ds = [d for d in mod.declarations() if d.kind == "conversion" and d.examples]
     from dpbounds.testing.checks import peer_args   # (grid points as exact decimals: the floats the peer gets)
     res = _run(py, [(d.call, peer_args(dict(d.examples[0]))) for d in ds])
+    from dpbounds.audit.expect import expected_errors
+    raises = expected_errors(str(PEERS_DIR.parent / "witnesses.json"))  # recorded findings: the peer raises there
     for d, r in zip(ds, res):
+        if r.get("where") == "peer" and (mod.PEER.name, d.function) in raises:
+            continue  # e.g. fourier_accountant 0.12.11's one-phase functions under numpy 2 (np.VisibleDeprecationWarning)
         assert "value" in r, (d.call, r)
         v = r["value"]
         assert isinstance(v, float) or v in ("inf", "nan"), (d.call, v)
