@@ -43,3 +43,18 @@ def test_malformed_python_option_is_refused(capsys):
     from dpbounds.cli import main
     assert main(["bench", "--only", "peers", "--python", "riskcal"]) == 2
     assert "--python" in capsys.readouterr().err
+
+
+def test_equal_width_is_the_coarsest_interval_whose_value_lies_inside(monkeypatch):
+    """dp_accounting's pessimistic value is >= the truth >= the enclosure's lower end, so a value inside the
+    enclosure errs by at most its width: the ladder stops at the first interval whose value is inside, not at one
+    merely within rel_tol of it (1.0004 is within 1e-3 of [1, 1.0003] but above it)."""
+    values = {1e-4: 1.0009, 5e-5: 1.0004, 2e-5: 1.0002, 1e-5: 1.0001}
+    monkeypatch.setattr(B, "_dpa_pld", lambda q, s, k, d, e, vdi=None: (lambda: values.get(vdi, 1.00005)))
+    enc = Enclosure(Fraction(1), Fraction(10003, 10000), 53)
+    vdi, v, _, reached = B._equal_width(0.1, 1.0, 10, 1e-5, None, enc, 1)
+    assert (vdi, v, reached) == (2e-5, 1.0002, True)
+    values.clear()
+    monkeypatch.setattr(B, "_dpa_pld", lambda q, s, k, d, e, vdi=None: (lambda: 1.5))
+    vdi, v, _, reached = B._equal_width(0.1, 1.0, 10, 1e-5, None, enc, 1)
+    assert not reached and vdi == B.EQUAL_WIDTH_VDI[-1] and v == 1.5

@@ -213,10 +213,10 @@ def _dpa_pld(q: float, sigma: float, k: int, delta: float | None, eps: float | N
     return run
 
 
-#: dp_accounting's value_discretization_interval, default first, for the equal-width run: the coarsest at which its
-#: pessimistic value is within the row's rel_tol of the certified value (max(v - lo, hi - v) <= rel_tol v, so its
-#: error is provably no larger than the width dpbounds certifies)
-EQUAL_WIDTH_VDI = (1e-4, 5e-5, 2e-5, 1e-5, 5e-6, 2e-6, 1e-6, 5e-7, 2e-7, 1e-7)
+#: dp_accounting's value_discretization_interval for the equal-width run, coarsest first: the first whose pessimistic
+#: value lies inside dpbounds' certified enclosure [lo, hi].  Its pessimistic value is >= the truth >= lo, so inside
+#: means its error (value - truth) is <= hi - lo: provably no larger than the width dpbounds certifies
+EQUAL_WIDTH_VDI = (1e-4, 5e-5, 2e-5, 1e-5, 5e-6, 2e-6, 1e-6, 5e-7, 2e-7, 1e-7, 5e-8, 2e-8, 1e-8)
 #: the equal-width ladder stops after a call this long (seconds): the row says which interval it reached
 EQUAL_WIDTH_STOP = 60.0
 #: no equal-width row below this rel_tol (the one-step rows at 1e-10: no discretization of the ladder gets there)
@@ -233,18 +233,18 @@ def _best_of(fn, n: int, first: float | None = None) -> float:
     return best
 
 
-def _equal_width(q: float, sigma: float, k: int, delta: float | None, eps: float | None, enc, tol: float,
-                 calls: int):
+def _equal_width(q: float, sigma: float, k: int, delta: float | None, eps: float | None, enc, calls: int):
     """(vdi, value, seconds (best of ``calls``), reached): dp_accounting at the coarsest interval of EQUAL_WIDTH_VDI
-    whose value is within tol of the enclosure (see there); reached False when the ladder stopped first."""
-    lo, hi = float(enc.lo), float(enc.hi)
+    whose pessimistic value lies inside the enclosure (see there); reached False when the ladder ended first (the
+    list exhausted, or a call longer than EQUAL_WIDTH_STOP)."""
+    from fractions import Fraction
     v, dt, vdi = None, None, None
     for vdi in EQUAL_WIDTH_VDI:
         run = _dpa_pld(q, sigma, k, delta, eps, vdi)
         t0 = time.perf_counter()
         v = float(run())
         dt = time.perf_counter() - t0
-        if max(v - lo, hi - v) <= tol * abs(v):
+        if v == v and enc.contains(Fraction(v)):
             return vdi, v, _best_of(run, calls, dt), True
         if dt > EQUAL_WIDTH_STOP:
             break
@@ -253,8 +253,8 @@ def _equal_width(q: float, sigma: float, k: int, delta: float | None, eps: float
 
 def _pld_rows(quick: bool) -> list[dict]:
     """The PLD bracket against dp_accounting's PLDAccountant, each point twice: at its default discretization (its
-    pessimistic value) and at equal width (the coarsest discretization whose value is within the row's rel_tol of
-    the certified value, :func:`_equal_width`).  Every call cold (dpbounds' caches cleared before it, untimed); best
+    pessimistic value) and at equal width (the coarsest discretization whose pessimistic value lies inside the
+    certified enclosure, :func:`_equal_width`).  Every call cold (dpbounds' caches cleared before it, untimed); best
     of 3 calls each side (1 with --quick, or when one call of ours takes over 30 s)."""
     from dpbounds.evaluation import sgm_pld
     from dpbounds.evaluation.evaluate import enclose
@@ -304,17 +304,24 @@ def _pld_rows(quick: bool) -> list[dict]:
                          "peer": peer_name, "rate": None, "note": err or "not computed"})
             continue
         n = "one cold call each (caches cleared)" if calls == 1 else f"best of {calls} cold calls each (caches cleared)"
-        rows.append(_row(measurement, point, f"enclose {sid}", peer_name, 1 / best_o,
-                         (1 / best_p) if peer is not None else None, enc, pv, n))
+        row = _row(measurement, point, f"enclose {sid}", peer_name, 1 / best_o,
+                   (1 / best_p) if peer is not None else None, enc, pv, n)
+        if row["peer_side"].startswith("above"):
+            row["note"] += (f"; its default-discretization value {pv:.9g} lies above the certified upper end "
+                            f"{float(enc.hi):.9g}: the pessimism of its discretization, not a width of ours")
+        rows.append(row)
         if peer is None or tol < EQUAL_WIDTH_MIN_TOL:
             continue
-        vdi, v, dt, reached = _equal_width(q, sigma, k, delta, eps, enc, tol, calls)
+        vdi, v, dt, reached = _equal_width(q, sigma, k, delta, eps, enc, calls)
         name = f"dp_accounting PLDAccountant (value_discretization_interval {vdi:g}: equal width, pessimistic)"
-        note = (f"{n}; the coarsest of {', '.join(f'{x:g}' for x in EQUAL_WIDTH_VDI)} whose value is within rel_tol "
-                f"{tol:g} of the certified one" if reached else
-                f"equal width not reached: at value_discretization_interval {vdi:g} its value is still more than "
-                f"rel_tol {tol:g} from the certified one (ladder stopped after a {dt:.0f} s call); ratio against that "
-                f"call")
+        ladder = ", ".join(f"{x:g}" for x in EQUAL_WIDTH_VDI)
+        if reached:
+            note = f"{n}; the coarsest of {ladder} whose pessimistic value lies inside the certified enclosure"
+        else:
+            why = (f"stopped after a {dt:.0f} s call" if dt > EQUAL_WIDTH_STOP else "no interval of the list")
+            note = (f"equal width not reached: {why}; at value_discretization_interval {vdi:g} its pessimistic value "
+                    f"{v:.9g} is still outside the certified enclosure [{float(enc.lo):.9g}, {float(enc.hi):.9g}]; "
+                    f"ratio against that call")
         rows.append(_row(measurement, point, f"enclose {sid}", name, 1 / best_o, 1 / dt, enc, v, note))
     return rows
 

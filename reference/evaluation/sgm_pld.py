@@ -96,6 +96,9 @@ class GridPLD:
     cm: int = 0
     c: arb | None = None
     shift: arb | None = None
+    #: the part of m that is the one-transform composition's error bound (power_compose: E untilted; the report and
+    #: the route's choice only)
+    slack: np.ndarray | None = None
 
     def origin(self) -> arb | int:
         """The exact loss of index -off (a ball, or 0)."""
@@ -355,55 +358,59 @@ def _idx(f, i):
     return f(i) if not isinstance(i, np.ndarray) else f(i).astype(np.intp)
 
 
-def _split_num(step: OneStep, direction: str, I: np.ndarray, jb: np.ndarray, ja: np.ndarray, h: Fraction,
-               which: int) -> np.ndarray:
-    """Upper bounds of the split's numerators p - e^{l_i} q (which = 0) and e^{l_{i+1}} q - p (which = 1) of the
-    loss intervals [l_i, l_{i+1}], as alpha N0 + beta N1 with the bin's N(0, s^2)- and N(1, s^2)-masses N0, N1
-    each entering once: p and e^l q nearly cancel (their ratio is e^{loss - l} within e^{+-h}), and evaluated
-    apart each carries the bin masses' float error; here only the q-sized parts do (the float floor of the
-    dominating pair shrinks by about q).  Exact identities, l_i = c + ih on the remove side, -c + ih on the add
-    side, c = log(1 - q) + h:
+def _split_coef(step: OneStep, direction: str, I: np.ndarray):
+    """Float intervals (Alo, Ahi, Blo, Bhi) of the coefficients with P - e^{l_i} Q = A_i N0 + B_i N1 exactly, for
+    every set of outcomes with N(0, s^2)-mass N0 and N(1, s^2)-mass N1 (q < 1; l_i = c + ih on the remove side,
+    -c + ih on the add side, c = log(1 - q) + h):
       remove (P = (1 - q) N0 + q N1, Q = N0):  e^{l_i} - (1 - q) = (1 - q) expm1((i + 1) h),
-          p - e^{l_i} q = q N1 - (1 - q) expm1((i + 1) h) N0;
+          A_i = -(1 - q) expm1((i + 1) h),  B_i = q;
       add (P = N0, Q = (1 - q) N0 + q N1):  e^{l_i} (1 - q) = e^{(i - 1) h},
-          p - e^{l_i} q = -expm1((i - 1) h) N0 - e^{(i - 1) h} q/(1 - q) N1;
-    and the second numerator is minus the first at i + 1.  expm1 from libm, 8 ulps outward (module notes); every
-    + - * rounded outward.  (q = 1 has no N0 term in P: not used there.)"""
-    if step.qf >= 1:
-        return np.full(I.shape, np.inf)
+          A_i = -expm1((i - 1) h),  B_i = -e^{(i - 1) h} q/(1 - q).
+    P and e^{l_i} Q nearly cancel (their ratio is e^{loss - l_i}, within e^{+-h} of 1 near l_i): evaluated apart each
+    carries the masses' float error, in this form only |A_i| (about |l_i| + h) and |B_i| (about q) of it.  expm1
+    from libm, 8 ulps outward (module notes); every * rounded outward.  proofs_check composition.sgm.split_numerators
+    and composition.sgm.lower_split_surplus."""
     with arb_prec(_BITS):
         qq, r = _ab(step.q), _ab(1 - step.q)
         qr = _ab(step.q / (1 - step.q))
+    h = step.h
     hlo, hhi = float_down(h), float_up(h)
-    a0lo, a0hi = step.N0
-    b0lo, b0hi = step.N1
-    n0lo, n0hi = _dn(a0lo[jb] + a0lo[ja]), _upv(a0hi[jb] + a0hi[ja])
-    n1lo, n1hi = _dn(b0lo[jb] + b0lo[ja]), _upv(b0hi[jb] + b0hi[ja])
-    sgn = 1.0 if which == 0 else -1.0          # the second numerator: minus the first, at i + 1
-    ii = I.astype(np.float64) + which
-    t = ii + 1.0 if direction == "remove" else ii - 1.0
+    t = I.astype(np.float64) + (1.0 if direction == "remove" else -1.0)
     tlo = np.where(t >= 0, _dn(t * hlo), _dn(t * hhi))
     thi = np.where(t >= 0, _upv(t * hhi), _upv(t * hlo))
     with np.errstate(over="ignore", invalid="ignore"):
         elo, ehi = _dn8(np.expm1(tlo)), _up8(np.expm1(thi))
         if direction == "remove":
-            # first numerator = q N1 - (1 - q) expm1 N0
             alo, ahi = _imul_pos(elo, ehi, r[0], r[1])               # (1 - q) expm1
             alo, ahi = -ahi, -alo
-            blo, bhi = qq
+            blo = np.full(I.shape, qq[0])
+            bhi = np.full(I.shape, qq[1])
         else:
             alo, ahi = -ehi, -elo                                    # -expm1((i - 1) h)
             glo, ghi = np.maximum(_dn(1.0 + elo), 0.0), _upv(1.0 + ehi)   # e^{(i - 1) h}
             blo, bhi = _imul_pos(glo, ghi, qr[0], qr[1])
             blo, bhi = -bhi, -blo
-        if sgn < 0:
-            alo, ahi = -ahi, -alo
-            blo, bhi = -bhi, -blo
-        xlo, xhi = _imul_pos(alo, ahi, n0lo, n0hi)
-        blo = np.broadcast_to(np.asarray(blo, dtype=np.float64), I.shape)
-        bhi = np.broadcast_to(np.asarray(bhi, dtype=np.float64), I.shape)
-        ylo, yhi = _imul_pos(blo, bhi, n1lo, n1hi)
-        out = _upv(xhi + yhi)
+    return alo, ahi, blo, bhi
+
+
+def _split_num(step: OneStep, direction: str, I: np.ndarray, jb: np.ndarray, ja: np.ndarray, h: Fraction,
+               which: int) -> np.ndarray:
+    """Upper bounds of the split's numerators p - e^{l_i} q (which = 0) and e^{l_{i+1}} q - p (which = 1) of the
+    loss intervals [l_i, l_{i+1}], as A_i N0 + B_i N1 (:func:`_split_coef`) with the bin's N(0, s^2)- and
+    N(1, s^2)-masses N0, N1 each entering once (the float floor of the dominating pair shrinks by about q); the
+    second numerator is minus the first at i + 1.  (q = 1 has no N0 term in P: not used there.)"""
+    if step.qf >= 1:
+        return np.full(I.shape, np.inf)
+    a0lo, a0hi = step.N0
+    b0lo, b0hi = step.N1
+    n0lo, n0hi = _dn(a0lo[jb] + a0lo[ja]), _upv(a0hi[jb] + a0hi[ja])
+    n1lo, n1hi = _dn(b0lo[jb] + b0lo[ja]), _upv(b0hi[jb] + b0hi[ja])
+    alo, ahi, blo, bhi = _split_coef(step, direction, I + which)
+    if which == 1:
+        alo, ahi, blo, bhi = -ahi, -alo, -bhi, -blo
+    xlo, xhi = _imul_pos(alo, ahi, n0lo, n0hi)
+    ylo, yhi = _imul_pos(blo, bhi, n1lo, n1hi)
+    out = _upv(xhi + yhi)
     return np.where(np.isnan(out), np.inf, out)
 
 
@@ -451,8 +458,15 @@ def step_upper(step: OneStep, direction: str) -> GridPLD:
     return GridPLD(h, i_lo, m, float_up(p_above), True, cm=sgn, c=c)
 
 
-#: groups nearest the hard edge of the loss support built by the exact sequential sweep (the rest vectorized)
+#: groups nearest the hard edge of the loss support built by the exact sequential sweep (the rest vectorized) ...
 _EDGE_GROUPS = 256
+#: ... and beyond them while more than this P-mass lies in the groups not yet swept, up to _SWEEP_MAX groups: the
+#: vectorized pairs waste surplus (a group's merged loss above its grid point, a borrowed fraction moved down by
+#: about h), about h^2 / (the loss's spread) of loss per step, which k-fold moves the lower end by k times that
+#: (q 1e-4, sigma 10, k 1e5: eps 0.0075, one step's loss spread 1e-5); the sweep balances each group to within
+#: the check's margin.  Tightness and speed only: every grouping is valid
+_SWEEP_REST = 1e-6
+_SWEEP_MAX = 1 << 15
 
 
 def step_lower(step: OneStep, direction: str) -> GridPLD:
@@ -460,9 +474,14 @@ def step_lower(step: OneStep, direction: str) -> GridPLD:
 
     Every grid point l_i gets a group: a set of half-bins and fractions of half-bins (sending each x of a split
     half-bin to one group or another with fixed probabilities, or to none, is a Markov kernel followed by dropping
-    outcomes: a garbling).  A group whose merged P- and Q-mass satisfy p >= e^{l_i} q (checked on float bounds
-    rounded the safe way: lower p, upper q) is tied at l_i with P-mass p (raising its Q-mass to p e^{-l_i} >= q);
-    one that fails the check goes to l_{i-1} if it passes there, else is dropped.
+    outcomes: a garbling).  A group whose merged P- and Q-mass satisfy p >= e^{l_i} q is tied at l_i with P-mass p
+    (raising its Q-mass to p e^{-l_i} >= q); one that fails the check goes to l_{i-1} if it passes there, else is
+    dropped.  The check is certified two ways, either sufficing: on float bounds rounded the safe way (lower p,
+    upper q), and (q < 1) in the split form p - e^{l_i} q = A_i S0 + B_i S1 (:func:`_split_coef`; S0, S1 the group's
+    N(0, s^2)- and N(1, s^2)-masses as float intervals), whose float error is about (|l_i| + h + q) times the
+    masses' instead of twice it: where one step's loss is tiny (small q, large sigma) the surplus of a group is far
+    below the masses' own float width, and only this form decides it.  Which fractions a group takes is decided on
+    float estimates of the same surplus (tightness only: the checks alone certify).
 
     The groups: near the hard edge of the support (the remove loss is > log(1 - q) = l_0 - h/2: the bottom; the add
     loss < -log(1 - q): the top) the sweep of the exact arithmetic path -- group i takes what is left of the current
@@ -481,9 +500,26 @@ def step_lower(step: OneStep, direction: str) -> GridPLD:
     with arb_prec(_BITS):
         ha = _a(h)
         Elo, Ehi = _exp_grid(sgn * c + i_lo * ha, ha, G)
-    Pm, Qm = Plo, Qhi     # decisions on the safe-side values the check uses
     I = np.arange(i_lo, i_hi + 1)
     JA, JB = _idx(ia, I), _idx(ib, I)
+    split = step.qf < 1
+    n0lo, n0hi = step.N0
+    n1lo, n1hi = step.N1
+    if split:
+        # decisions on the split form's float estimate A_i N0 + B_i N1 (midpoints); the check on its intervals
+        Alo, Ahi, Blo, Bhi = _split_coef(step, direction, I)
+        Am, Bm = 0.5 * (Alo + Ahi), 0.5 * (Blo + Bhi)
+        Aa, Ba = np.maximum(np.abs(Alo), np.abs(Ahi)), np.maximum(np.abs(Blo), np.abs(Bhi))
+        n0m, n1m = 0.5 * (n0lo + n0hi), 0.5 * (n1lo + n1hi)
+        w0, w1 = n0hi - n0lo, n1hi - n1lo
+    Pm, Qm = Plo, Qhi     # q = 1: decisions on the safe-side values the check uses
+
+    def surplus_lo(g, s0lo, s0hi, s1lo, s1hi):
+        """A certified lower bound of A_g S0 + B_g S1 for S0 in [s0lo, s0hi], S1 in [s1lo, s1hi] (S >= 0)."""
+        xlo, _ = _imul_pos(Alo[g], Ahi[g], s0lo, s0hi)
+        ylo, _ = _imul_pos(Blo[g], Bhi[g], s1lo, s1hi)
+        return _dn(xlo + ylo)
+
     fa = np.ones(G)     # available fraction of A_i, B_i
     fb = np.ones(G)
     m = np.zeros(G)
@@ -506,52 +542,66 @@ def step_lower(step: OneStep, direction: str) -> GridPLD:
         n_order = 2 * G
         sg = -1.0 if up else 1.0
 
-        def piece(t):
-            g, w = order(t)
-            j = JA[g] if w == 0 else JB[g]
-            return g, w, Plo[j], Phi[j], Qlo[j], Qhi[j], Pm[j], Qm[j]
-
         t, rem = 0, 1.0
-        cpl, cqh, cpm, cqm = 0.0, 0.0, 0.0, 0.0      # carry of a failed group
+        carry = (0.0,) * 8      # of a failed group: P lo, Q hi, N0 lo/hi/mid, N1 lo/hi/mid
         ng = 0
+        # the P-mass of the groups from each one on, in sweep order (float: it only decides where the sweep stops)
+        gm = Phi[JA] + Phi[JB]
+        rest = np.cumsum(gm[::-1])[::-1] if up else np.cumsum(gm)
         for g in gi:
-            # stop once past the edge, with no carry, and with every piece of the swept groups used up (a piece
-            # of a swept group left behind would belong to no group: its mass lost to the lower bound)
-            if ng >= _EDGE_GROUPS and cpl == 0.0 and cqh == 0.0 and t >= 2 * ng:
+            # stop once past the edge and the bulk of the mass, with no carry, and with every piece of the swept
+            # groups used up (a piece of a swept group left behind would belong to no group: its mass lost to the
+            # lower bound)
+            if (ng >= _EDGE_GROUPS and (rest[g] <= _SWEEP_REST or ng >= _SWEEP_MAX) and not any(carry)
+                    and t >= 2 * ng):
                 break
             ng += 1
-            el, eh = float(Elo[g]), float(Ehi[g])
-            e = eh
-            pgl, qgh, pgm, qgm = cpl, cqh, cpm, cqm
-            sur = sg * (pgm - e * qgm)
+            eh = float(Ehi[g])
+            am, bm, aa, ba = float(Am[g]), float(Bm[g]), float(Aa[g]), float(Ba[g])
+            pgl, qgh, s0l, s0h, s0m, s1l, s1h, s1m = carry
+            sur = sg * (am * s0m + bm * s1m)
             while t < n_order:
-                _, w, pl, ph, ql, qh, pm, qm = piece(t)
+                gg, w = order(t)
+                j = JA[gg] if w == 0 else JB[gg]
+                pl, qh = Plo[j], Qhi[j]
+                a0l, a0h, a0m, a1l, a1h, a1m = n0lo[j], n0hi[j], n0m[j], n1lo[j], n1hi[j], n1m[j]
                 if rem != 1.0:
                     pl, qh = math.nextafter(pl * rem, -math.inf), math.nextafter(qh * rem, math.inf)
-                    pm, qm = pm * rem, qm * rem
-                d = sg * (pm - e * qm)
+                    a0l, a0h = math.nextafter(a0l * rem, -math.inf), math.nextafter(a0h * rem, math.inf)
+                    a1l, a1h = math.nextafter(a1l * rem, -math.inf), math.nextafter(a1h * rem, math.inf)
+                    a0m, a1m = a0m * rem, a1m * rem
+                d = sg * (am * a0m + bm * a1m)
                 if sur + d >= 0 or d >= -1e-300:     # (a piece of no mass is taken whole)
                     pgl = max(0.0, math.nextafter(pgl + pl, -math.inf))
                     qgh = math.nextafter(qgh + qh, math.inf)
-                    pgm, qgm, sur = pgm + pm, qgm + qm, sur + d
+                    s0l, s0h = math.nextafter(s0l + a0l, -math.inf), math.nextafter(s0h + a0h, math.inf)
+                    s1l, s1h = math.nextafter(s1l + a1l, -math.inf), math.nextafter(s1h + a1h, math.inf)
+                    s0m, s1m, sur = s0m + a0m, s1m + a1m, sur + d
                     t, rem = t + 1, 1.0
                     continue
                 # the fraction that brings the surplus to 0, past it on the safe side by a margin that covers the
-                # float roundings of the check (relative 2^-20 of the surplus plus 1e-13 of the masses)
-                marg = abs(sur) * 2.0 ** -20 + 1e-13 * (pgm + abs(pm) + e * (qgm + abs(qm)))
+                # check's own error: the masses' float widths times |A|, |B|, and relative roundings
+                marg = (abs(sur) * 2.0 ** -20 + aa * ((s0h - s0l) + (a0h - a0l)) + ba * ((s1h - s1l) + (a1h - a1l))
+                        + 1e-14 * (aa * (s0m + a0m) + ba * (s1m + a1m)))
                 f = (sur - sg * marg) / -d if d < 0 else 0.0
                 f = max(0.0, min(1.0, f))
                 pgl = max(0.0, math.nextafter(pgl + math.nextafter(pl * f, -math.inf), -math.inf))
                 qgh = math.nextafter(qgh + math.nextafter(qh * f, math.inf), math.inf)
-                pgm, qgm = pgm + pm * f, qgm + qm * f
+                s0l = math.nextafter(s0l + math.nextafter(a0l * f, -math.inf), -math.inf)
+                s0h = math.nextafter(s0h + math.nextafter(a0h * f, math.inf), math.inf)
+                s1l = math.nextafter(s1l + math.nextafter(a1l * f, -math.inf), -math.inf)
+                s1h = math.nextafter(s1h + math.nextafter(a1h * f, math.inf), math.inf)
+                s0m, s1m = s0m + a0m * f, s1m + a1m * f
                 rem = max(0.0, math.nextafter(rem * (1.0 - f), -math.inf) * (1.0 - 2.0 ** -52))
                 break
             done[g] = True
-            if math.nextafter(pgl - math.nextafter(eh * qgh, math.inf), -math.inf) >= 0:
+            ok = (math.nextafter(pgl - math.nextafter(eh * qgh, math.inf), -math.inf) >= 0
+                  or (pgl > 0 and float(surplus_lo(g, max(s0l, 0.0), s0h, max(s1l, 0.0), s1h)) >= 0))
+            if ok:
                 m[g] = pgl
-                cpl = cqh = cpm = cqm = 0.0
+                carry = (0.0,) * 8
             else:
-                cpl, cqh, cpm, cqm = pgl, qgh, pgm, qgm
+                carry = (pgl, qgh, s0l, s0h, s0m, s1l, s1h, s1m)
         # what the sweep used: pieces before t are gone, piece t has `rem` left
         for tt in range(min(t, n_order)):
             g, w = order(tt)
@@ -564,19 +614,35 @@ def step_lower(step: OneStep, direction: str) -> GridPLD:
     PAl, PAh, QAl, QAh, PAm, QAm = Plo[JA], Phi[JA], Qlo[JA], Qhi[JA], Pm[JA], Qm[JA]
     PBl, QBh, PBm, QBm = Plo[JB], Qhi[JB], Pm[JB], Qm[JB]
     Em = Ehi
+
+    def shifted(x):      # x[i + 1] at i (0 at the last)
+        y = np.zeros(G)
+        y[:-1] = x[1:]
+        return y
+
     f = np.zeros(G)          # fraction of A_{i+1} taken by group i
     for _ in range(3):
         give = np.zeros(G)
         give[1:] = f[:-1]
         fa_own = np.maximum(fa - give, 0.0)
-        sur = fa_own * (PAm - Em * QAm) + fb * (PBm - Em * QBm)
-        dA = np.zeros(G)
-        dA[:-1] = PAm[1:] - Em[:-1] * QAm[1:]    # surplus of all of A_{i+1} against l_i (> 0)
         avail = np.zeros(G)
         avail[:-1] = np.where(free[1:], fa[1:], 0.0)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            marg = 1e-13 * (fa_own * (PAm + Em * QAm) + fb * (PBm + Em * QBm))
-            need = np.where((sur < marg) & (dA > 0), (-sur * (1 + 2.0 ** -20) + 2 * marg) / dA, 0.0)
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            if split:
+                S0 = fa_own * n0m[JA] + fb * n0m[JB]
+                S1 = fa_own * n1m[JA] + fb * n1m[JB]
+                sur = Am * S0 + Bm * S1
+                dA = Am * shifted(n0m[JA]) + Bm * shifted(n1m[JA])   # surplus of all of A_{i+1} against l_i (> 0)
+                marg = (Aa * (fa_own * w0[JA] + fb * w0[JB] + avail * shifted(w0[JA]))
+                        + Ba * (fa_own * w1[JA] + fb * w1[JB] + avail * shifted(w1[JA]))
+                        + 1e-14 * (Aa * (S0 + shifted(n0m[JA])) + Ba * (S1 + shifted(n1m[JA]))))
+                need = np.where((sur < marg) & (dA > 0), (-sur * (1 + 2.0 ** -20) + 2 * marg) / dA, 0.0)
+            else:
+                sur = fa_own * (PAm - Em * QAm) + fb * (PBm - Em * QBm)
+                dA = np.zeros(G)
+                dA[:-1] = PAm[1:] - Em[:-1] * QAm[1:]
+                marg = 1e-13 * (fa_own * (PAm + Em * QAm) + fb * (PBm + Em * QBm))
+                need = np.where((sur < marg) & (dA > 0), (-sur * (1 + 2.0 ** -20) + 2 * marg) / dA, 0.0)
         f = np.where(free, np.minimum(np.nan_to_num(need, nan=0.0), avail), 0.0)
     give = np.zeros(G)
     give[1:] = f[:-1]
@@ -590,10 +656,21 @@ def step_lower(step: OneStep, direction: str) -> GridPLD:
         qh = _upv(qh + _upv(f * QAh1))
         pl = np.maximum(pl, 0.0)
         ok = _dn(pl - _upv(Ehi * qh)) >= 0
-        mb = np.where(free & ok, pl, 0.0)
         # failed groups: at l_{i-1} if they pass there
         ok1 = np.zeros(G, dtype=bool)
         ok1[1:] = _dn(pl[1:] - _upv(Ehi[:-1] * qh[1:])) >= 0
+        if split:
+            def interval_sum(lo_, hi_):
+                slo = _dn(_dn(_dn(fa_own * lo_[JA]) + _dn(fb * lo_[JB])) + _dn(f * shifted(lo_[JA])))
+                shi = _upv(_upv(_upv(fa_own * hi_[JA]) + _upv(fb * hi_[JB])) + _upv(f * shifted(hi_[JA])))
+                return np.maximum(slo, 0.0), shi
+            s0lo, s0hi = interval_sum(n0lo, n0hi)
+            s1lo, s1hi = interval_sum(n1lo, n1hi)
+            ok |= surplus_lo(slice(None), s0lo, s0hi, s1lo, s1hi) >= 0
+            xlo, _ = _imul_pos(Alo[:-1], Ahi[:-1], s0lo[1:], s0hi[1:])
+            ylo, _ = _imul_pos(Blo[:-1], Bhi[:-1], s1lo[1:], s1hi[1:])
+            ok1[1:] |= _dn(xlo + ylo) >= 0
+    mb = np.where(free & ok, pl, 0.0)
     m = m + mb
     move = free & ~ok & ok1 & (pl > 0)
     if move.any():
@@ -997,7 +1074,9 @@ def power_compose(g: GridPLD, k: int, eps: float, sds: float, tail: float = 0.0)
         if J0 + W < full:
             inf = math.nextafter(inf + _chernoff_min(a, h, phis, k, J0 + W), math.inf)
         # an upper end >= 1 is an upper end of every delta (<= 1): +oo mass beyond 1 is capped there
-        return GridPLD(h, k * g.off + J0, m, min(inf, 1.0), True, cm=k * g.cm, c=g.c)
+        with np.errstate(over="ignore", invalid="ignore"):
+            slack = np.minimum(np.nan_to_num(E * Uhi, nan=tot, posinf=tot), m)
+        return GridPLD(h, k * g.off + J0, m, min(inf, 1.0), True, cm=k * g.cm, c=g.c, slack=slack)
     alias = 0.0
     if full > N:
         below = _chernoff_min(ap, h, [-ph for ph in phis], k, J0) if J0 > 0 else 0.0
@@ -1265,15 +1344,25 @@ def _gdp_eps(mu: float, delta: float) -> float | None:
     return hi
 
 
-def _loss_variance(q: float, sigma: float) -> float:
-    """The variance of one remove step's privacy loss under P, by a float Riemann sum (a model only)."""
+def _loss_moments(q: float, sigma: float) -> tuple[float, float]:
+    """The mean and variance of one remove step's privacy loss under P, by a float Riemann sum (a model only)."""
     x = np.linspace(-12 * sigma, 1 + 12 * sigma, 4001)
     t = (2 * x - 1) / (2 * sigma * sigma)
     L = np.logaddexp(math.log1p(-q), math.log(q) + t) if q < 1 else t
     p = (1 - q) * np.exp(-x * x / (2 * sigma * sigma)) + q * np.exp(-(x - 1) ** 2 / (2 * sigma * sigma))
     p /= p.sum()
     m = float((p * L).sum())
-    return float((p * (L - m) ** 2).sum())
+    return m, float((p * (L - m) ** 2).sum())
+
+
+def _loss_variance(q: float, sigma: float) -> float:
+    """The variance of one remove step's privacy loss under P (a model only)."""
+    return _loss_moments(q, sigma)[1]
+
+
+#: the largest eps the bracket's float weights reach: e^{eps - s} and e^eps in float64 (past log(max float) = 709.78
+#: the lower end's weights vanish, so no lower end above it is ever found)
+_EPS_FLOAT_MAX = 709.0
 
 
 #: the finest grid step the model proposes (the one-step grid's length, loss range / h, is what is bounded)
@@ -1336,6 +1425,11 @@ _POWER_MAX = 1 << 21
 #: Tightness and speed only: any tail is valid
 _TAIL_SHARE = 1e-3
 
+#: the pilot's share of delta that is the one-transform route's own error bound, as a multiple of rel_tol, above
+#: which the route is not tried (measured on the pilot's 4x coarser grid at q 1e-4, sigma 0.5: 1.6e-4 at k 1e3,
+#: 3.6e-4 at 1e4, both brackets within 1e-3; 7.6e-4 at 1e5, where every one-transform bracket missed)
+_PILOT_SHARE = 0.5
+
 #: the window of the one-transform composition (power_compose): this many standard deviations of the k-fold loss
 #: either side of the eps of interest
 _POWER_SDS = 9.0
@@ -1395,10 +1489,11 @@ def _recentre(power: tuple, res: tuple, delta: float | None, eps: float | None, 
 
 
 def _pilot_eps(q: Fraction, sigma: Fraction, k: int, h: Fraction, power: tuple, z: float | None,
-               delta: float) -> float | None:
-    """An aim for the one-transform window (tightness and speed only): the eps at which the remove direction's upper
-    curve, composed in one transform on the grid of step h, falls to delta (bisection in float); None if that
-    transform does not fit."""
+               delta: float) -> tuple[float, float] | None:
+    """An aim for the one-transform window and a check of that route (tightness and speed only): (e, share), e the
+    eps at which the remove direction's upper curve, composed in one transform on the grid of step h, falls to delta
+    (bisection in float), share the part of its delta there that is the transform's own error bound (the slack of
+    :func:`power_compose`); None if that transform does not fit."""
     try:
         g = power_compose(step_upper(one_step(q, sigma, h, z, k), "remove"), k, *power)
     except (ArithmeticError, ValueError):
@@ -1412,7 +1507,12 @@ def _pilot_eps(q: Fraction, sigma: Fraction, k: int, h: Fraction, power: tuple, 
     while b - a > 1e-3 * b:
         m = 0.5 * (a + b)
         a, b = (m, b) if delta_bound(g, w, Fraction(m)) > delta else (a, m)
-    return b
+    share = 0.0
+    if g.slack is not None:
+        d_all = delta_bound(g, w, Fraction(b))
+        d_err = delta_bound(GridPLD(g.h, g.off, g.slack, 0.0, True, cm=g.cm, c=g.c), w, Fraction(b))
+        share = d_err / d_all if d_all > 0 else 0.0
+    return b, share
 
 
 def _refine(q: Fraction, sigma: Fraction, k: int, rel_tol: float, width_of, what: str, delta: float | None = None,
@@ -1426,6 +1526,18 @@ def _refine(q: Fraction, sigma: Fraction, k: int, rel_tol: float, width_of, what
     # dominated (lower) pair needs h <= q: its sweep from the loss support's hard edge log(1 - q) merges lower
     # sets, whose loss is <= 0, so with the first grid point above 0 (h/2 > -log(1 - q), measured to fail already
     # at h = 1.67 q) no group certifies and the lower end is 0 (q = 1e-4, k = 1e5 spent minutes convolving zeros)
+    if delta is not None and 0 < delta < 0.5:
+        # eps beyond the float weights' range: refused at once (a bracket there takes minutes and certifies no
+        # lower end).  The model: the k-fold remove loss L has mean k m and variance k v; by Cantelli,
+        # P(L > k m - 3 sqrt(k v)) >= 9/10, so delta(e) >= 0.9 (1 - e^-1) > 1/2 > delta at e = k m - 3 sqrt(k v) - 1,
+        # and eps(delta) exceeds that e (the moments are a float Riemann sum: a refusal, never a bound)
+        with contextlib.suppress(ValueError, OverflowError, ZeroDivisionError):
+            mean, var = _loss_moments(float(q), float(sigma))
+            e_min = k * mean - 3 * math.sqrt(k * var) - 1
+            if e_min > _EPS_FLOAT_MAX:
+                raise CertificationError(f"{what}: eps(delta) is about {e_min:.4g} or more here (the k-fold loss's "
+                                         f"mean less 3 standard deviations), beyond the {_EPS_FLOAT_MAX:g} the "
+                                         f"bracket's float weights e^(eps - s) reach; not attempted")
     cap = Fraction(1, math.ceil(1 / q)) if q < 1 else Fraction(1)
     h = h0 = min(_h_model(q, sigma, k, rel_tol, delta, eps) or _h_for(0.75, k, rel_tol), cap)
     # the truncation budget from delta rounded down to a power of ten, so that nearby questions share a cached
@@ -1449,13 +1561,21 @@ def _refine(q: Fraction, sigma: Fraction, k: int, rel_tol: float, width_of, what
     if power is not None and delta is not None and sigma < 1:
         # heavy-tailed loss (sigma < 1): the central-limit aim can be far off (q 1e-4, sigma 0.5, k 1e3: 0.07 where
         # eps is 0.54), so a pilot on a grid four times coarser aims the window first
-        e_p = _pilot_eps(q, sigma, k, min(cap, 4 * h), power, z, delta)
-        if e_p is not None and abs(e_p - power[0]) > 0.2 * e_p:
-            power = (e_p,) + tuple(power[1:])
+        pilot = _pilot_eps(q, sigma, k, min(cap, 4 * h), power, z, delta)
+        if pilot is not None and pilot[1] > _PILOT_SHARE * rel_tol:
+            # the transform's own error is a large part of delta already on the pilot's grid (q 1e-4, sigma 0.5,
+            # k 1e5: 7.6e-4 of it; its bracket then misses on every grid): the squarings from the first grid on
+            power = None
+        elif pilot is not None and abs(pilot[0] - power[0]) > 0.2 * pilot[0]:
+            power = (pilot[0],) + tuple(power[1:])
     best, last = None, None
     for _ in range(6):
         b = cached_bracket(q, sigma, k, h, budget, power, z)
         w, res = width_of(b)
+        if delta is not None and w > rel_tol and res[1] > _EPS_FLOAT_MAX:
+            raise CertificationError(f"{what}: certified only to [{res[0]:.6g}, {res[1]:.6g}]: an eps above "
+                                     f"{_EPS_FLOAT_MAX:g} is beyond the bracket's float weights e^(eps - s); not "
+                                     f"refined")
         if delta is None and budget is None and res[0] > 0:
             # delta(eps): the first (coarse) bracket's certified lower end sizes the truncation budget of the finer
             # ones, a twentieth of the width asked as for eps(delta) (tightness and speed only; every bound stays
@@ -1768,6 +1888,24 @@ PEER_BENCH_POINTS = [
      {"q": "0.0001", "sigma": "0.5", "k": 100000, "delta": "1e-5"}, 1e-3),
     ("DP-SGD composed eps, k=1e5", "composition.sgm.eps",
      {"q": "0.0001", "sigma": "10", "k": 100000, "delta": "1e-5"}, 1e-3),
+    # the rest of the range's corners, q in {1e-4, 0.5} x sigma in {0.5, 10} at each k (q 0.5, sigma 0.5: eps(1e-5)
+    # is about 880, 7e3, 7e4 -- beyond the bracket's float weights, refused with the reason)
+    ("DP-SGD composed eps, k=1e4", "composition.sgm.eps",
+     {"q": "0.0001", "sigma": "0.5", "k": 10000, "delta": "1e-5"}, 1e-3),
+    ("DP-SGD composed eps, k=1e4", "composition.sgm.eps",
+     {"q": "0.0001", "sigma": "10", "k": 10000, "delta": "1e-5"}, 1e-3),
+    ("DP-SGD composed eps, k=1e3", "composition.sgm.eps", {"q": "0.5", "sigma": "0.5", "k": 1000, "delta": "1e-5"},
+     1e-3),
+    ("DP-SGD composed eps, k=1e3", "composition.sgm.eps", {"q": "0.5", "sigma": "10", "k": 1000, "delta": "1e-5"},
+     1e-3),
+    ("DP-SGD composed eps, k=1e4", "composition.sgm.eps", {"q": "0.5", "sigma": "0.5", "k": 10000, "delta": "1e-5"},
+     1e-3),
+    ("DP-SGD composed eps, k=1e4", "composition.sgm.eps", {"q": "0.5", "sigma": "10", "k": 10000, "delta": "1e-5"},
+     1e-3),
+    ("DP-SGD composed eps, k=1e5", "composition.sgm.eps",
+     {"q": "0.5", "sigma": "0.5", "k": 100000, "delta": "1e-5"}, 1e-3),
+    ("DP-SGD composed eps, k=1e5", "composition.sgm.eps", {"q": "0.5", "sigma": "10", "k": 100000, "delta": "1e-5"},
+     1e-3),
     ("DP-SGD composed delta, k=1e3", "composition.sgm.delta", {"q": "0.01", "sigma": "1", "k": 1000, "eps_g": "1"},
      1e-3),
     ("DP-SGD one step eps, rel 1e-10", "composition.sgm.eps", {"q": "0.01", "sigma": "1", "k": 1, "delta": "1e-5"},
