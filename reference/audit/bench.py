@@ -217,8 +217,11 @@ def _dpa_pld(q: float, sigma: float, k: int, delta: float | None, eps: float | N
 #: value lies inside dpbounds' certified enclosure [lo, hi].  Its pessimistic value is >= the truth >= lo, so inside
 #: means its error (value - truth) is <= hi - lo: provably no larger than the width dpbounds certifies
 EQUAL_WIDTH_VDI = (1e-4, 5e-5, 2e-5, 1e-5, 5e-6, 2e-6, 1e-6, 5e-7, 2e-7, 1e-7, 5e-8, 2e-8, 1e-8)
-#: the equal-width ladder stops after a call this long (seconds): the row says which interval it reached
+#: the equal-width ladder stops before a call predicted this long (seconds; the last call's time times the ratio
+#: of the intervals): the row says which interval it reached
 EQUAL_WIDTH_STOP = 60.0
+#: an equal-width call longer than this (seconds) is not repeated for the best of 3
+EQUAL_WIDTH_ONE = 10.0
 #: no equal-width row below this rel_tol (the one-step rows at 1e-10: no discretization of the ladder gets there)
 EQUAL_WIDTH_MIN_TOL = 1e-6
 
@@ -236,18 +239,19 @@ def _best_of(fn, n: int, first: float | None = None) -> float:
 def _equal_width(q: float, sigma: float, k: int, delta: float | None, eps: float | None, enc, calls: int):
     """(vdi, value, seconds (best of ``calls``), reached): dp_accounting at the coarsest interval of EQUAL_WIDTH_VDI
     whose pessimistic value lies inside the enclosure (see there); reached False when the ladder ended first (the
-    list exhausted, or a call longer than EQUAL_WIDTH_STOP)."""
+    list exhausted, or the next call predicted longer than EQUAL_WIDTH_STOP from the last one's time)."""
     from fractions import Fraction
     v, dt, vdi = None, None, None
-    for vdi in EQUAL_WIDTH_VDI:
+    for nxt in EQUAL_WIDTH_VDI:
+        if dt is not None and dt * vdi / nxt > EQUAL_WIDTH_STOP:
+            break       # the next call is predicted past the stop (its time grows about like 1/interval)
+        vdi = nxt
         run = _dpa_pld(q, sigma, k, delta, eps, vdi)
         t0 = time.perf_counter()
         v = float(run())
         dt = time.perf_counter() - t0
         if v == v and enc.contains(Fraction(v)):
-            return vdi, v, _best_of(run, calls, dt), True
-        if dt > EQUAL_WIDTH_STOP:
-            break
+            return vdi, v, _best_of(run, calls if dt <= EQUAL_WIDTH_ONE else 1, dt), True
     return vdi, v, dt, False
 
 
@@ -316,9 +320,11 @@ def _pld_rows(quick: bool) -> list[dict]:
         name = f"dp_accounting PLDAccountant (value_discretization_interval {vdi:g}: equal width, pessimistic)"
         ladder = ", ".join(f"{x:g}" for x in EQUAL_WIDTH_VDI)
         if reached:
-            note = f"{n}; the coarsest of {ladder} whose pessimistic value lies inside the certified enclosure"
+            once = f" (theirs: one call, over {EQUAL_WIDTH_ONE:.0f} s)" if dt > EQUAL_WIDTH_ONE else ""
+            note = f"{n}{once}; the coarsest of {ladder} whose pessimistic value lies inside the certified enclosure"
         else:
-            why = (f"stopped after a {dt:.0f} s call" if dt > EQUAL_WIDTH_STOP else "no interval of the list")
+            why = ("no interval of the list" if vdi == EQUAL_WIDTH_VDI[-1] else
+                   f"stopped after a {dt:.0f} s call, the next predicted over {EQUAL_WIDTH_STOP:.0f} s")
             note = (f"equal width not reached: {why}; at value_discretization_interval {vdi:g} its pessimistic value "
                     f"{v:.9g} is still outside the certified enclosure [{float(enc.lo):.9g}, {float(enc.hi):.9g}]; "
                     f"ratio against that call")
