@@ -315,13 +315,15 @@ def _decides(lo: float, hi: float, peer: Any) -> bool:
     return isinstance(peer, float) and not math.isnan(peer) and (peer > hi or peer < lo)
 
 
-def narrowed(entry_id: str, params: Mapping[str, Any], peer: Any) -> Enclosure | None:
+def narrowed(entry_id: str, params: Mapping[str, Any], peer: Any, ends: bool = True) -> Enclosure | None:
     """The certified enclosure to judge ``peer`` against (None where the module does not apply: the entry's own
     evaluator then): the brackets of :func:`grid_steps` in turn until one decides the verdict -- eps: delta certified
     <= delta at 2^-30 (relative) below the peer's value makes that point an upper end (conservative), delta certified
     > delta at 2^-30 above it a lower end (an under-report); delta: the peer outside the bracket.  The last bracket
     computed gives the enclosure when none decides (undecided); CertificationError when not even the first could be
-    computed (the grid too large, the work bound)."""
+    computed (the grid too large, the work bound).  ``ends=False`` (a search's verdict, not a result's enclosure):
+    an eps the bracket proves conservative gets the cheaper enclosure of :func:`_quick_ends` -- the same verdict,
+    its margin to within about the bracket's width."""
     pt = _point(entry_id, params)
     if pt is None or _closed(pt[0], pt[2]):
         return None      # (a closed form: the entry's evaluator certifies it at any width)
@@ -348,6 +350,10 @@ def narrowed(entry_id: str, params: Mapping[str, Any], peer: Any) -> Enclosure |
             below = Fraction(peer) * (1 - Fraction(1, 2 ** 30))
             above = Fraction(peer) * (1 + Fraction(1, 2 ** 30))
             if Fraction(b.delta_upper(below)) <= x:        # eps <= below < peer
+                if not ends:
+                    quick = _quick_ends(b, x, below, width)
+                    if quick is not None:
+                        return _enc(*quick)
                 lo, hi = _eps_ends(b, x, width)
                 return _enc(lo, min(hi, below))
             if Fraction(b.delta_lower(above)) > x:         # eps >= above > peer
@@ -378,6 +384,26 @@ def _finite_float(peer: Any) -> bool:
 #: verdict is decided already, the ends only report it)
 EPS_RESOLUTION = 2.0 ** -22
 EPS_SHARE = 16
+
+
+#: :func:`_quick_ends` looks for a certified lower end of eps first at QUICK_SHARE of the bracket's width (at least
+#: QUICK_STEP) below the upper end, then QUICK_GROWTH times farther at each try
+QUICK_STEP, QUICK_SHARE, QUICK_GROWTH = 2.0 ** -20, 1 / 64, 2
+
+
+def _quick_ends(b: S.Bracket, delta: Fraction, top: float, width: float) -> tuple[Fraction, Fraction] | None:
+    """(lo, top) enclosing eps(delta), given ``top`` with certified upper delta(top) <= delta (so eps <= top): lo the
+    first of top (1 - r), r = max(width QUICK_SHARE, QUICK_STEP) times QUICK_GROWTH^i below 1, whose certified lower
+    delta exceeds delta (so eps >= lo: delta(.) is nonincreasing, proofs_check ``composition.sgm.inverse_bracket``)
+    -- a few evaluations where :func:`_eps_ends` searches both ends to EPS_RESOLUTION, the margin to lo within a
+    factor of about QUICK_GROWTH of the bracket's own; None when no such r is found."""
+    r = max(width * QUICK_SHARE, QUICK_STEP)
+    while r < 1:
+        e = float_down(Fraction(top) * (1 - Fraction(r)))
+        if Fraction(b.delta_lower(Fraction(e))) > delta:
+            return Fraction(e), Fraction(top)
+        r *= QUICK_GROWTH
+    return None
 
 
 def _eps_ends(b: S.Bracket, delta: Fraction, width: float = 0.0) -> tuple[Fraction, Fraction]:

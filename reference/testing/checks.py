@@ -322,8 +322,11 @@ def check_conversion(fn: Callable[..., float], reference: str | Callable[..., En
         return _conversion_reproducer(fn, reference, point, oracle.fixed, claim, out.verdict, out.peer_value,
                                       out.enclosure, out.detail)
 
+    from dpbounds.testing.domains import Grid
+    shared = [n for n, v in inputs.items() if isinstance(v, Grid)]
     return engine.run_check("conversion", _name(fn), oracle.name, claim, oracle.role, strategy, evaluate, finish,
-                            seconds=seconds, seed=seed, budget=budget, examples=[dict(e) for e in examples])
+                            seconds=seconds, seed=seed, budget=budget, examples=[dict(e) for e in examples],
+                            shared=shared)
 
 
 def _conversion_reproducer(fn: Any, reference: Any, point: dict[str, Any], fixed: dict[str, Any], claim: str,

@@ -4,7 +4,11 @@ One search is a sequence of hypothesis runs ("chunks") of at most :data:`CHUNK` 
 with ``(seed, k)``, until ``max_examples`` examples are judged (the budget, :data:`DEFAULT_EXAMPLES` when not
 given): the examples, and so the verdict, depend only on the seed and the budget, never on the machine or its
 load.  A run ends as soon as the budget is judged, and when it gives :data:`STALE` points in a row that were
-judged before (the next run, seeded afresh, draws on).  ``seconds`` is only a cap: a search it cuts short (or a point the implementation did not answer within its
+judged before (the next run, seeded afresh, draws on).  A draw may be a
+:class:`~dpbounds.testing.domains.Batch` of points (a domain with batched Grid inputs,
+:func:`dpbounds.testing.strategies.points`): its points are judged in order, each an example of its own (counted,
+memoized, stopped at the budget and shrunk like one), and the search counts the distinct values of the shared inputs
+among the examples judged (``groups``: DP-SGD's compositions).  ``seconds`` is only a cap: a search it cuts short (or a point the implementation did not answer within its
 call time limit) is ``incomplete`` -- never a different verdict.  Points outside the reference's domain are skipped
 and not counted; a search that judged fewer than its budget because too many points were skipped (more than
 :data:`MAX_SKIP_FACTOR` x the budget drawn) is an ``error`` naming why, as is one that judged nothing.  A domain
@@ -23,6 +27,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
+from dpbounds.testing.domains import Batch
 from dpbounds.testing.results import CheckResult, Comparison
 from dpbounds.testing.verdicts import PASS, Judgement, severity
 
@@ -36,7 +41,7 @@ MAX_SKIP_FACTOR = 5
 FAILING = ("unsound", "formula-departure", "unsound-rounding", "error", "adapter-error")
 #: extra wall clock allowed for shrinking a witness found late (fraction of the budget, at least 2 s)
 SHRINK_GRACE = 0.25
-#: a hypothesis run (a chunk) that gives this many points in a row already judged ends, and the next chunk, seeded
+#: a hypothesis run (a chunk) that gives this many draws in a row already judged (every point of a batch) ends, and the next chunk, seeded
 #: afresh, draws on: hypothesis' target phase climbs by small mutations, most of which land on a point judged
 #: before (a grid value, a special value), and each costs hypothesis milliseconds of its own -- many times what
 #: judging a point costs when a cached bracket decides it.  A function of the points drawn alone (deterministic)
@@ -79,12 +84,21 @@ class _State:
     limits: int = 0           # of the skipped: points the implementation's wrapper declares it cannot express
     exact_ulps: int | None = None  # the most ulps between an 'exact' value and its certified enclosure
     undecided: Any = None     # (example, outcome) of the first undecided example
+    shared: tuple[str, ...] = ()  # the inputs a batch of points shares (a Grid's batch): ``groups`` counts them
+    heads: set[str] = field(default_factory=set)
+
+    @property
+    def groups(self) -> int:
+        """Distinct values of the :attr:`shared` inputs among the examples judged (0 when none are shared)."""
+        return len(self.heads)
 
     def record(self, x: Any, out: Outcome | None) -> None:
         if out is None:
             self.skipped += 1
             return
         self.tried += 1
+        if self.shared and isinstance(x, dict):
+            self.heads.add(repr(tuple(x.get(k) for k in self.shared)))
         self.counts[out.verdict] = self.counts.get(out.verdict, 0) + 1
         if out.verdict == "undecided" and self.undecided is None:
             self.undecided = (x, out)
@@ -253,17 +267,18 @@ def _answered(evaluate: Callable[[Any], Outcome | None], state: _State) -> Calla
 
 def search(strategy: Any, evaluate: Callable[[Any], Outcome | None], *, seconds: float, seed: int,
            max_examples: int | None = None, examples: Sequence[Any] = (),
-           progress: Callable[[_State], None] | None = None) -> _State:
+           progress: Callable[[_State], None] | None = None, shared: Sequence[str] = ()) -> _State:
     """Run ``examples`` first, then hypothesis on ``strategy`` (module docstring); ``evaluate`` returns None for a
     point outside the reference's domain (skipped).  ``max_examples``: the budget of judged examples (None:
-    :data:`DEFAULT_EXAMPLES`); ``seconds``: the wall-clock cap (its expiry makes the search ``incomplete``)."""
+    :data:`DEFAULT_EXAMPLES`); ``seconds``: the wall-clock cap (its expiry makes the search ``incomplete``);
+    ``shared``: the inputs whose distinct values :attr:`_State.groups` counts."""
     try:
         import hypothesis  # noqa: F401
     except ImportError as e:
         raise ImportError(f"dpbounds.testing searches with hypothesis: pip install 'dpbounds[testing]' ({e})") from e
 
     budget = DEFAULT_EXAMPLES if max_examples is None else int(max_examples)
-    state = _State(budget=budget)
+    state = _State(budget=budget, shared=tuple(shared))
     t0 = time.monotonic()
     t_end = t0 + max(0.0, float(seconds))
     deadline_token = DEADLINE.set(t_end + max(2.0, SHRINK_GRACE * seconds))
@@ -321,30 +336,42 @@ def _search(strategy: Any, evaluate: Callable[[Any], Outcome | None], state: _St
         shrink_until = [t_end]
         cur = [levels]
         new = [0]
-        stale = [0]   # points in a row already judged
+        stale = [0]   # draws in a row whose points were all judged before
         stale_cut = [False]
 
-        def test(x: Any) -> None:
+        def test(xs: Any) -> None:
+            score: list[float] = []  # hypothesis.target once per draw: the worst under-report among its points
+            before = new[0]
+            try:
+                for x in (xs if isinstance(xs, Batch) else (xs,)):
+                    one(x, score)
+            finally:
+                if score:
+                    target(max(score), label="under-report")
+            if new[0] > before:
+                stale[0] = 0
+                return
+            stale[0] += 1  # a draw whose every point was judged before
+            if stale[0] >= STALE and not found:
+                stale_cut[0] = True
+                raise _Stop  # hypothesis draws only what was judged: a fresh chunk draws on
+
+        def one(x: Any, score: list[float]) -> None:
             if time.monotonic() > shrink_until[0]:
                 state.cut = True  # the clock, not the seed, ends this example: the search is incomplete
                 raise _Stop
             key = repr(x)
             if key in memo:
                 out = memo[key]
-                stale[0] += 1
-                if stale[0] >= STALE and not found:
-                    stale_cut[0] = True
-                    raise _Stop  # hypothesis draws only what was judged: a fresh chunk draws on
             elif not found and state.tried + ex_skipped >= budget:
                 raise _Stop  # the budget is judged and no witness is being shrunk: this run ends here
             else:
                 new[0] += 1
-                stale[0] = 0
                 out = memo[key] = evaluate(x)
                 state.record(x, out)
             if out is None:
                 return
-            target(_score(out.margin), label="under-report")
+            score.append(_score(out.margin))
             if out.verdict in cur[0]:
                 if not found:  # shrink to a witness at least this severe, with some time for it
                     cur[0] = tuple(v for v in cur[0] if severity(v) <= severity(out.verdict))
@@ -389,14 +416,17 @@ def _search(strategy: Any, evaluate: Callable[[Any], Outcome | None], state: _St
 
 def run_check(kind: str, function: str, reference: str, claim: str, role: str, strategy: Any,
               evaluate: Callable[[Any], Outcome | None], finish: Callable[[Any, Outcome], str], *, seconds: float,
-              seed: int, budget: int, examples: Sequence[Any] = (), certify_pass: bool = False) -> CheckResult:
+              seed: int, budget: int, examples: Sequence[Any] = (), certify_pass: bool = False,
+              shared: Sequence[str] = ()) -> CheckResult:
     """One check: :func:`search` ``strategy`` with ``evaluate``, then its :class:`CheckResult`.  ``finish(x, out)``
     certifies the example shown (fills ``out.enclosure``, ``out.judgement``, ``out.detail``) and returns its
     reproducer.  ``role``: the role of the reference in the result's row ("formula": the formula the implementation
     cites; "truth").  ``certify_pass``: a result that passed also shows the peer's value and the certified enclosure
-    at its worst example (an odometer's worst round), when that example carries the verdict."""
+    at its worst example (an odometer's worst round), when that example carries the verdict.  ``shared``: the inputs
+    a batch of points shares (the result's ``groups`` counts their distinct values)."""
     try:
-        st = search(strategy, evaluate, seconds=seconds, seed=seed, max_examples=budget, examples=examples)
+        st = search(strategy, evaluate, seconds=seconds, seed=seed, max_examples=budget, examples=examples,
+                    shared=shared)
     except _SearchFailed as e:
         return not_judged(kind, function, reference, claim, seed, budget, f"the search failed: {e}")
     w, out = st.witness, st.witness_outcome
@@ -411,7 +441,7 @@ def run_check(kind: str, function: str, reference: str, claim: str, role: str, s
         why = (f"exact: every value judged within {st.exact_ulps} ulp(s) of its certified value "
                f"({st.tried} examples)")
     common = dict(counts=dict(st.counts), skipped=st.skipped, seed=seed, stopped=st.stopped,
-                  unanswered=st.unanswered, budget=st.budget, limits=st.limits)
+                  unanswered=st.unanswered, budget=st.budget, limits=st.limits, groups=st.groups)
     if out is None:
         # no witness: ``decision`` is the (shared) last decision of the worst example, a filter's CONT / HALT
         best = st.worst_outcome

@@ -147,7 +147,8 @@ class Oracle:
                     from dpbounds.evaluation import sgm_quick
                     if reference in sgm_quick.ENTRIES:  # cheap certified bounds, then cached brackets at the peer
                         self._fast = lambda **pt: sgm_quick.interval(reference, pt)
-                        self._narrow = lambda pt, peer: sgm_quick.narrowed(reference, pt, peer)
+                        self._narrow = lambda pt, peer, quick=False: sgm_quick.narrowed(reference, pt, peer,
+                                                                                         ends=not quick)
                 else:
                     self._cert = lambda **pt: enclose(reference, {k: (Fraction(v) if isinstance(v, float) else v)
                                                                   for k, v in pt.items()}, rel_tol=1e-24)
@@ -196,17 +197,18 @@ class Oracle:
         """The audit's judgement of ``peer`` against the certified enclosure."""
         return judge_enclosure(peer, enc, self.claim, self.name, self.description, self.role)
 
-    def narrowed(self, point: Mapping[str, Any], peer: Any) -> Enclosure:
+    def narrowed(self, point: Mapping[str, Any], peer: Any, quick: bool = False) -> Enclosure:
         """The certified enclosure; for an opaque evaluator (no closed form: its width has a price) narrowed through
         :data:`OPAQUE_WIDTHS`, then :data:`REFINE_WIDTHS` under :data:`REFINE_WORK_LIMIT`, while the judgement of
         ``peer`` against it is undecided (the value inside an enclosure wider than a few ulps).  The narrowest it
         certified is returned: the verdict against it is ``undecided`` when no width decided it.  A certified
         callable with a ``rel_tols`` attribute (it takes ``rel_tol=``) is narrowed through those widths instead, every
         one under the work bound; one with ``near = True`` is also given the peer's value (``near=``), to decide
-        the points next to it."""
+        the points next to it.  ``quick``: for a search's verdict (not a result's enclosure): composition.sgm.eps's
+        conservative values get a cheaper enclosure, the verdict the same (dpbounds.evaluation.sgm_quick.narrowed)."""
         if self._narrow is not None:
             try:
-                enc = self._narrow({**self.fixed, **point}, peer)
+                enc = self._narrow({**self.fixed, **point}, peer, quick)
             except CertificationError as e:
                 raise Undecided(str(e)) from None
             if enc is not None:
@@ -240,7 +242,7 @@ class Oracle:
     :func:`classify`; a negative eps: :meth:`negative`)."""
         if self.claim == "upper" and isinstance(peer, float) and peer < 0:
             return self.negative(point, peer)
-        return classify(self.claim, peer, self.fast(point), lambda: self.narrowed(point, peer), self.judge,
+        return classify(self.claim, peer, self.fast(point), lambda: self.narrowed(point, peer, quick=True), self.judge,
                         sure_enough=sure_enough, role=self.role)
 
     def negative(self, point: Mapping[str, Any], peer: float) -> Outcome:

@@ -148,7 +148,9 @@ class CheckResult:
     not certify), and the ``unanswered`` ones among them (a peer call over its time limit); ``stopped``: "found"
     (unsound), "examples" (the budget), "exhausted" (the whole domain judged), "skipped" (too many points skipped) or
     "time"; ``budget``: the examples the check was to judge; ``limits``: skipped points a wrapper declared it cannot
-    express; ``row``: the example the result shows as one :class:`Comparison` -- the witness, else (a filter, an
+    express; ``groups``: the distinct values of the inputs a batch of points shares among the examples judged
+    (:class:`~dpbounds.testing.Grid` ``batch``: DP-SGD's (q, sigma, k) compositions; 0 when none are shared);
+    ``row``: the example the result shows as one :class:`Comparison` -- the witness, else (a filter, an
     odometer) the worst example -- judged with the check's verdict (``peer`` is left empty: the caller's to name);
     an ``error`` / ``adapter-error`` / ``incomplete`` result's row carries why.  Not part of :meth:`as_json`."""
 
@@ -173,6 +175,7 @@ class CheckResult:
     unanswered: int = 0
     budget: int = 0
     limits: int = 0
+    groups: int = 0
     row: Comparison | None = field(default=None, compare=False, repr=False)
 
     @property
@@ -199,7 +202,7 @@ class CheckResult:
                 "margin": self.margin if self.margin is None or math.isfinite(self.margin) else None,
                 "detail": self.detail, "counts": self.counts, "skipped": self.skipped, "seed": self.seed,
                 "stopped": self.stopped, "unanswered": self.unanswered, "budget": self.budget,
-                "limits": self.limits, "reproducer": self.reproducer}
+                "limits": self.limits, "groups": self.groups, "reproducer": self.reproducer}
 
 
 def _jsonable(v: Any) -> Any:

@@ -29,7 +29,7 @@ from typing import Any, Iterator, Mapping, Sequence
 
 from hypothesis import strategies as st
 
-from dpbounds.testing.domains import Grid
+from dpbounds.testing.domains import Batch, Grid
 
 _ISOLATION = threading.Lock()
 _isolated = [0, None]  # [runs under way, hypothesis' own _get_local_constants]
@@ -148,16 +148,28 @@ def points(inputs: Mapping[str, Any], breakpoints: Mapping[str, Sequence[float]]
            ) -> st.SearchStrategy[dict[str, Any]]:
     """A whole call: one value per input name (see :func:`values`); with :class:`Grid` inputs, one point in
     ``round(1 / share)`` (the smallest share among them) off the grid: every Grid input from its span.  The draw
-    that decides it shrinks toward the grid."""
+    that decides it shrinks toward the grid.  With a Grid's ``batch`` above 1 (the largest applies) a draw is a
+    :class:`~dpbounds.testing.domains.Batch` of that many points sharing the Grid inputs' values (on the grid or
+    off it together), the other inputs drawn for each point."""
     bps = breakpoints or {}
-    on = st.fixed_dictionaries({k: values(v, bps.get(k, ())) for k, v in inputs.items()})
     grids = [v for v in inputs.values() if isinstance(v, Grid)]
+    batch = max((g.batch for g in grids), default=1)
+    shared = [k for k, v in inputs.items() if isinstance(v, Grid)] if batch > 1 else list(inputs)
+    on = st.fixed_dictionaries({k: values(inputs[k], bps.get(k, ())) for k in shared})
     if not grids:
         return on
-    off = st.fixed_dictionaries({k: values(v.span if isinstance(v, Grid) else v, bps.get(k, ()))
-                                 for k, v in inputs.items()})
+    off = st.fixed_dictionaries({k: values(inputs[k].span if isinstance(inputs[k], Grid) else inputs[k],
+                                           bps.get(k, ())) for k in shared})
     n = max(2, round(1 / min(g.share for g in grids)))
-    return st.integers(0, n - 1).flatmap(lambda c: off if c == n - 1 else on)
+    head = st.integers(0, n - 1).flatmap(lambda c: off if c == n - 1 else on)
+    if batch == 1:
+        return head
+    names = list(inputs)
+    free = st.fixed_dictionaries({k: values(v, bps.get(k, ())) for k, v in inputs.items() if k not in shared})
+
+    def together(h: dict[str, Any], rest: list[dict[str, Any]]) -> Batch:
+        return Batch({k: {**h, **r}[k] for k in names} for r in rest)
+    return st.builds(together, head, st.lists(free, min_size=batch, max_size=batch))
 
 
 @functools.lru_cache(maxsize=256)
