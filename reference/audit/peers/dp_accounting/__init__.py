@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from dpbounds.audit.peers._common import DISCRETIZED, SGM_DELTA, SGM_EPS, decl, sgm_domain
+from dpbounds.audit.peers._common import DISCRETIZED, DISCRETIZED_STEPS, SGM_DELTA, SGM_EPS, decl, sgm_domain
 from dpbounds.spec.papers import paper
 from dpbounds.testing import Declaration
 from dpbounds.testing.declarations import Peer
@@ -165,7 +165,7 @@ def sgm_declarations():  # the DP-SGD / Gaussian-composition paths (issue 28)
                                                         {"q": 0.01, "sigma": 1.0, "k": 1, "delta": 1e-5}),
              cites="MTZ19 + CKS20 Prop. 12", against="truth", rate=8),
         decl(PEER.name, "dp_accounting.pld.PLDAccountant.get_epsilon", __name__ + ".calls:pld_epsilon",
-             "composition.sgm.eps", sgm_domain("delta", **DISCRETIZED),
+             "composition.sgm.eps", sgm_domain("delta", DISCRETIZED_STEPS, **DISCRETIZED),
              examples=({"q": 0.01, "sigma": 1.0, "k": 1, "delta": 1e-5},
                        # many rounds at a large eps (39.9); sigma 0.5 (eps 311)
                        # cost their PLD 48 s and 1.4 GB, the report's peak memory
@@ -173,12 +173,11 @@ def sgm_declarations():  # the DP-SGD / Gaussian-composition paths (issue 28)
                        # the DP-SGD search's finding: 0.376023 where the truth is
                        # in [0.38073, 0.38078] (prv_accountant's lower bound 0.37972)
                        {"q": 0.001, "sigma": 1.2, "k": 2000, "delta": 1e-12}),
-             cites="Doroshenko et al. 2022, arXiv:2207.04380v1 (pessimistic connect-the-dots)", against="truth",
-             rate=0.5),
+             cites="Doroshenko et al. 2022, arXiv:2207.04380v1 (pessimistic connect-the-dots)", against="truth"),
         decl(PEER.name, "dp_accounting.pld.PLDAccountant.get_delta", __name__ + ".calls:pld_delta",
-             "composition.sgm.delta", sgm_domain("eps_g", **DISCRETIZED),
+             "composition.sgm.delta", sgm_domain("eps_g", DISCRETIZED_STEPS, **DISCRETIZED),
              examples=({"q": 1.0, "sigma": 1.0, "k": 10, "eps_g": 3.0},),
-             cites="Doroshenko et al. 2022", against="truth", rate=1),
+             cites="Doroshenko et al. 2022", against="truth"),
     ]
 
 

@@ -37,9 +37,58 @@ def rdp_epsilon(q: float, sigma: float, k: int, delta: float) -> float:
     return float(acc.compute_epsilon(int(k), _params(q, sigma, delta)))
 
 
-def pld_epsilon(q: float, sigma: float, k: int, delta: float) -> float:
+def pld_epsilon_fresh(q: float, sigma: float, k: int, delta: float) -> float:
     """``DpsgdTrainingAccountant(PldAccountantConfig()).compute_epsilon(k, DpParams(...))``."""
     acc = _accounting().DpsgdTrainingAccountant(_accounting().PldAccountantConfig())
+    return float(acc.compute_epsilon(int(k), _params(q, sigma, delta)))
+
+
+#: the dp_accounting PLDAccountants composed by pld_epsilon, by (relation, discretization, event, count): the last few
+_KEPT: dict = {}
+_KEEP = 4
+
+
+def _kept_config():
+    """A ``PldAccountantConfig`` (its defaults) whose ``create_accountant()`` is dp_accounting's ``PLDAccountant``
+    with the same arguments, except that ``compose(event, count)`` on a fresh accountant takes the composition a
+    fresh accountant made before for the same arguments (dp_accounting's compose is deterministic; get_epsilon only
+    reads it): jax_privacy's own ``compute_epsilon`` code runs on every call, its one compose of a (q, sigma, k)
+    happens once."""
+    from jax_privacy.accounting import accountants
+    dp_accounting = accountants.dp_accounting  # (the dp_accounting jax_privacy itself imports)
+    acc_mod = _accounting()
+
+    class KeptPLDAccountant(dp_accounting.pld.PLDAccountant):
+        def __init__(self, *a, **kw):
+            super().__init__(*a, **kw)
+            self._args = repr((a, sorted(kw.items())))
+            self._fresh = True
+
+        def compose(self, event, count=1):
+            if not self._fresh:
+                return super().compose(event, count)
+            self._fresh = False
+            key = (self._args, repr(event), int(count))
+            done = _KEPT.get(key)
+            if done is None:
+                super().compose(event, count)
+                while len(_KEPT) >= _KEEP:
+                    _KEPT.pop(next(iter(_KEPT)))
+                _KEPT[key] = done = dict(self.__dict__)
+            self.__dict__.update(done)
+            return self
+
+    class KeptConfig(acc_mod.PldAccountantConfig):
+        def create_accountant(self):
+            return KeptPLDAccountant(neighboring_relation=dp_accounting.NeighboringRelation.ADD_OR_REMOVE_ONE,
+                                     value_discretization_interval=self.value_discretization_interval)
+    return KeptConfig()
+
+
+def pld_epsilon(q: float, sigma: float, k: int, delta: float) -> float:
+    """``DpsgdTrainingAccountant(PldAccountantConfig()).compute_epsilon(k, DpParams(...))``, its composition kept
+    per (q, sigma, k) (:func:`_kept_config`; equal to :func:`pld_epsilon_fresh`)."""
+    acc = _accounting().DpsgdTrainingAccountant(_kept_config())
     return float(acc.compute_epsilon(int(k), _params(q, sigma, delta)))
 
 

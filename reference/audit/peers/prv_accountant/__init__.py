@@ -119,7 +119,7 @@ def sgm_declarations() -> list[Declaration]:
              __name__ + ".calls:delta_upper", "composition.sgm.delta",
              sgm_domain("eps_g", **PRV_SPANS),
              examples=({"q": 1.0, "sigma": 1.0, "k": 10, "eps_g": 3.0},),
-             cites="Gopi, Lee, Wutschitz 2021, Thm 5.5", against="truth", rate=0.5),
+             cites="Gopi, Lee, Wutschitz 2021, Thm 5.5", against="truth"),
     ]
 
 

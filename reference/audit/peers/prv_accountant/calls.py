@@ -42,17 +42,78 @@ def epsilon_upper(q: float, sigma: float, k: int, delta: float, eps_error: float
     if PRVAccountant is None:  # prv-accountant 0.1: Accountant(sigma, q, delta, max_compositions, eps_error)
         from prv_accountant import Accountant
         return float(Accountant(sigma, q, delta, int(k), eps_error=eps_error).compute_epsilon(int(k))[2])
-    from prv_accountant.privacy_random_variables import PoissonSubsampledGaussianMechanism
-    acc = PRVAccountant(prvs=[PoissonSubsampledGaussianMechanism(noise_multiplier=sigma, sampling_probability=q)],
-                        max_self_compositions=[int(k)], eps_error=eps_error, delta_error=delta / 1000)
+    _grid_limit(_subsampled(q, sigma), k, eps_error, delta / 1000)  # (delta_error depends on delta: none is kept)
+    acc = PRVAccountant(prvs=[_subsampled(q, sigma)], max_self_compositions=[int(k)], eps_error=eps_error,
+                        delta_error=delta / 1000)
     return float(acc.compute_epsilon(delta, [int(k)])[2])
 
 
-def delta_upper(q: float, sigma: float, k: int, eps_g: float) -> float:
-    """The upper end of ``compute_delta(eps_g, [k])`` of k Poisson-subsampled Gaussian steps."""
+class DomainLimit(ValueError):
+    """An input this wrapper declares it does not run (a declared domain limit, not a peer error)."""
+
+
+#: the largest PRV grid (points) a call is made with: PRVAccountant discretizes on 2 L / mesh points (L from
+#: ``compute_safe_domain_size``, Remark 5.6; mesh = eps_error / sqrt(k/2 log(12 / delta_error)), Thm 5.5 of Gopi,
+#: Lee, Wutschitz 2021, arXiv:2106.02848v2), and beyond 2^21 points one call takes more than 5 s and hundreds of MB
+#: here (q 1, sigma 2, k 1000: 5.4e6 points at delta_error 1e-10, 20 s; 1e7 at delta 1e-12 with delta_error
+#: delta / 1000): such a point is a declared limit of this wrapper (skipped and counted, never judged)
+MAX_GRID = 2 ** 21
+
+
+def _grid_limit(prv, k: int, eps_error: float, delta_error: float) -> None:
+    """DomainLimit when PRVAccountant's grid for these arguments exceeds :data:`MAX_GRID` points."""
+    import math
+    from prv_accountant.accountant import compute_safe_domain_size
+    L = compute_safe_domain_size([prv], [int(k)], eps_error=eps_error, delta_error=delta_error)
+    n = 2 * L / (eps_error / math.sqrt(int(k) / 2 * math.log(12 / delta_error)))
+    if n > MAX_GRID:
+        raise DomainLimit(f"PRVAccountant's grid would have {n:.3g} points (> {MAX_GRID}: a declared limit of the "
+                          "audit's wrapper, for time and memory)")
+
+
+def _subsampled(q: float, sigma: float):
     from prv_accountant.privacy_random_variables import PoissonSubsampledGaussianMechanism
-    acc = PRVAccountant(prvs=[PoissonSubsampledGaussianMechanism(noise_multiplier=sigma, sampling_probability=q)],
-                        max_self_compositions=[int(k)], eps_error=0.01, delta_error=1e-10)
+    return PoissonSubsampledGaussianMechanism(noise_multiplier=sigma, sampling_probability=q)
+
+
+_KEPT: dict = {}
+
+
+def _kept_accountant(q: float, sigma: float, k: int, eps_error: float, delta_error: float):
+    """``PRVAccountant(prvs=[PoissonSubsampledGaussianMechanism(sigma, q)], max_self_compositions=[k], eps_error,
+    delta_error)``, kept for the last (q, sigma, k, eps_error, delta_error) asked, with its ``compute_composition``
+    kept for the last number of steps (it is a function of its argument: the composed PRV that compute_delta /
+    compute_epsilon read eps or delta off); the accountant's own methods run on every call."""
+    key = (q, sigma, int(k), eps_error, delta_error)
+    acc = _KEPT.get(key)
+    if acc is None:
+        prv = _subsampled(q, sigma)
+        _grid_limit(prv, k, eps_error, delta_error)
+        acc = PRVAccountant(prvs=[prv], max_self_compositions=[int(k)], eps_error=eps_error, delta_error=delta_error)
+        compose, last = acc.compute_composition, {}
+
+        def compute_composition(num_self_compositions):
+            n = repr(num_self_compositions)
+            if n not in last:
+                last.clear()
+                last[n] = compose(num_self_compositions)
+            return last[n]
+        acc.compute_composition = compute_composition
+        _KEPT.clear()
+        _KEPT[key] = acc
+    return acc
+
+
+def delta_upper(q: float, sigma: float, k: int, eps_g: float) -> float:
+    """The upper end of ``compute_delta(eps_g, [k])`` of k Poisson-subsampled Gaussian steps (eps_error 0.01,
+    delta_error 1e-10: one accountant and one composition per (q, sigma, k), :func:`_kept_accountant`)."""
+    return float(_kept_accountant(q, sigma, k, 0.01, 1e-10).compute_delta(eps_g, [int(k)])[2])
+
+
+def delta_upper_fresh(q: float, sigma: float, k: int, eps_g: float) -> float:
+    """:func:`delta_upper` on a fresh accountant (what the kept one must equal)."""
+    acc = PRVAccountant(prvs=[_subsampled(q, sigma)], max_self_compositions=[int(k)], eps_error=0.01,
+                        delta_error=1e-10)
     return float(acc.compute_delta(eps_g, [int(k)])[2])
 
 
@@ -94,6 +155,7 @@ def dpsgd_epsilon_upper(q: float, sigma: float, k: int, delta: float) -> float:
     """The upper end of ``DPSGDAccountant(sigma, q, k, delta_error=delta/1000).compute_epsilon(delta, k)`` (the
     default eps_error 0.1; delta_error as its docstring advises)."""
     from prv_accountant.dpsgd import DPSGDAccountant
+    _grid_limit(_subsampled(q, sigma), k, 0.1, delta / 1000)
     acc = DPSGDAccountant(noise_multiplier=sigma, sampling_probability=q, max_steps=int(k), delta_error=delta / 1000)
     return float(acc.compute_epsilon(delta=delta, num_steps=int(k))[2])
 
@@ -102,6 +164,7 @@ def legacy_epsilon_upper(q: float, sigma: float, k: int, delta: float) -> float:
     """The upper end of the deprecated ``Accountant(sigma, q, delta, k, eps_error=0.01).compute_epsilon(k)``."""
     import warnings
     from prv_accountant import Accountant
+    _grid_limit(_subsampled(q, sigma), k, 0.01, delta / 1000)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         acc = Accountant(sigma, q, delta, int(k), eps_error=0.01)

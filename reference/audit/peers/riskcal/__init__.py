@@ -6,7 +6,8 @@ from fractions import Fraction
 
 from dpbounds.testing.declarations import Peer
 from .. import _refs
-from .._common import FPR, decl
+from dpbounds.testing.domains import Grid
+from .._common import FPR, SGM_BATCH, decl
 
 PEER = Peer(
     "riskcal",
@@ -232,6 +233,14 @@ DRS = "Dong, Roth, Su 2022, arXiv:1905.02383v3"
 KUL25 = "Kulynych et al. 2025, arXiv:2507.06969v1, Prop. D.1 / Eq. 35"
 _SIG = {"sigma": (0.3, 20.0)}
 _Q1K = {"q": [1.0], "sigma": (0.5, 20.0), "k": (1, 1000)}
+#: the DP-SGD epsilon searches: a pool of (q, sigma, k), SGM_BATCH deltas per draw (the calls keep the PLD composed
+#: per (q, sigma, k)), one draw in eight over the continuous spans; the pool's k at most 200 (a PLD of k = 1000 steps
+#: at sigma 1.2 takes over 20 s here)
+_CTD_EPS = {"q": [1.0], "sigma": Grid([1.2, 2.0, 5.0], (0.5, 20.0), batch=SGM_BATCH),
+            "k": Grid([1, 20, 200], (1, 1000), batch=SGM_BATCH), "delta": (1e-12, 0.1)}
+_EVALUATOR_EPS = {"q": Grid([0.01, 0.05, 1.0], (1e-2, 1.0), batch=SGM_BATCH),
+                  "sigma": Grid([1.2, 2.0, 5.0], (0.5, 20.0), batch=SGM_BATCH),
+                  "k": Grid([1, 20, 100], (1, 100), batch=SGM_BATCH), "delta": (1e-10, 0.1)}
 _ADV = {"q": [1.0], "k": (1, 1000), "advantage": (0.01, 0.9)}
 _ADV_EX = ({"q": 1.0, "k": 10, "advantage": 0.1}, {"q": 1.0, "k": 100, "advantage": 0.5})
 _ERR = {"q": [1.0], "k": (1, 1000), "fpr": (1e-4, 0.5), "fnr": (0.05, 0.95)}
@@ -289,14 +298,14 @@ def _more():
              cites="Kulynych et al. 2024, arXiv:2407.02191 (riskcal), via dp_accounting's connect-the-dots PLD",
              against="truth"),
         decl(PEER.name, "riskcal.accountants.ctd.CTDAccountant.get_epsilon", __name__ + ".calls:ctd_epsilon",
-             "composition.sgm.eps", {**_Q1K, "delta": (1e-12, 0.1)},
+             "composition.sgm.eps", _CTD_EPS,
              examples=({"q": 1.0, "sigma": 1.0, "k": 10, "delta": 1e-5}, {"q": 1.0, "sigma": 2.0, "k": 100,
                                                                            "delta": 1e-6},
                        # the DP-SGD search's finding: 235.37932 where the certified eps is in [235.39746, 235.39844]
                        # (delta at their eps 1.00859e-12 > 1e-12, mpmath at 60 digits)
                        {"q": 1.0, "sigma": 2.0, "k": 1000, "delta": 1e-12}),
              cites="dp_accounting's connect-the-dots PLD (Doroshenko et al. 2022, arXiv:2207.04380v1)",
-             against="truth", rate=0.5),
+             against="truth"),
         decl(PEER.name, "riskcal.accountants.ctd.CTDAccountant.get_advantage", __name__ + ".calls:ctd_advantage",
              sgm_advantage, _Q1K, examples=({"q": 1.0, "sigma": 1.0, "k": 10}, {"q": 1.0, "sigma": 4.0, "k": 4}),
              cites=DRS + ", Cor. 3.3 (q = 1: sqrt(k)/sigma-GDP)", against="truth"),
@@ -314,9 +323,9 @@ def _more():
              cites=_CAL, against="truth", check=_CHK_ERR),
         decl(PEER.name, "riskcal.calibration.dpsgd.create_dpsgd_epsilon_evaluator [evaluator(sigma).epsilon]",
              __name__ + ".calls:dpsgd_epsilon_evaluator", "composition.sgm.eps",
-             {"q": (1e-2, 1.0), "sigma": (0.5, 20.0), "k": (1, 100), "delta": (1e-10, 0.1)},
+             _EVALUATOR_EPS,
              examples=({"q": 1.0, "sigma": 1.0, "k": 10, "delta": 1e-5},),
              cites="dp_accounting's connect-the-dots PLD (Doroshenko et al. 2022, arXiv:2207.04380v1)",
-             against="truth", rate=0.2),
+             against="truth"),
     ] + C.calibration_declarations(PEER.name, "riskcal.calibration.blackbox.find_noise_multiplier_for_epsilon_delta"
                                    "(CTDAccountant)", __name__ + ".calls:sigma_for_epsilon_delta")[:1]

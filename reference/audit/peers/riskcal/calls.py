@@ -1,5 +1,7 @@
 """riskcal calls (imports only riskcal, its numpy and the stdlib)."""
 
+import functools
+
 from riskcal import analysis
 from riskcal.calibration import dpsgd as cal
 
@@ -103,8 +105,22 @@ def ctd_beta(q: float, sigma: float, k: int, fpr: float) -> float:
     return float(_ctd(q, sigma, k).get_beta(alpha=fpr))
 
 
+@functools.lru_cache(maxsize=4)
+def _ctd_pld(q: float, sigma: float, k: int):
+    """``CTDAccountant`` stepped k times, ``get_pld()``: the composed PLD its ``get_epsilon(delta=d)`` reads d off
+    (that method is ``self.get_pld().get_epsilon_for_delta(d)``), kept per (q, sigma, k) for the next delta asked
+    (reading it does not change it)."""
+    return _ctd(q, sigma, k).get_pld()
+
+
 def ctd_epsilon(q: float, sigma: float, k: int, delta: float) -> float:
-    """``CTDAccountant`` stepped k times, ``get_epsilon(delta=delta)``."""
+    """``CTDAccountant`` stepped k times, ``get_epsilon(delta=delta)``: ``get_pld().get_epsilon_for_delta(delta)``
+    on the PLD kept for (q, sigma, k)."""
+    return float(_ctd_pld(q, sigma, k).get_epsilon_for_delta(delta))
+
+
+def ctd_epsilon_fresh(q: float, sigma: float, k: int, delta: float) -> float:
+    """``ctd_epsilon`` without the kept PLD (a fresh accountant's ``get_epsilon``: what the kept one must equal)."""
     return float(_ctd(q, sigma, k).get_epsilon(delta=delta))
 
 
@@ -113,9 +129,38 @@ def ctd_advantage(q: float, sigma: float, k: int) -> float:
     return float(_ctd(q, sigma, k).get_advantage())
 
 
-def dpsgd_epsilon_evaluator(q: float, sigma: float, k: int, delta: float) -> float:
+def dpsgd_epsilon_evaluator_fresh(q: float, sigma: float, k: int, delta: float) -> float:
     """``create_dpsgd_epsilon_evaluator(q, k, delta)(sigma).epsilon``."""
     return float(cal.create_dpsgd_epsilon_evaluator(sample_rate=q, num_steps=int(k), target_delta=delta)(sigma).epsilon)
+
+
+@functools.lru_cache(maxsize=4)
+def _evaluator_pld(q: float, sigma: float, k: int):
+    """The PLD ``create_dpsgd_epsilon_evaluator(q, k, delta)(sigma)`` composes before it reads delta off it:
+    ``pld_module.from_gaussian_mechanism(standard_deviation=sigma, sampling_prob=q, use_connect_dots=True,
+    value_discretization_interval=1e-4).self_compose(k)`` (the evaluator's own module and default grid step), kept
+    per (q, sigma, k); the first one kept in a process is checked against the evaluator itself
+    (:func:`dpsgd_epsilon_evaluator`)."""
+    import inspect
+    grid = inspect.signature(cal.create_dpsgd_epsilon_evaluator).parameters["grid_step"].default
+    return cal.pld_module.from_gaussian_mechanism(standard_deviation=sigma, sampling_prob=q, use_connect_dots=True,
+                                                  value_discretization_interval=grid).self_compose(int(k))
+
+
+_EVALUATOR_CHECKED = []
+
+
+def dpsgd_epsilon_evaluator(q: float, sigma: float, k: int, delta: float) -> float:
+    """``create_dpsgd_epsilon_evaluator(q, k, delta)(sigma).epsilon``, read off the PLD kept for (q, sigma, k)
+    (:func:`_evaluator_pld`); at the first call of a process the evaluator's own value is computed too and must be
+    the same float (else RuntimeError: this wrapper no longer follows the evaluator)."""
+    v = float(_evaluator_pld(q, sigma, int(k)).get_epsilon_for_delta(delta))
+    if not _EVALUATOR_CHECKED:
+        fresh = dpsgd_epsilon_evaluator_fresh(q, sigma, k, delta)
+        if not (v == fresh or (v != v and fresh != fresh)):
+            raise RuntimeError(f"the kept PLD gives {v!r} where create_dpsgd_epsilon_evaluator gives {fresh!r}")
+        _EVALUATOR_CHECKED.append(True)
+    return v
 
 
 def sigma_for_epsilon_delta(eps_g: float, delta: float, q: float, k: int) -> float:
