@@ -117,7 +117,8 @@ register(SpecEntry(
     proof_claims=("composition.sgm.split_dominates", "composition.sgm.garbling_is_dominated",
                   "composition.sgm.grid_value_monotone", "composition.sgm.convolution_error",
                   "composition.sgm.fft_power_error", "composition.sgm.split_numerators",
-                  "composition.sgm.lower_split_surplus", "composition.sgm.one_step_closed_form") + _RELATION_CLAIMS + ("composition.sgm.calibration_monotone",),
+                  "composition.sgm.lower_split_surplus", "composition.sgm.suffix_sum_value",
+                  "composition.sgm.one_step_closed_form") + _RELATION_CLAIMS + ("composition.sgm.calibration_monotone",),
     example={"q": "0.01", "sigma": "1", "k": "10", "eps_g": "1"},
     evaluator="dpbounds.evaluation.sgm_schedule:enclose_sgm_delta", options=_OPTIONS,
     notes="Returns delta(eps_g), the smallest delta for which k steps of DP-SGD (Poisson sampling rate q, noise "
@@ -138,7 +139,8 @@ register(SpecEntry(
     proof_claims=("composition.sgm.split_dominates", "composition.sgm.garbling_is_dominated",
                   "composition.sgm.grid_value_monotone", "composition.sgm.convolution_error",
                   "composition.sgm.fft_power_error", "composition.sgm.split_numerators",
-                  "composition.sgm.lower_split_surplus", "composition.sgm.inverse_bracket") + _RELATION_CLAIMS,
+                  "composition.sgm.lower_split_surplus", "composition.sgm.suffix_sum_value",
+                  "composition.sgm.inverse_bracket") + _RELATION_CLAIMS,
     example={"q": "0.01", "sigma": "1", "k": "10", "delta": "0.00001"},
     evaluator="dpbounds.evaluation.sgm_schedule:enclose_sgm_eps", options=_OPTIONS,
     notes="Returns eps(delta) = inf{eps >= 0 : composition.sgm.delta(q, sigma, k, eps) <= delta} (0 when delta(0) "

@@ -107,3 +107,30 @@ def test_tiny_loss_at_large_k_reaches_the_width():
     grids made the lower end worse); now within 1e-3."""
     enc = S.enclose_eps({"q": F(1, 10000), "sigma": F(10), "k": 10000, "delta": F(1, 100000)}, 1e-3)
     assert enc.rel_width() <= 1e-3
+
+
+@pytest.mark.parametrize("upper", [True, False])
+def test_delta_bound_by_suffix_sums_against_the_exact_sum(upper):
+    """delta_bound's value (term by term near eps, suffix sums above it) on the right side of the 50-digit sum
+    sum_j m_j (1 - e^{eps - s_j})_+ on random grids, including half a grid of mass 1 below eps (the one-transform
+    route's capped masses: they must not enter a sum above eps), and within 1e-9 of it."""
+    ctx = mpmath.MPContext()
+    ctx.dps = 50
+    rng = np.random.default_rng(11 + upper)
+    for trial in range(12):
+        n = int(rng.integers(50, 1500))
+        h = F(1, int(rng.integers(20, 500)))
+        m = rng.random(n) ** 3 * 10.0 ** rng.uniform(-10, 0, n)
+        if trial % 3 == 0:
+            m[: n // 2] = 1.0
+        off = int(rng.integers(-n // 2, 1))
+        g = S.GridPLD(h, off, m, 1e-12 if upper else 0.0, upper)
+        w = S.weights(g)
+        hm = ctx.mpf(h.numerator) / h.denominator
+        for frac in (0.1, 0.5, 0.9):
+            e = F(float(max(0.0, (off + frac * n) * float(h))))
+            em = ctx.mpf(e.numerator) / e.denominator
+            V = ctx.fsum(ctx.mpf(float(m[j])) * max(0, 1 - ctx.exp(em - (off + j) * hm)) for j in range(n)) + g.inf
+            got = S.delta_bound(g, w, e)
+            assert (got >= V) if upper else (got <= V), (trial, frac, got, V)
+            assert abs(got - V) <= 1e-9 * V + 1e-300
