@@ -163,7 +163,7 @@ def sgm_declarations():  # the DP-SGD / Gaussian-composition paths (issue 28)
         decl(PEER.name, "dp_accounting.rdp.RdpAccountant.get_epsilon", __name__ + ".calls:rdp_epsilon",
              "composition.sgm.eps", SGM_EPS, examples=({"q": 1.0, "sigma": 1.0, "k": 10, "delta": 1e-5},
                                                         {"q": 0.01, "sigma": 1.0, "k": 1, "delta": 1e-5}),
-             cites="MTZ19 + CKS20 Prop. 12", against="truth", rate=8),
+             cites="MTZ19 + CKS20 Prop. 12", against="truth"),
         decl(PEER.name, "dp_accounting.pld.PLDAccountant.get_epsilon", __name__ + ".calls:pld_epsilon",
              "composition.sgm.eps", sgm_domain("delta", DISCRETIZED_STEPS, **DISCRETIZED),
              examples=({"q": 0.01, "sigma": 1.0, "k": 1, "delta": 1e-5},
@@ -267,12 +267,12 @@ def mechanism_declarations() -> list[Declaration]:
         out.append(decl(PEER.name, f"dp_accounting.rdp.rdp_privacy_accountant.{f}", m + c, "composition.sgm.delta",
                         sgm_delta, examples=({"q": 1.0, "sigma": 1.0, "k": 10, "eps_g": 3.0},
                                              {"q": 1.0, "sigma": 2.0, "k": 100, "eps_g": 5.0}),
-                        cites="MTZ19 + CKS20 Prop. 12 (delta form)", against="truth", rate=4))
+                        cites="MTZ19 + CKS20 Prop. 12 (delta form)", against="truth"))
     out.append(decl(PEER.name, "dp_accounting.rdp.rdp_privacy_accountant.RdpAccountant.get_epsilon_and_optimal_order",
                     m + "rdp_epsilon_and_order", "composition.sgm.eps", SGM_EPS,
                     examples=({"q": 1.0, "sigma": 1.0, "k": 10, "delta": 1e-5},
                               {"q": 0.01, "sigma": 1.0, "k": 1, "delta": 1e-5}),
-                    cites="MTZ19 + CKS20 Prop. 12", against="truth", rate=4))
+                    cites="MTZ19 + CKS20 Prop. 12", against="truth"))
     out += C.calibration_declarations(PEER, "dp_accounting.pld.accountant.get_smallest_subsampled_gaussian_noise",
                                       m + "smallest_subsampled_gaussian_noise")
     return out

@@ -23,8 +23,7 @@ def declarations():
              __name__ + ".calls:rdp_epsilon", "composition.sgm.eps", SGM_EPS,
              examples=({"q": 1.0, "sigma": 1.0, "k": 10, "delta": 1e-5}, {"q": 0.01, "sigma": 1.0, "k": 1,
                                                                            "delta": 1e-5}, *Q1_EPS_EXAMPLES[2:5]),
-             cites="Mironov, Talwar, Zhang 2019, arXiv:1908.10530v1 (dp_accounting RdpAccountant)", against="truth",
-             rate=2),
+             cites="Mironov, Talwar, Zhang 2019, arXiv:1908.10530v1 (dp_accounting RdpAccountant)", against="truth"),
         decl(PEER.name, "jax_privacy.accounting.DpsgdTrainingAccountant(PldAccountantConfig).compute_epsilon",
              __name__ + ".calls:pld_epsilon", "composition.sgm.eps",
              sgm_domain("delta", DISCRETIZED_STEPS, **DISCRETIZED),
@@ -40,7 +39,7 @@ def declarations():
              examples=({"q": 1.0, "sigma": 1.0, "k": 10, "delta": 1e-5}, {"q": 0.01, "sigma": 1.0, "k": 1,
                                                                            "delta": 1e-5}),
              cites="Mironov, Talwar, Zhang 2019, arXiv:1908.10530v1 (cached, documented as over-estimated)",
-             against="truth", rate=4),
+             against="truth"),
     ] + [d for cfg, call in (("RdpAccountantConfig", "calibrate_sigma"), ("PldAccountantConfig", "calibrate_sigma_pld"))
          for d in _C.calibration_declarations(PEER, f"jax_privacy.accounting.calibrate_noise_multiplier({cfg})",
                                               __name__ + f".calls:{call}")] + mc_declarations()

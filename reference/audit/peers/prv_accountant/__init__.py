@@ -199,6 +199,6 @@ def dpsgd_declarations() -> list[Declaration]:
              __name__ + ".calls:rdp_accountant_epsilon", "composition.sgm.eps", SGM_EPS,
              examples=(Q1_EPS_EXAMPLES[0], Q1_EPS_EXAMPLES[4], K1_EPS_EXAMPLES[2]),
              cites="Mironov, Talwar, Zhang 2019, arXiv:1908.10530v1 + Mironov 2017 Prop. 3 (TF Privacy's conversion)",
-             against="truth", rate=4),
+             against="truth"),
     ] + C.calibration_declarations(PEER.name, "prv_accountant.dpsgd.find_noise_multiplier",
                                    __name__ + ".calls:find_noise_multiplier")
