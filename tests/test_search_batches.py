@@ -162,3 +162,26 @@ def test_the_searchs_quick_enclosure_of_a_conservative_eps_is_certified_and_judg
     assert enc.lo == full.lo and enc.hi == full.hi           # a result's enclosure is the full one
     m_full = (peer - float(full.lo)) / float(full.lo)
     assert m_full <= v.margin <= 2 * m_full + 0.02, (v.margin, m_full)
+
+
+def test_only_the_peers_that_keep_a_composition_are_searched_in_batches():
+    # a batch of one (q, sigma, k) costs one composition only where the calls keep it; an accountant composing on
+    # every call is searched one point per draw (more (q, sigma, k) per budget)
+    import importlib
+
+    kept = {"dp_accounting": {"pld_epsilon", "pld_delta", "rdp_epsilon", "rdp_delta", "rdp_delta_and_order",
+                              "rdp_epsilon_and_order"},
+            "prv_accountant": {"delta_upper", "rdp_accountant_epsilon"},
+            "riskcal": {"ctd_epsilon", "dpsgd_epsilon_evaluator"},
+            "pld_accounting": {"epsilon_configurable", "epsilon_from_pld", "delta_configurable", "general_epsilon",
+                               "general_delta", "general_pld_epsilon", "subsampled_gaussian_epsilon"}}
+    per_call = {"prv_accountant": {"epsilon_upper", "dpsgd_epsilon_upper", "legacy_epsilon_upper"},
+                "autodp": {"epsilon"}, "fourier_accountant": {"epsilon_R", "delta_R"}, "opacus": {"prv_epsilon"}}
+
+    def batch(peer, fn):
+        mod = importlib.import_module(f"dpbounds.audit.peers.{peer}")
+        (d,) = [d for d in mod.declarations() if str(d.call).endswith(f".calls:{fn}") and
+                d.reference in ("composition.sgm.eps", "composition.sgm.delta")]
+        return max((v.batch for v in d.inputs.values() if isinstance(v, Grid)), default=1)
+    assert all(batch(p, f) == 16 for p, fs in kept.items() for f in fs)
+    assert all(batch(p, f) == 1 for p, fs in per_call.items() for f in fs)

@@ -29,15 +29,11 @@ CONTRACT_IDS = (
 # and a bracket is computed only where they cannot (under the search's work bound: beyond it the point is skipped).
 # Other (q, sigma, k) -- the explicit examples, which need not be pool points, and every recorded witness -- are
 # judged first.  A peer whose calls cannot take the whole span declares a narrower Grid of the same values.
-# A draw is a batch of SGM_BATCH points sharing one (q, sigma, k) (dpbounds.testing.Grid's ``batch``), each with its
-# own delta (eps_g): an accountant whose calls.py keeps its composition per (q, sigma, k) (the composed accountant,
-# PLD or PRV the peer's own call builds before it reads delta or eps off it; bounded memory) answers the batch from
-# one composition, and the search reports its distinct compositions (``groups``) next to its examples.
 SGM_SPAN = {"q": (1e-4, 1.0), "sigma": (0.5, 10.0), "k": (1, 100_000)}
+SGM_POOL = {"q": Grid([0.001, 0.01, 0.05, 1.0], SGM_SPAN["q"]), "sigma": Grid([1.2, 2.0, 5.0], SGM_SPAN["sigma"]),
+            "k": Grid([1, 20, 1000], SGM_SPAN["k"])}
+#: the points per draw of a batched DP-SGD domain (:func:`batched`): one (q, sigma, k), SGM_BATCH deltas (eps_g)
 SGM_BATCH = 16
-SGM_POOL = {"q": Grid([0.001, 0.01, 0.05, 1.0], SGM_SPAN["q"], batch=SGM_BATCH),
-            "sigma": Grid([1.2, 2.0, 5.0], SGM_SPAN["sigma"], batch=SGM_BATCH),
-            "k": Grid([1, 20, 1000], SGM_SPAN["k"], batch=SGM_BATCH)}
 SGM_EPS = {**SGM_POOL, "delta": (1e-12, 0.1)}
 SGM_DELTA = {**SGM_POOL, "eps_g": (0.0, 10.0)}
 #: the spans of an accountant whose one call discretizes the privacy loss (PLD, PRV, FFT): its time and memory grow
@@ -52,12 +48,21 @@ DISCRETIZED_STEPS = {"k": [1, 20, 200]}
 PRV_SPANS = {"sigma": (1.0, 10.0), "k": (1, 1000)}
 
 
+def batched(domain: dict[str, Any], batch: int = SGM_BATCH) -> dict[str, Any]:
+    """``domain`` drawn in batches: ``batch`` points per draw of its Grid inputs (dpbounds.testing.Grid's ``batch``),
+    each with its own value of the others.  For an accountant whose calls.py keeps its composition per (q, sigma, k)
+    (the composed accountant, PLD or PRV its own call builds before it reads delta or eps off it; bounded memory):
+    the batch costs one composition, and the search reports its distinct compositions (``groups``) next to its
+    examples.  An accountant that composes on every call keeps one point per draw (more (q, sigma, k) per budget)."""
+    return {n: Grid(list(v), v.span, v.share, batch) if isinstance(v, Grid) else v for n, v in domain.items()}
+
+
 def sgm_domain(target: str = "delta", grid: dict[str, list[Any]] | None = None,
                **spans: tuple[Any, Any]) -> dict[str, Any]:
     """SGM_EPS (``target="delta"``) or SGM_DELTA (``"eps_g"``) with the pool's continuous spans narrowed to
     ``spans`` (q=, sigma=, k=: ``(lo, hi)``) where a peer's calls cannot take the whole of SGM_SPAN, and its grid
     values replaced by ``grid`` (name -> values) where a pool point is beyond the peer's calls."""
-    pool = {n: Grid(list((grid or {}).get(n, v)), spans.get(n, v.span), batch=v.batch) for n, v in SGM_POOL.items()}
+    pool = {n: Grid(list((grid or {}).get(n, v)), spans.get(n, v.span)) for n, v in SGM_POOL.items()}
     return {**pool, target: (SGM_EPS if target == "delta" else SGM_DELTA)[target]}
 SGM_Q1 = {"q": [1.0], "sigma": (0.5, 50.0), "k": (1, 1000), "delta": (1e-12, 0.1)}
 FPR = (1e-9, 1.0 - 1e-9)

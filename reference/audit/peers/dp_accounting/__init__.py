@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from dpbounds.audit.peers._common import DISCRETIZED, DISCRETIZED_STEPS, SGM_DELTA, SGM_EPS, decl, sgm_domain
+from dpbounds.audit.peers._common import (DISCRETIZED, DISCRETIZED_STEPS, SGM_DELTA, SGM_EPS, batched, decl,
+                                          sgm_domain)
 from dpbounds.spec.papers import paper
 from dpbounds.testing import Declaration
 from dpbounds.testing.declarations import Peer
@@ -161,11 +162,11 @@ def sgm_declarations():  # the DP-SGD / Gaussian-composition paths (issue 28)
                        {"q": 0.1, "sigma": 0.7, "alpha": 10.5}),
              cites="Mironov, Talwar, Zhang 2019, arXiv:1908.10530v1, Sec. 3.3-3.4", against="cited"),
         decl(PEER.name, "dp_accounting.rdp.RdpAccountant.get_epsilon", __name__ + ".calls:rdp_epsilon",
-             "composition.sgm.eps", SGM_EPS, examples=({"q": 1.0, "sigma": 1.0, "k": 10, "delta": 1e-5},
+             "composition.sgm.eps", batched(SGM_EPS), examples=({"q": 1.0, "sigma": 1.0, "k": 10, "delta": 1e-5},
                                                         {"q": 0.01, "sigma": 1.0, "k": 1, "delta": 1e-5}),
              cites="MTZ19 + CKS20 Prop. 12", against="truth"),
         decl(PEER.name, "dp_accounting.pld.PLDAccountant.get_epsilon", __name__ + ".calls:pld_epsilon",
-             "composition.sgm.eps", sgm_domain("delta", DISCRETIZED_STEPS, **DISCRETIZED),
+             "composition.sgm.eps", batched(sgm_domain("delta", DISCRETIZED_STEPS, **DISCRETIZED)),
              examples=({"q": 0.01, "sigma": 1.0, "k": 1, "delta": 1e-5},
                        # many rounds at a large eps (39.9); sigma 0.5 (eps 311)
                        # cost their PLD 48 s and 1.4 GB, the report's peak memory
@@ -175,7 +176,7 @@ def sgm_declarations():  # the DP-SGD / Gaussian-composition paths (issue 28)
                        {"q": 0.001, "sigma": 1.2, "k": 2000, "delta": 1e-12}),
              cites="Doroshenko et al. 2022, arXiv:2207.04380v1 (pessimistic connect-the-dots)", against="truth"),
         decl(PEER.name, "dp_accounting.pld.PLDAccountant.get_delta", __name__ + ".calls:pld_delta",
-             "composition.sgm.delta", sgm_domain("eps_g", DISCRETIZED_STEPS, **DISCRETIZED),
+             "composition.sgm.delta", batched(sgm_domain("eps_g", DISCRETIZED_STEPS, **DISCRETIZED)),
              examples=({"q": 1.0, "sigma": 1.0, "k": 10, "eps_g": 3.0},),
              cites="Doroshenko et al. 2022", against="truth"),
     ]
@@ -261,7 +262,7 @@ def mechanism_declarations() -> list[Declaration]:
                     {"eps": (0.01, 10.0), "eps_g": (0.0, 10.0)},
                     examples=({"eps": 1.0, "eps_g": 0.5}, {"eps": 2.0, "eps_g": 0.1}, {"eps": 0.5, "eps_g": 0.0}),
                     cites=KOV15, against="truth"))
-    sgm_delta = SGM_DELTA
+    sgm_delta = batched(SGM_DELTA)  # (the calls keep the composed RdpAccountant per (q, sigma, k))
     for f, c in (("RdpAccountant.get_delta", "rdp_delta"),
                  ("RdpAccountant.get_delta_and_optimal_order", "rdp_delta_and_order")):
         out.append(decl(PEER.name, f"dp_accounting.rdp.rdp_privacy_accountant.{f}", m + c, "composition.sgm.delta",
@@ -269,7 +270,7 @@ def mechanism_declarations() -> list[Declaration]:
                                              {"q": 1.0, "sigma": 2.0, "k": 100, "eps_g": 5.0}),
                         cites="MTZ19 + CKS20 Prop. 12 (delta form)", against="truth"))
     out.append(decl(PEER.name, "dp_accounting.rdp.rdp_privacy_accountant.RdpAccountant.get_epsilon_and_optimal_order",
-                    m + "rdp_epsilon_and_order", "composition.sgm.eps", SGM_EPS,
+                    m + "rdp_epsilon_and_order", "composition.sgm.eps", batched(SGM_EPS),
                     examples=({"q": 1.0, "sigma": 1.0, "k": 10, "delta": 1e-5},
                               {"q": 0.01, "sigma": 1.0, "k": 1, "delta": 1e-5}),
                     cites="MTZ19 + CKS20 Prop. 12", against="truth"))

@@ -4,7 +4,7 @@ and ``calibrate_noise_multiplier``."""
 from fractions import Fraction
 
 from dpbounds.testing.declarations import Peer
-from .._common import DISCRETIZED, DISCRETIZED_STEPS, Q1_EPS_EXAMPLES, SGM_EPS, decl, sgm_domain
+from .._common import DISCRETIZED, DISCRETIZED_STEPS, Q1_EPS_EXAMPLES, SGM_EPS, batched, decl, sgm_domain
 from .. import _sgm_calibration as _C
 
 PEER = Peer(
@@ -20,13 +20,13 @@ PEER = Peer(
 def declarations():
     return [
         decl(PEER.name, "jax_privacy.accounting.DpsgdTrainingAccountant(RdpAccountantConfig).compute_epsilon",
-             __name__ + ".calls:rdp_epsilon", "composition.sgm.eps", SGM_EPS,
+             __name__ + ".calls:rdp_epsilon", "composition.sgm.eps", batched(SGM_EPS),
              examples=({"q": 1.0, "sigma": 1.0, "k": 10, "delta": 1e-5}, {"q": 0.01, "sigma": 1.0, "k": 1,
                                                                            "delta": 1e-5}, *Q1_EPS_EXAMPLES[2:5]),
              cites="Mironov, Talwar, Zhang 2019, arXiv:1908.10530v1 (dp_accounting RdpAccountant)", against="truth"),
         decl(PEER.name, "jax_privacy.accounting.DpsgdTrainingAccountant(PldAccountantConfig).compute_epsilon",
              __name__ + ".calls:pld_epsilon", "composition.sgm.eps",
-             sgm_domain("delta", DISCRETIZED_STEPS, **DISCRETIZED),
+             batched(sgm_domain("delta", DISCRETIZED_STEPS, **DISCRETIZED)),
              examples=({"q": 1.0, "sigma": 1.0, "k": 10, "delta": 1e-5}, {"q": 0.01, "sigma": 1.0, "k": 1,
                                                                            "delta": 1e-5}, *Q1_EPS_EXAMPLES[2:5],
                        # the DP-SGD search's finding: 0.3399890 where the certified eps is in [0.3401457, 0.3403473]
@@ -35,7 +35,7 @@ def declarations():
              cites="Doroshenko et al. 2022, arXiv:2207.04380v1 (dp_accounting PLDAccountant)", against="truth"),
         decl(PEER.name, "jax_privacy.accounting.analysis.CachedExperimentAccountant(DpsgdTrainingAccountant("
              "RdpAccountantConfig)).compute_epsilon", __name__ + ".calls:cached_rdp_epsilon", "composition.sgm.eps",
-             {**SGM_EPS, "k": (1, 1000)},
+             batched({**SGM_EPS, "k": (1, 1000)}),
              examples=({"q": 1.0, "sigma": 1.0, "k": 10, "delta": 1e-5}, {"q": 0.01, "sigma": 1.0, "k": 1,
                                                                            "delta": 1e-5}),
              cites="Mironov, Talwar, Zhang 2019, arXiv:1908.10530v1 (cached, documented as over-estimated)",

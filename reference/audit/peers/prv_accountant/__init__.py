@@ -21,7 +21,7 @@ from fractions import Fraction
 from dpbounds.testing import Declaration
 
 from dpbounds.testing.declarations import Peer
-from .._common import PRV_SPANS, SGM_EPS, decl, sgm_domain
+from .._common import PRV_SPANS, SGM_EPS, batched, decl, sgm_domain
 from .._refs import rr_rdp
 
 PEER = Peer(
@@ -117,7 +117,7 @@ def sgm_declarations() -> list[Declaration]:
              cites="Gopi, Lee, Wutschitz 2021, arXiv:2106.02848v2, Thm 5.5", against="truth", rate=0.5),
         decl(PEER.name, "prv_accountant.PRVAccountant(PoissonSubsampledGaussianMechanism).compute_delta [upper]",
              __name__ + ".calls:delta_upper", "composition.sgm.delta",
-             sgm_domain("eps_g", **PRV_SPANS),
+             batched(sgm_domain("eps_g", **PRV_SPANS)),
              examples=({"q": 1.0, "sigma": 1.0, "k": 10, "eps_g": 3.0},),
              cites="Gopi, Lee, Wutschitz 2021, Thm 5.5", against="truth"),
     ]
@@ -196,7 +196,7 @@ def dpsgd_declarations() -> list[Declaration]:
              sgm_domain("delta", **PRV_SPANS),
              examples=(Q1_EPS_EXAMPLES[2], K1_EPS_EXAMPLES[1]), cites=cites, against="truth", rate=0.5),
         decl(PEER.name, "prv_accountant.other_accountants.RDP(PoissonSubsampledGaussianMechanism).compute_epsilon",
-             __name__ + ".calls:rdp_accountant_epsilon", "composition.sgm.eps", SGM_EPS,
+             __name__ + ".calls:rdp_accountant_epsilon", "composition.sgm.eps", batched(SGM_EPS),
              examples=(Q1_EPS_EXAMPLES[0], Q1_EPS_EXAMPLES[4], K1_EPS_EXAMPLES[2]),
              cites="Mironov, Talwar, Zhang 2019, arXiv:1908.10530v1 + Mironov 2017 Prop. 3 (TF Privacy's conversion)",
              against="truth"),
