@@ -83,7 +83,7 @@ def page(rec: dict[str, Any]) -> str:
         a = "-" if r.get("rate") is None else f"{r['rate']:.3g}"
         b = "-" if r.get("peer_rate") is None else f"{r['peer_rate']:.3g}"
         lines.append(f"| {r['id']} | {a} | {b} |")
-    notes = [f"- {r['id']}: {r['note']}" for r in rec["rows"] if r.get("note")]
+    notes = [f"- {r['id']} ({r.get('point') or ''}): {r['note']}" for r in rec["rows"] if r.get("note")]
     if notes:
         lines += ["", "Notes:", ""] + notes
     return "\n".join(lines) + "\n"

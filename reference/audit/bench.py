@@ -291,7 +291,7 @@ def _pld_rows(quick: bool) -> list[dict]:
             try:
                 enc = enclose(sid, inputs, rel_tol=tol)
             except Exception as exc:  # noqa: BLE001 - a benchmark reports, it does not crash
-                err = f"{type(exc).__name__}: {exc}"[:160]
+                err = f"{type(exc).__name__}: {exc}"[:320]
                 break
             best_o = min(best_o, time.perf_counter() - t0)
             if peer is not None:
