@@ -14,28 +14,15 @@ points sharing those inputs (DP-SGD: one (q, sigma, k) composition, several delt
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, seed, settings
-
 from dpbounds.testing import Grid, check_conversion
 from dpbounds.testing.domains import Batch
 from dpbounds.testing.engine import Outcome, search
 from dpbounds.testing.strategies import points
+from tests.test_search_budget import _draws
 
 B = 8
 DOMAIN = {"q": Grid([0.001, 0.01, 0.05], (1e-4, 1.0), batch=B), "k": Grid([1, 20, 1000], (1, 100_000), batch=B),
           "delta": (1e-12, 0.1)}
-
-
-def _draws(strategy, n, s=0):
-    out = []
-
-    @seed(s)
-    @settings(max_examples=n, database=None)
-    @given(strategy)
-    def run(x):
-        out.append(x)
-    run()
-    return out
 
 
 def test_a_draw_is_a_batch_of_points_sharing_the_grid_inputs():
