@@ -467,6 +467,18 @@ def _exact_power(a: list, k: int) -> list:
     return out
 
 
+def _split_identities() -> bool:
+    """sympy: P - e^{l_i} Q = A_i N0 + B_i N1 in both directions (remove: l_i = c + ih, P = (1 - q) N0 + q N1, Q = N0,
+    A_i = -(1 - q) expm1((i + 1) h), B_i = q; add: l_i = -c + ih, P = N0, Q = (1 - q) N0 + q N1,
+    A_i = -expm1((i - 1) h), B_i = -e^{(i - 1) h} q/(1 - q); c = log(1 - q) + h), identically."""
+    q, h, i, n0, n1 = sp.symbols("q h i N0 N1", positive=True)
+    c = sp.log(1 - q) + h
+    rem = ((1 - q) * n0 + q * n1 - sp.exp(c + i * h) * n0) - (q * n1 - (1 - q) * (sp.exp((i + 1) * h) - 1) * n0)
+    add = ((n0 - sp.exp(-c + i * h) * ((1 - q) * n0 + q * n1))
+           - (-(sp.exp((i - 1) * h) - 1) * n0 - sp.exp((i - 1) * h) * q / (1 - q) * n1))
+    return all(sp.simplify(sp.expand_log(sp.expand(e), force=True)) == 0 for e in (rem, add))
+
+
 @claim("composition.sgm.split_numerators", spec_id="composition.sgm.delta",
        statement="The dominating split's numerators of the loss interval [l_i, l_{i+1}] (h = l_{i+1} - l_i, "
                  "c = log(1 - q) + h) are alpha N0 + beta N1 in the interval's N(0, s^2)- and N(1, s^2)-masses: "
@@ -479,13 +491,7 @@ def _exact_power(a: list, k: int) -> list:
        unquoted=WHY)
 def split_numerators() -> Verdict:
     import mpmath
-    q, s, h, i, n0, n1 = sp.symbols("q s h i N0 N1", positive=True)
-    c = sp.log(1 - q) + h
-    rem = sp.simplify(((1 - q) * n0 + q * n1 - sp.exp(c + i * h) * n0)
-                      - (q * n1 - (1 - q) * (sp.exp((i + 1) * h) - 1) * n0))
-    add = sp.simplify((n0 - sp.exp(-c + i * h) * ((1 - q) * n0 + q * n1))
-                      - (-(sp.exp((i - 1) * h) - 1) * n0 - sp.exp((i - 1) * h) * q / (1 - q) * n1))
-    ids = sp.simplify(sp.expand_log(rem, force=True)) == 0 and sp.simplify(sp.expand_log(add, force=True)) == 0
+    ids = _split_identities()
     ctx = mpmath.mp.clone() if hasattr(mpmath.mp, "clone") else mpmath.mp
     bad, checked = 0, 0
     old = ctx.dps
@@ -616,12 +622,7 @@ def fft_power_error() -> Verdict:
                           "grids against the arb closed form", unquoted=WHY)
 def lower_split_surplus() -> Verdict:
     import mpmath
-    q, h, i, n0, n1 = sp.symbols("q h i N0 N1", positive=True)
-    c = sp.log(1 - q) + h
-    rem = ((1 - q) * n0 + q * n1 - sp.exp(c + i * h) * n0) - (-(1 - q) * (sp.exp((i + 1) * h) - 1) * n0 + q * n1)
-    add = ((n0 - sp.exp(-c + i * h) * ((1 - q) * n0 + q * n1))
-           - (-(sp.exp((i - 1) * h) - 1) * n0 - sp.exp((i - 1) * h) * q / (1 - q) * n1))
-    ids = all(sp.simplify(sp.expand_log(sp.expand(e), force=True)) == 0 for e in (rem, add))
+    ids = _split_identities()
     ctx = mpmath.mp.clone() if hasattr(mpmath.mp, "clone") else mpmath.mp
     old = ctx.dps
     ctx.dps = 50
