@@ -89,15 +89,48 @@ def page(rec: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def readme_lines(rec: dict[str, Any]) -> str:
-    """The README's speed lines: ratios only, one clause per measurement, and the link to the page."""
-    ids = [r["id"] for r in rec["rows"]]
+def _point(r: dict[str, Any]) -> dict[str, str]:
+    """A bracket row's point as {input: value text} ("q 0.01, sigma 1, k 1000, ..." -> {"q": "0.01", ...})."""
+    return dict(part.split(" ", 1) for part in (r.get("point") or "").split(", ") if " " in part)
 
-    def label(r: dict[str, Any]) -> str:  # a measurement at several points: its first two inputs tell them apart
-        if ids.count(r["id"]) < 2:
-            return r["id"]
-        return f"{r['id']} ({', '.join((r.get('point') or '').split(', ')[:2])})"
-    parts = [f"{label(r)} {ratio_text(r)} {_short_peer(r)}" for r in rec["rows"]]
+
+def _composed(r: dict[str, Any]) -> bool:
+    """A row of the composed DP-SGD bracket against dp_accounting's PLDAccountant (k > 1)."""
+    return "PLDAccountant" in (r.get("peer") or "") and _point(r).get("k", "1") != "1"
+
+
+def _span(rows: list[dict[str, Any]], name: str) -> str:
+    vals = sorted({float(_point(r)[name]) for r in rows if name in _point(r)})
+    return f"{name} {vals[0]:g} to {vals[-1]:g}" if len(vals) > 1 else f"{name} {vals[0]:g}"
+
+
+def _ratio_span(rows: list[dict[str, Any]]) -> str:
+    xs = sorted(r["ratio"] for r in rows if r.get("ratio") is not None)
+    lo, hi = ratio_text({"ratio": xs[0]}), ratio_text({"ratio": xs[-1]})
+    return lo if lo == hi else f"{lo} to {hi}"
+
+
+def readme_lines(rec: dict[str, Any]) -> str:
+    """The README's speed lines: ratios only -- one clause per scalar measurement, the composed DP-SGD bracket as the
+    span of its ratios over its points (each on the page), the one-step rows -- and the link to the page."""
+    rows = rec["rows"]
+    composed = [r for r in rows if _composed(r)]
+    parts = [f"{r['id']} {ratio_text(r)} {_short_peer(r)}" for r in rows if not _composed(r)]
+    if composed:
+        equal = [r for r in composed if "equal width" in (r.get("peer") or "")]
+        default = [r for r in composed if r not in equal and r.get("ratio") is not None]
+        refused = [r for r in composed if r.get("ratio") is None]
+        above = sum(r.get("peer_side") == "above (conservative)" for r in default)
+        text = (f"the composed DP-SGD bracket (eps and delta at rel_tol 1e-3) at {len(equal)} points "
+                f"({_span(composed, 'k')}, {_span(composed, 'q')}, {_span(composed, 'sigma')}) "
+                f"{_ratio_span(equal)} dp_accounting PLDAccountant at equal width (its value inside the certified "
+                f"enclosure at each), {_ratio_span(default)} against its default discretization (its value above "
+                f"the certified upper end at {above} of them)")
+        if refused:
+            text += ("; refused with the reason at (q, sigma, k) = "
+                     + ", ".join("(" + ", ".join(_point(r)[n] for n in ("q", "sigma", "k")) + ")" for r in refused))
+        parts.insert(next((i for i, r in enumerate(r for r in rows if not _composed(r))
+                           if "PLDAccountant" in (r.get("peer") or "")), len(parts)), text)
     return "\n".join([START, f"Certified dpbounds against the peers' uncertified float code on the same inputs, "
                              f"calls per second as a ratio (> 1: dpbounds is faster; one `dpbounds bench` run, "
                              f"{rec['date']}): " + "; ".join(parts) + ".  Widths and points: "
