@@ -172,3 +172,16 @@ def test_only_the_peers_that_keep_a_composition_are_searched_in_batches():
         return max((v.batch for v in d.inputs.values() if isinstance(v, Grid)), default=1)
     assert all(batch(p, f) == 16 for p, fs in kept.items() for f in fs)
     assert all(batch(p, f) == 1 for p, fs in per_call.items() for f in fs)
+
+
+def test_a_laws_check_of_a_batched_domain_draws_single_points():
+    # the laws compare single points (a value at x, its neighbour in one input): a Grid's batch does not apply
+    from dpbounds.testing import check_laws
+    xs = _draws(points(DOMAIN, batched=False), 30)
+    assert all(type(x) is dict for x in xs)
+
+    def fn(q, k, delta):
+        return q * k / delta
+    r = check_laws(fn, inputs=DOMAIN, laws=["nonnegative", "nondecreasing:q", "nonincreasing:delta"], seconds=60,
+                   max_examples=40)
+    assert r.verdict == "consistent" and r.examples > 0, r

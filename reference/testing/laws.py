@@ -634,7 +634,7 @@ def check_laws(fn: Callable[..., Any] | Any, *, inputs: Mapping[str, Any], laws:
     if budget < 1:
         return error(f"max_examples={max_examples!r}: no example to judge")
     try:
-        strategy = S.points(inputs)
+        strategy = S.points(inputs, batched=False)  # (single points: a Grid's batch is for searches)
     except (ValueError, TypeError) as e:
         return error(f"inputs: {e}")
 

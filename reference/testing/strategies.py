@@ -144,16 +144,17 @@ def _integers(lo: int, hi: int, breakpoints: Sequence[float]) -> st.SearchStrate
     return st.one_of(parts)
 
 
-def points(inputs: Mapping[str, Any], breakpoints: Mapping[str, Sequence[float]] | None = None
-           ) -> st.SearchStrategy[dict[str, Any]]:
+def points(inputs: Mapping[str, Any], breakpoints: Mapping[str, Sequence[float]] | None = None,
+           batched: bool = True) -> st.SearchStrategy[Any]:
     """A whole call: one value per input name (see :func:`values`); with :class:`Grid` inputs, one point in
     ``round(1 / share)`` (the smallest share among them) off the grid: every Grid input from its span.  The draw
     that decides it shrinks toward the grid.  With a Grid's ``batch`` above 1 (the largest applies) a draw is a
     :class:`~dpbounds.testing.domains.Batch` of that many points sharing the Grid inputs' values (on the grid or
-    off it together), the other inputs drawn for each point."""
+    off it together), the other inputs drawn for each point; ``batched=False``: one point per draw whatever the
+    Grids say (a laws check compares single points)."""
     bps = breakpoints or {}
     grids = [v for v in inputs.values() if isinstance(v, Grid)]
-    batch = max((g.batch for g in grids), default=1)
+    batch = max((g.batch for g in grids), default=1) if batched else 1
     shared = [k for k, v in inputs.items() if isinstance(v, Grid)] if batch > 1 else list(inputs)
     on = st.fixed_dictionaries({k: values(inputs[k], bps.get(k, ())) for k in shared})
     if not grids:
