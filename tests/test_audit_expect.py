@@ -132,3 +132,41 @@ def test_a_recorded_error_finding_still_present_passes_expect_findings(tmp_path)
     f.write_text(json.dumps(data))
     rc, _, err = _audit("--adapter", "tests.fake_peers.always_raises", "--witnesses", str(f), "--expect-findings")
     assert rc == 1 and "new finding" in err, err
+
+
+def _main(*args: str) -> tuple[int, str]:
+    err = io.StringIO()
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
+        rc = main(list(args))
+    return rc, err.getvalue()
+
+
+def test_the_report_says_what_the_exit_code_says_of_a_recorded_error_finding(tmp_path):
+    # --expect-findings exits 0 when a peer still raises on every input and that error is a recorded finding: the
+    # markdown (and JSON, HTML) says the same -- the recorded finding, still present -- not "not judged"
+    f = tmp_path / "witnesses.json"
+    _audit("--adapter", "tests.fake_peers.always_raises", "--witnesses", str(f), "--record-findings")
+    for fmt in ("md", "json", "html"):
+        out = tmp_path / f"audit.{fmt}"
+        rc, err = _main("audit", "--adapter", "tests.fake_peers.always_raises", "--witnesses", str(f),
+                        "--expect-findings", "--format", fmt, "--out", str(out))
+        text = out.read_text()
+        assert rc == 0 and "not judged" not in err, err
+        if fmt == "md":
+            assert "exit status 0 (--expect-findings" in text and "## Not judged" not in text
+            recorded = text.split("## Recorded findings still present", 1)[1].split("\n## ", 1)[0]
+            assert "fake_always_raises `fake_always_raises.eps_of`" in recorded and "still present" in recorded
+            assert "VisibleDeprecationWarning" in recorded
+        elif fmt == "json":
+            doc = json.loads(text)
+            assert doc["exit_status"] == 0 and doc["not_judged"] == []
+            assert [x.split(":")[0] for x in doc["recorded_errors"]] == [
+                "fake_always_raises `fake_always_raises.eps_of`"]
+        else:
+            assert "Recorded findings still present" in text and "Not judged" not in text
+    # without the record the same run is not judged (exit 2), and the markdown says that
+    out = tmp_path / "plain.md"
+    rc, err = _main("audit", "--adapter", "tests.fake_peers.always_raises", "--fail-on", "never", "--out", str(out))
+    text = out.read_text()
+    assert rc == 2 and "exit status 2 (--fail-on never)" in text and "## Not judged" in text
+    assert "Recorded findings still present" not in text

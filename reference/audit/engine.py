@@ -97,6 +97,7 @@ class SearchOptions:
     scheduler: str | None = None
     witnesses: str | None = None
     examples: int | None = None   # every task's example budget, whatever its cost (None: SECONDS x its rate)
+    deadline: float | None = None  # the epoch second by which a peer's searches end (its --timeout; search_task)
 
     def examples_for(self, cost: str, rate: float | None = None) -> int:
         """The deterministic example budget of one task of this cost class (:data:`RATES`), at most ``rate``
@@ -439,43 +440,113 @@ def search_groups(aligned: list[Any]) -> dict[int, list[int]]:
     return out
 
 
+def call_cap(decl: Any, seconds: float) -> float:
+    """The most seconds one peer call may take in a search of ``decl`` (``--python``): its own
+    ``Declaration.call_seconds`` when it states one, else CALL_CAP x SECONDS (at least 5 s)."""
+    own = getattr(decl, "call_seconds", None)
+    return float(own) if own is not None else max(5.0, CALL_CAP * seconds)
+
+
+#: a search task left with fewer seconds than this before the peer's deadline (its ``--timeout``) is not started:
+#: its summary says so (``incomplete``), rather than the timeout killing every unit's result
+MIN_TASK_SECONDS = 15.0
+#: the seconds of a peer's ``--timeout`` kept for what follows its searches (the result's rows, sending it back)
+DEADLINE_MARGIN = 60.0
+#: the most seconds the warm-up call before a search (:func:`_warm`) may take
+WARM_CALL_SECONDS = 60.0
+
+
+def _warm(decl: Any, python: str | None) -> None:
+    """Before a search in the peer's interpreter: its start awaited, and its first explicit example called once
+    (the answer discarded) -- the peer's imports, lazy ones included, are then not on the search's clock nor
+    under its per-call cap.  Never raises: a peer that cannot start or answer says so in the search."""
+    if not python:
+        return
+    from dpbounds.testing.checks import peer_args
+    from dpbounds.testing.declarations import Remote
+    try:
+        remote = Remote(python, str(decl.call), timeout=WARM_CALL_SECONDS)
+    except Exception:  # noqa: BLE001 - the search reports it
+        return
+    try:
+        remote.ready()
+        if decl.kind == "conversion" and decl.examples and isinstance(decl.examples[0], dict):
+            remote.batch([{"op": "call", "inputs": peer_args(dict(decl.examples[0]))}])
+    except Exception:  # noqa: BLE001 - (the search judges the same point again, and says what failed)
+        pass
+    finally:
+        remote.close()
+
+
+def _not_run(decl: Any, index: int, seed: int, why: str, verdict: str = "adapter-error") -> dict[str, Any]:
+    """A search task's JSON when it judged nothing (it could not run, or was not started): ``verdict`` with why, a
+    row saying so (ours)."""
+    row = Comparison("", decl.function, decl.kind, {"error": why} if decl.kind == "conversion" else
+                     {"witness": json.dumps({"error": why})}, error=why, error_class="adapter-error")
+    return {"declaration": index, "key": witness_key(decl), "function": decl.function, "seed": seed,
+            "reference": _ref_id(decl.reference) or str(decl.reference), "verdict": verdict, "examples": 0,
+            "margin": None, "witness": {"error": why}, "peer_value": why, "enclosure": None, "detail": why,
+            "reproducer": "", "row": to_wire(row), "laws": None,
+            **({"stopped": "time"} if verdict == "incomplete" else {})}
+
+
 def search_task(module: str, index: int, seed: int, seconds: float, max_examples: int, python: str | None,
-                replay: list[Any], against: str | None = None) -> dict[str, Any]:
+                replay: list[Any], against: str | None = None, deadline: float | None = None) -> dict[str, Any]:
     """One (declaration, seed) search; module-level and pure in its arguments, so it runs the same in this
     process, a worker process or a Dask worker.  ``against``: the role the search judges with (the most severe of
-    the declarations it stands for, :func:`search_groups`).  Returns the CheckResult as JSON."""
+    the declarations it stands for, :func:`search_groups`); ``deadline``: the epoch second by which it must end (the
+    peer's ``--timeout``): the clock caps the search and its laws there, and a task with less than
+    :data:`MIN_TASK_SECONDS` left is not started (``incomplete``, saying so).  A peer in another interpreter
+    (``python``) is warmed first (:func:`_warm`: its start and imports are not on the clock) and kept for the laws
+    (:class:`~dpbounds.testing.declarations.reuse_interpreters`); each call is capped at :func:`call_cap`.  Returns
+    the CheckResult as JSON."""
     import warnings
-    from dpbounds.testing.declarations import run_declaration
+    from dpbounds.testing.declarations import reuse_interpreters, run_declaration
     mod = importlib.import_module(module)
     decl = effective_declarations(mod)[0][index]
     if against is not None and against != decl.against:
         decl = dataclasses.replace(decl, against=against)
+
+    def left() -> float:
+        return math.inf if deadline is None else deadline - time.time()
+    if left() < MIN_TASK_SECONDS:
+        return _not_run(decl, index, seed, "not searched: the peer's --timeout came first (this search was not "
+                        "started)", "incomplete")
     from dpbounds.evaluation.sgm_pld import work_limit
     t0 = time.perf_counter()
-    try:
-        with warnings.catch_warnings(), work_limit(SEARCH_WORK_LIMIT):
-            warnings.simplefilter("ignore")
-            r = run_declaration(dataclasses.replace(decl, examples=()), seconds=WALL_CAP * seconds + 30, seed=seed,
-                                max_examples=max_examples, python=python, extra_examples=replay,
-                                call_timeout=max(5.0, CALL_CAP * seconds))
-    except Exception as e:  # noqa: BLE001 - the search could not run (a reference of the wrong kind, a dead peer)
-        msg = f"the search could not run: {type(e).__name__}: {e}"[:400]
-        row = Comparison("", decl.function, decl.kind, {"error": msg} if decl.kind == "conversion" else
-                         {"witness": json.dumps({"error": msg})}, error=msg, error_class="adapter-error")
-        return {"declaration": index, "key": witness_key(decl), "function": decl.function, "seed": seed,
-                "reference": _ref_id(decl.reference) or str(decl.reference), "verdict": "adapter-error", "examples": 0,
-                "margin": None, "witness": {"error": msg}, "peer_value": msg, "enclosure": None, "detail": msg,
-                "reproducer": "", "row": to_wire(row),
-                # the laws need no reference: a search that could not run (ours) does not also hide the peer's
-                # law violations
-                "laws": laws_json(decl, python=python, seconds=laws_cap(seconds), seed=seed)}
-    out = r.as_json()
-    out["row"] = to_wire(r.row)  # the witness's row (CheckResult.row), across the process boundary as JSON
-    out["laws"] = laws_json(decl, python=python, seconds=laws_cap(seconds), seed=seed)
+    with reuse_interpreters():
+        _warm(decl, python)
+        try:
+            with warnings.catch_warnings(), work_limit(SEARCH_WORK_LIMIT):
+                warnings.simplefilter("ignore")
+                r = run_declaration(dataclasses.replace(decl, examples=()),
+                                    seconds=min(WALL_CAP * seconds + 30, max(1.0, 0.75 * left())), seed=seed,
+                                    max_examples=max_examples, python=python, extra_examples=replay,
+                                    call_timeout=call_cap(decl, seconds))
+        except Exception as e:  # noqa: BLE001 - the search could not run (a reference of the wrong kind, a dead peer)
+            out = _not_run(decl, index, seed, f"the search could not run: {type(e).__name__}: {e}"[:400])
+            # the laws need no reference: a search that could not run (ours) does not also hide the peer's law
+            # violations
+            out["laws"] = _laws(decl, python, seconds, seed, left())
+            return out
+        out = r.as_json()
+        out["row"] = to_wire(r.row)  # the witness's row (CheckResult.row), across the process boundary as JSON
+        out["laws"] = _laws(decl, python, seconds, seed, left())
     out["declaration"] = index
     out["key"] = witness_key(decl)
     out["seconds"] = round(time.perf_counter() - t0, 2)
     return out
+
+
+def _laws(decl: Any, python: str | None, seconds: float, seed: int, left: float) -> dict[str, Any] | None:
+    """The task's laws check (:func:`dpbounds.audit.laws.laws_json`), capped at :func:`laws_cap` and at the time
+    ``left`` before the peer's deadline."""
+    if left < MIN_TASK_SECONDS / 3:
+        from dpbounds.audit.laws import laws_for
+        laws = laws_for(decl)
+        return {"function": decl.function, "laws": laws, "verdict": "incomplete", "violations": [], "examples": 0,
+                "seed": seed, "detail": "not checked: the peer's --timeout came first"} if laws else None
+    return laws_json(decl, python=python, seconds=min(laws_cap(seconds), max(1.0, left / 2)), seed=seed)
 
 
 def run_tasks(tasks: list[tuple[Any, ...]], opts: SearchOptions, progress: Callable[[str], None] | None = None
@@ -536,7 +607,7 @@ def search_peer(mod: ModuleType, decls: list[Any], opts: SearchOptions, python: 
         for s in range(opts.seeds):
             budget = opts.examples_for(cost_class(d), d.rate)
             tasks.append((mod.__name__, i, opts.seed + s, opts.seconds, budget, python,
-                          [json.loads(w) for w in replay], against))
+                          [json.loads(w) for w in replay], against, opts.deadline))
     with Progress(len(tasks), f"search {peer_name(mod)}") as bar:
         results = run_tasks(tasks, opts, lambda line: bar.update(1, line))
     by_decl: dict[int, list[dict[str, Any]]] = {}
@@ -559,6 +630,8 @@ def search_peer(mod: ModuleType, decls: list[Any], opts: SearchOptions, python: 
                            "worst_margin": min(margins) if margins else None, "witness": worst["witness"],
                            "worst_example": worst.get("worst"), "budget": sum(r.get("budget") or 0 for r in rs),
                            "detail": worst.get("detail") or "", "reproducer": worst["reproducer"] or None,
+                           **({"slow": next(r["slow"] for r in rs if r.get("slow"))}
+                              if any(r.get("slow") for r in rs) else {}),
                            **({"laws": law_summary([r.get("laws") for r in rs])}
                               if any(r.get("laws") for r in rs) else {})})
         res.comparisons += [c for r in rs if r.get("laws") for c in law_rows(d, r["laws"])]
@@ -584,6 +657,13 @@ def audit_declarations(mod: ModuleType, *, quick: bool = False, python: str | No
     search of every declaration.  ``part`` splits it into units that run apart (``dpbounds audit --jobs``
     schedules them over all peers): ``"rows"`` is everything but the search, an index ``i`` only the search of
     declaration ``i`` of :func:`effective_declarations` (presence is checked by every unit)."""
+    from dpbounds.testing.declarations import reuse_interpreters
+    with reuse_interpreters():  # one start of the peer's interpreter for its rows, searches and laws
+        return _audit_declarations(mod, quick=quick, python=python, search=search, part=part)
+
+
+def _audit_declarations(mod: ModuleType, *, quick: bool, python: str | None, search: SearchOptions | None,
+                        part: str | int | None) -> PeerResult:
     from dpbounds.testing.declarations import describe, peer_version
     info = describe(mod)
     peer, dist, module, install = info.name, info.dist, info.module, info.install

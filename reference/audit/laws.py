@@ -315,10 +315,13 @@ class RemoteRunner:
 
 def run_laws(decl: Declaration, *, python: str | None = None, seconds: float = 60, seed: int = 0,
              max_examples: int | None = EXAMPLES, call_seconds: float = CALL_SECONDS) -> LawResult | None:
-    """Check ``decl``'s laws over its widened domain (None when no law applies)."""
+    """Check ``decl``'s laws over its widened domain (None when no law applies).  A declaration that states its own
+    call cap (``Declaration.call_seconds``) gets at least that before a call counts against ``terminates``."""
     laws = laws_for(decl)
     if not laws:
         return None
+    if getattr(decl, "call_seconds", None) is not None:
+        call_seconds = max(call_seconds, float(decl.call_seconds))
     if decl.kind != "conversion":
         return _run_stream_laws(decl, laws, python=python, seconds=seconds, seed=seed, max_examples=max_examples,
                                 call_seconds=call_seconds)

@@ -490,7 +490,14 @@ def _run_isolated(module: str, quick: bool, python: str | None, *, label: str, c
     group is killed and the peer is an ``error`` row.  The result comes back as JSON (its wire form)."""
     import dataclasses
 
+    import time
+
+    from dpbounds.audit.engine import DEADLINE_MARGIN
     from dpbounds.testing.results import result_from_wire
+    if search is not None and part is None:
+        # a whole peer in one child: its searches end before the timeout, each one not run saying so, rather than
+        # every result lost to it (a unit of --jobs is its own child: a timeout names its function already)
+        search = dataclasses.replace(search, deadline=time.time() + timeout - min(DEADLINE_MARGIN, timeout / 4))
     answer = _child({"op": "run", "module": module, "quick": quick, "python": python, "label": label,
                      "cwd_first": cwd_first, "part": part,
                      "search": None if search is None else dataclasses.asdict(search)}, timeout)
@@ -544,6 +551,23 @@ def not_judged(results: list[PeerResult], expected: frozenset[tuple[str, str]] =
                 out.append(f"{r.peer} `{fn}`: nothing judged: every row is an error (the peer raised or returned "
                            "no number on every input)"[:400])
     return list(dict.fromkeys(out))
+
+
+def recorded_errors(results: list[PeerResult], expected: frozenset[tuple[str, str]]) -> list[str]:
+    """The functions on which the peer raised on every input where that error is a recorded finding
+    (``--expect-findings``: ``expected`` pairs, :func:`dpbounds.audit.expect.expected_errors`), one line each: the
+    recorded finding, still present -- no gap in the judging (:func:`not_judged` leaves them out)."""
+    out = []
+    for r in results:
+        rows: dict[str, list[Comparison]] = {}
+        for c in r.comparisons:
+            rows.setdefault(c.function, []).append(c)
+        for fn, cs in rows.items():
+            if (r.peer, fn) in expected and cs and all(c.verdict == "error" for c in cs):
+                why = next((c.error for c in cs if c.error), "")
+                out.append(f"{r.peer} `{fn}`: the peer raises on every input ({len(cs)} rows): the recorded error "
+                           f"finding, still present" + (f" ({why})" if why else "")[:300])
+    return out
 
 
 def exit_status(results: list[PeerResult], fail_on: str = "unsound-rounding") -> int:
@@ -660,18 +684,24 @@ def finding_line(f: dict[str, Any]) -> str:
             f"{w['peer_output'] or w['error']}; {worst or w['error'] or ''}".rstrip("; ") + shrunk + ".")
 
 
-def document(results: list[PeerResult], fail_on: str = "unsound-rounding") -> dict[str, Any]:
-    """The audit as one JSON-able document: versions, summary, the findings to act on, every peer's comparisons."""
+def document(results: list[PeerResult], fail_on: str = "unsound-rounding", *,
+             expected: frozenset[tuple[str, str]] | None = None, status: int | None = None) -> dict[str, Any]:
+    """The audit as one JSON-able document: versions, summary, the findings to act on, every peer's comparisons.
+    ``expected`` (``--expect-findings``: the functions whose every-input error is a recorded finding) moves those
+    from ``not_judged`` to ``recorded_errors``, and ``status`` is the exit status the command returns, so that the
+    document says what the exit code says."""
     import dpbounds
     from dpbounds.spec.render import registry_hash
+    exp = expected or frozenset()
     return {"tool": "dpbounds audit", "dpbounds_version": dpbounds.__version__, "spec_version": registry_hash(),
-            "fail_on": fail_on, "exit_status": exit_status(results, fail_on), "summary": summary_counts(results),
-            "findings": findings(results), "not_judged": not_judged(results),
+            "fail_on": fail_on, "exit_status": exit_status(results, fail_on) if status is None else status,
+            "summary": summary_counts(results), "findings": findings(results), "not_judged": not_judged(results, exp),
+            **({"recorded_errors": recorded_errors(results, exp)} if expected is not None else {}),
             "peers": [r.as_json() for r in results]}
 
 
-def to_json(results: list[PeerResult], fail_on: str = "unsound-rounding") -> str:
-    return json.dumps(document(results, fail_on), indent=2, allow_nan=False) + "\n"
+def to_json(results: list[PeerResult], fail_on: str = "unsound-rounding", **kw: Any) -> str:
+    return json.dumps(document(results, fail_on, **kw), indent=2, allow_nan=False) + "\n"
 
 
 HEADERS = ["peer", "function", "check", "inputs", "peer value", "(a) formula", "(a) verdict", "(b) truth",
@@ -709,17 +739,24 @@ def _md_cell(s: str) -> str:
     return s.replace("|", "\\|").replace("\n", " ")
 
 
-def render_markdown(results: list[PeerResult], fail_on: str = "unsound-rounding") -> str:
-    doc = document(results, fail_on)
+def render_markdown(results: list[PeerResult], fail_on: str = "unsound-rounding", **kw: Any) -> str:
+    doc = document(results, fail_on, **kw)
+    expect = "recorded_errors" in doc
     out = ["# dpbounds audit", "",
            f"dpbounds {doc['dpbounds_version']}, spec {doc['spec_version'][:16]}; verdicts: "
            + ", ".join(f"{k} {v}" for k, v in doc["summary"].items()) + f"; exit status {doc['exit_status']} "
-           f"(--fail-on {fail_on}).", "",
+           + ("(--expect-findings: the recorded findings are expected)." if expect else f"(--fail-on {fail_on})."),
+           "",
            "(a) is the formula the peer implements or cites; (b) is the true guarantee where it can be computed. "
            "A value below a certified lower end is unsound however small the gap.", ""]
     if doc["not_judged"]:
         out += ["## Not judged (ours to fix)", "", "Adapter defects and runs cut short: these are no peer finding, "
                 "and they fail the gate (exit 2).", ""] + [f"- {_md_cell(x)}" for x in doc["not_judged"]] + [""]
+    if doc.get("recorded_errors"):
+        out += ["## Recorded findings still present", "", "Functions on which the peer raises on every input, as the "
+                "witness file records: the peer's error is the finding (listed below), still present -- no gap in "
+                "the judging, and no change (--expect-findings).", ""] + \
+               [f"- {_md_cell(x)}" for x in doc["recorded_errors"]] + [""]
     if doc["findings"]:
         out += ["## Findings", "", "One line per peer function with a verdict to act on: privacy claims shown false "
                 "first (by relative gap), then departures from the cited formula, then rounding, then unproven "
@@ -776,6 +813,8 @@ def search_markdown(r: PeerResult) -> list[str]:
                                  else "") + ")" if s.get("skipped") else "")
                    + (f" in {s['seconds']:g} s" if isinstance(s.get("seconds"), (int, float)) else "")
                    + (" (stopped at its wall-clock cap)" if "time" in (s.get("stopped") or []) else "")
+                   + ("; not answered within its call time limit at " + ", ".join(
+                       f"{k}={v}" for k, v in s["slow"].items()) if isinstance(s.get("slow"), dict) else "")
                    + ", worst margin "
                    + ("n/a" if m is None else f"{m:.3g}")
                    + _laws_text(s.get("laws")))
@@ -792,9 +831,9 @@ def _laws_text(laws: dict[str, Any] | None) -> str:
             + (f" ({laws['detail']})" if laws.get("detail") and laws["verdict"] != "consistent" else ""))
 
 
-def render_html(results: list[PeerResult], fail_on: str = "unsound-rounding") -> str:
+def render_html(results: list[PeerResult], fail_on: str = "unsound-rounding", **kw: Any) -> str:
     """A self-contained HTML page of the same document (no scripts, no external resources)."""
-    doc = document(results, fail_on)
+    doc = document(results, fail_on, **kw)
     e = html.escape
     css = ("body{font-family:system-ui,sans-serif;max-width:1300px;margin:1em auto;padding:0 1em}"
            ".scroll{overflow-x:auto}table{border-collapse:collapse;font-size:13px}td,th{border:1px solid #ccc;"
@@ -809,6 +848,9 @@ def render_html(results: list[PeerResult], fail_on: str = "unsound-rounding") ->
     if doc["not_judged"]:
         out.append("<h2 id='not-judged'>Not judged (ours to fix)</h2><ul>"
                    + "".join(f"<li>{e(x)}</li>" for x in doc["not_judged"]) + "</ul>")
+    if doc.get("recorded_errors"):
+        out.append("<h2 id='recorded-errors'>Recorded findings still present</h2><ul>"
+                   + "".join(f"<li>{e(x)}</li>" for x in doc["recorded_errors"]) + "</ul>")
     if doc["findings"]:
         out.append("<h2 id='findings'>Findings</h2><ol>")
         for f in doc["findings"]:

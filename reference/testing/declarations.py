@@ -63,6 +63,11 @@ class Declaration:
     #: dpbounds.audit.engine.RATES): a function whose own call takes the peer tenths of a second says so, so that
     #: its deterministic budget fits the search's time cap instead of being cut by it
     rate: float | None = None
+    #: the most seconds one call of the peer may take in a search of ``dpbounds audit --search`` and in its laws
+    #: check (None: the audit's default, dpbounds.audit.engine.CALL_CAP): a function whose calls take the peer seconds
+    #: at some corner of its domain says so, so that which points are judged depends on the seed, not on the clock
+    #: (a call over it is not judged: the search is ``incomplete``, naming the input)
+    call_seconds: float | None = None
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -78,6 +83,11 @@ class Declaration:
         if self.rate is not None and (isinstance(self.rate, bool) or not isinstance(self.rate, (int, float))
                                       or not 0 < self.rate < float("inf")):
             raise DomainError("rate", self.rate, "a positive number of examples per second or None",
+                              "dpbounds.testing.Declaration")
+        if self.call_seconds is not None and (isinstance(self.call_seconds, bool) or
+                                              not isinstance(self.call_seconds, (int, float))
+                                              or not 0 < self.call_seconds < float("inf")):
+            raise DomainError("call_seconds", self.call_seconds, "a positive number of seconds or None",
                               "dpbounds.testing.Declaration")
         if self.kind != "conversion" and self.budget is None:
             raise DomainError("budget", None, f"a budget (the {self.kind}'s parameters)",
@@ -206,8 +216,9 @@ def num(v):
 def one(req):
     try:
         op = req["op"]
+        f = getattr(mod, req["func"]) if req.get("func") else fn  # (one interpreter serves a calls module's functions)
         if op == "call":
-            return {"ok": num(fn(**req["inputs"]))}
+            return {"ok": num(f(**req["inputs"]))}
         if op == "json":  # a function of the calls module, by name, on JSON arguments, answering JSON
             v = getattr(mod, req["func"])(*req["args"])
             json.dumps(v)  # (a TypeError here, in the driver: the calls module's answer is no JSON)
@@ -218,7 +229,7 @@ def one(req):
             elif importlib.util.find_spec(req["module"]) is None:
                 raise ModuleNotFoundError("no module " + req["module"])
             return {"ok": importlib.metadata.version(req["dist"])}
-        obj = fn(**req["budget"])
+        obj = f(**req["budget"])
         out = []
         for costs in req["rounds"]:
             if op == "filter":
@@ -241,6 +252,8 @@ def where(e):
     f = tb.tb_frame.f_code.co_filename if tb is not None else ""
     return "adapter" if f in ("<string>", CALLS) else "peer"
 CALLS = os.path.abspath(sys.argv[1])
+_answers.write('{"ready": true}\n')  # started: the calls module is loaded (its imports are not a call's time)
+_answers.flush()
 for line in sys.stdin:
     _answers.write(json.dumps([one(r) for r in json.loads(line)]) + "\n")
     _answers.flush()
@@ -277,42 +290,171 @@ def _from_json(v: Any) -> Any:
     return Returned(repr(v))
 
 
+#: the most seconds a peer's interpreter may take to start (load its calls module, with the peer's imports) before it
+#: says it is ready: never counted against a call's time limit; a start that takes longer is an error (ours to see)
+STARTUP_SECONDS = 300.0
+#: a kept interpreter (:func:`reuse_interpreters`) whose resident memory exceeds this many bytes is not reused (a fresh
+#: one starts): what a peer caches across calls stays bounded
+REUSE_MAX_RSS = 1 << 30
+
+_reused: Any = None  # the interpreters kept in the running reuse_interpreters() scope (a ContextVar, made lazily)
+
+
+def _reuse_var() -> Any:
+    global _reused
+    if _reused is None:
+        import contextvars
+        _reused = contextvars.ContextVar("dpbounds_testing_reused_interpreters", default=None)
+    return _reused
+
+
+class reuse_interpreters:
+    """A scope (``with reuse_interpreters():``) in which a peer's interpreter is kept when a :class:`Remote` closes,
+    and taken up by the next Remote of the same interpreter and calls module -- one start (and one import of the
+    peer) for a peer's explicit examples, searches and laws in this process instead of one per function and check.
+    What crosses is unchanged (one JSON line per batch; each request names its function); a kept interpreter that
+    died, or grew past :data:`REUSE_MAX_RSS`, is replaced by a fresh one.  The kept interpreters are closed when the
+    scope ends; a scope inside another is the outer one's."""
+
+    def __enter__(self) -> "reuse_interpreters":
+        var = _reuse_var()
+        self.token = var.set({}) if var.get() is None else None
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        if self.token is None:
+            return
+        var = _reuse_var()
+        kept = var.get() or {}
+        var.reset(self.token)
+        for slot in kept.values():
+            slot.close()
+
+
+class _Slot:
+    """One interpreter running the driver on a calls module (a :class:`~dpbounds.testing.proc.Child` on the leash),
+    replaced by a fresh one when a call is not answered in time; which functions it has answered (a function's first
+    call in a fresh interpreter may take its lazy imports: :attr:`Remote.warmup`)."""
+
+    def __init__(self, python: str, path: str, func: str) -> None:
+        self.python, self.path, self.func = python, path, func
+        self.lock = threading.Lock()
+        self.kept = False
+        self.start()
+
+    def start(self) -> None:
+        from dpbounds.testing.proc import Child
+        self.child = Child.python(self.python, _DRIVER, [self.path, self.func])
+        self.ready = False
+        self.answered: set[str] = set()
+
+    def wait_ready(self) -> None:
+        """Until the interpreter has loaded the calls module (at most :data:`STARTUP_SECONDS`): RuntimeError with
+        its stderr when it could not."""
+        if self.ready:
+            return
+        from dpbounds.testing.proc import NoAnswer
+        try:
+            line = self.child.receive(STARTUP_SECONDS)
+        except NoAnswer:
+            raise RuntimeError(f"{self.python}: the peer's interpreter did not start within {STARTUP_SECONDS:g} s "
+                               f"(loading {self.path or 'the driver'}; killed)") from None
+        if not (isinstance(line, dict) and line.get("ready") is True):
+            self.child.kill()
+            raise RuntimeError(f"{self.python} started with {str(line)[:200]!r}, not the driver's ready line")
+        self.ready = True
+
+    def usable(self) -> bool:
+        """Alive, and within :data:`REUSE_MAX_RSS` (when it can be read: Linux)."""
+        if not self.child.alive():
+            return False
+        try:
+            with open(f"/proc/{self.child.proc.pid}/statm") as f:
+                import os
+                return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") <= REUSE_MAX_RSS
+        except (OSError, ValueError, IndexError):
+            return True
+
+    def close(self) -> None:
+        self.child.close()
+
+
+def _slot(python: str, path: str, func: str) -> _Slot:
+    """The interpreter a new :class:`Remote` uses: the one kept in the running :class:`reuse_interpreters` scope for
+    this interpreter and calls module (replaced when not :meth:`_Slot.usable`), else a fresh one."""
+    kept = _reuse_var().get()
+    if kept is None:
+        return _Slot(python, path, func)
+    key = (python, path)
+    slot = kept.get(key)
+    if slot is not None:
+        if slot.lock.acquire(blocking=False):  # (busy: a call the engine abandoned still runs there)
+            try:
+                if slot.usable():
+                    return slot
+            finally:
+                slot.lock.release()
+            slot.close()
+        else:
+            kept[(python, path, id(slot))] = slot  # left to its call; closed with the scope
+    slot = kept[key] = _Slot(python, path, func)
+    slot.kept = True
+    return slot
+
+
 class Remote:
     """The ``call`` function running in another interpreter (a peer in its own environment): one child process on
     the leash (:class:`dpbounds.testing.proc.Child`), one JSON line per batch of requests.  Only JSON crosses: the
     peer's side never imports dpbounds.  ``timeout``: the most seconds one batch may take (None: no limit; none either
     for a search's explicit examples and replayed witnesses, :data:`~dpbounds.testing.engine.UNLIMITED`); a batch
     that takes longer kills the process (the next batch starts a fresh one) and raises
-    :class:`~dpbounds.testing.engine.Unjudged` -- the search skips that point."""
+    :class:`~dpbounds.testing.engine.Unjudged` -- the search skips that point, and :attr:`slow` keeps its inputs.
 
-    def __init__(self, python: str, call: str, timeout: float | None = None) -> None:
+    The interpreter's start (loading the calls module: the peer's imports) is awaited apart, at most
+    :data:`STARTUP_SECONDS`, never under ``timeout``; ``warmup``: the extra seconds the function's first call in a
+    fresh interpreter may take (the imports a calls module makes lazily, inside the function).  Inside
+    :class:`reuse_interpreters` the interpreter is shared with the scope's other Remotes of the same calls module."""
+
+    def __init__(self, python: str, call: str, timeout: float | None = None, warmup: float = 0.0) -> None:
         self.path = call_module_file(call) if str(call).partition(":")[0] else ""  # "": no calls module
-        self.python, self.call, self.timeout = python, call, timeout
-        self.child = self._start()
-        self.lock = threading.Lock()
+        self.python, self.call, self.timeout, self.warmup = python, call, timeout, warmup
+        self.func = str(call).partition(":")[2]
+        self.slot = _slot(python, str(self.path), self.func)
+        self.slow: list[Any] = []  # what the batches not answered in time asked (a search's slow inputs)
 
-    def _start(self) -> Any:
-        from dpbounds.testing.proc import Child
-        return Child.python(self.python, _DRIVER, [str(self.path), str(self.call).partition(":")[2]])
+    def ready(self) -> None:
+        """Wait for the interpreter's start (at most :data:`STARTUP_SECONDS`): before a search, so that it is not
+        on the search's clock.  RuntimeError when it could not start (each call would say so too)."""
+        with self.slot.lock:
+            self.slot.wait_ready()
 
     def batch(self, reqs: list[dict[str, Any]]) -> list[dict[str, Any]]:
         from dpbounds.testing.engine import UNLIMITED, Unjudged
         from dpbounds.testing.proc import NoAnswer
         limit = None if self.timeout is None or UNLIMITED.get() else self.timeout
-        with self.lock:
-            if not self.child.alive():
-                raise RuntimeError(f"{self.python} exited {self.child.proc.returncode}: {self.child.stderr_tail()}")
+        reqs = [{**r, "func": self.func} if self.func and r.get("op") != "json" else r for r in reqs]
+        slot = self.slot
+        with slot.lock:
+            child = slot.child
+            if not child.alive():
+                raise RuntimeError(f"{self.python} exited {child.proc.returncode}: {child.stderr_tail()}")
+            slot.wait_ready()
+            if limit is not None and self.func not in slot.answered:
+                limit += self.warmup
             try:
-                answer = self.child.ask(reqs, timeout=limit)
+                answer = child.ask(reqs, timeout=limit)
             except NoAnswer:
-                self.child = self._start()
+                slot.start()
+                self.slow.append(reqs[0] if len(reqs) == 1 else reqs)
                 raise Unjudged(f"{self.call} gave no answer within {limit:g} s (not judged)") from None
+            slot.answered.add(self.func)
         if not isinstance(answer, list):
             raise RuntimeError(f"{self.python} answered {type(answer).__name__}, not a list")
         return answer
 
     def close(self) -> None:
-        self.child.close()
+        if not self.slot.kept:
+            self.slot.close()
 
     def answers(self, reqs: list[dict[str, Any]]) -> list[dict[str, Any]]:
         """:meth:`batch` outside a search: a batch not answered within the timeout is a RuntimeError."""
@@ -448,35 +590,72 @@ def run_declaration(decl: Declaration, *, seconds: float = 60, seed: int = 0, ma
     if call_timeout is not None and (isinstance(call_timeout, bool) or not isinstance(call_timeout, (int, float))
                                      or not call_timeout > 0):
         raise DomainError("call_timeout", call_timeout, "a positive number of seconds or None", "run_declaration")
-    remote = Remote(python, str(decl.call), timeout=call_timeout) if python else None
+    from dpbounds.testing.laws import WARMUP
+    remote = Remote(python, str(decl.call), timeout=call_timeout, warmup=WARMUP) if python else None
     try:
-        examples = list(decl.examples) + list(extra_examples)
-        if decl.kind == "conversion":
-            fn = remote.function() if remote else resolve_call(decl.call)
-            return check_conversion(fn, decl.reference, inputs=decl.inputs, fixed=decl.fixed, claim=decl.claim,
-                                    seconds=seconds, seed=seed, examples=examples, max_examples=max_examples,
-                                    against=decl.against)
-        budget = dict(decl.budget or {})
-        pb = _peer_budget(budget)
         if remote:
-            make = remote.stateful(decl.kind, pb)
-        else:
-            func = resolve_call(decl.call)
-
-            def make() -> Any:
-                return func(**pb)
-            make.__qualname__ = make.__name__ = getattr(func, "__qualname__", "make")
-            make.__module__ = getattr(func, "__module__", "?")
-        if decl.kind == "filter":
-            return check_filter(make, decl.reference, budget=budget, costs=decl.costs, seconds=seconds, seed=seed,
-                                examples=examples, max_examples=max_examples, max_rounds=decl.max_rounds,
-                                against=decl.against)
-        return check_odometer(make, decl.reference, params=budget, costs=decl.costs, seconds=seconds, seed=seed,
-                              examples=examples, max_examples=max_examples, against=decl.against,
-                              **({} if decl.max_rounds is None else {"max_rounds": decl.max_rounds}))
+            try:
+                remote.ready()  # the interpreter's start is not on the search's clock
+            except RuntimeError:
+                pass  # every call says why
+        r = _run_declaration(decl, remote, seconds=seconds, seed=seed, max_examples=max_examples,
+                             examples=list(decl.examples) + list(extra_examples))
+        return _slow_input(r, remote.slow if remote else [], call_timeout)
     finally:
         if remote:
             remote.close()
+
+
+def _slow_input(r: CheckResult, slow: list[Any], cap: float | None) -> CheckResult:
+    """A search the clock made ``incomplete`` names the first input the peer did not answer within ``cap`` seconds
+    (:attr:`CheckResult.slow`, in its detail and as its row's inputs): what to look at, or to give a larger
+    ``Declaration.call_seconds``."""
+    first = next((q for q in slow if isinstance(q, dict)), None)
+    if first is None or r.verdict != "incomplete":
+        return r
+    point = first.get("inputs") if first.get("op") == "call" else {"budget": first.get("budget"),
+                                                                    "rounds": first.get("rounds")}
+    if not isinstance(point, dict):
+        return r
+    import json
+    shown = ", ".join(f"{k}={v!r}" if first.get("op") == "call" else f"{k}={json.dumps(v)}" for k, v in point.items())
+    import dataclasses
+    detail = (r.detail + "; " if r.detail else "") + (
+        f"first point not answered within the call time limit{'' if cap is None else f' of {cap:g} s'}: {shown}")
+    r = dataclasses.replace(r, slow=dict(point), detail=detail)
+    if r.row is not None and r.witness is None:
+        r.row.inputs = {k: v if isinstance(v, str) else (repr(v) if first.get("op") == "call" else json.dumps(v))
+                        for k, v in point.items()}
+        r.row.error = r.detail
+    return r
+
+
+def _run_declaration(decl: Declaration, remote: Remote | None, *, seconds: float, seed: int,
+                     max_examples: int | None, examples: list[Any]) -> CheckResult:
+    """The check of ``decl`` (its peer ``remote``, or called here)."""
+    if decl.kind == "conversion":
+        fn = remote.function() if remote else resolve_call(decl.call)
+        return check_conversion(fn, decl.reference, inputs=decl.inputs, fixed=decl.fixed, claim=decl.claim,
+                                seconds=seconds, seed=seed, examples=examples, max_examples=max_examples,
+                                against=decl.against)
+    budget = dict(decl.budget or {})
+    pb = _peer_budget(budget)
+    if remote:
+        make = remote.stateful(decl.kind, pb)
+    else:
+        func = resolve_call(decl.call)
+
+        def make() -> Any:
+            return func(**pb)
+        make.__qualname__ = make.__name__ = getattr(func, "__qualname__", "make")
+        make.__module__ = getattr(func, "__module__", "?")
+    if decl.kind == "filter":
+        return check_filter(make, decl.reference, budget=budget, costs=decl.costs, seconds=seconds, seed=seed,
+                            examples=examples, max_examples=max_examples, max_rounds=decl.max_rounds,
+                            against=decl.against)
+    return check_odometer(make, decl.reference, params=budget, costs=decl.costs, seconds=seconds, seed=seed,
+                          examples=examples, max_examples=max_examples, against=decl.against,
+                          **({} if decl.max_rounds is None else {"max_rounds": decl.max_rounds}))
 
 
 # ------------------------------------------------------------------------------------------------ assertions

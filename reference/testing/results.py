@@ -150,7 +150,8 @@ class CheckResult:
     "time"; ``budget``: the examples the check was to judge; ``limits``: skipped points a wrapper declared it cannot
     express; ``groups``: the distinct values of the inputs a batch of points shares among the examples judged
     (:class:`~dpbounds.testing.Grid` ``batch``: DP-SGD's (q, sigma, k) compositions; 0 when none are shared);
-    ``row``: the example the result shows as one :class:`Comparison` -- the witness, else (a filter, an
+    ``slow``: the first input a peer call did not answer within its time limit (an ``incomplete`` search's, shown
+    in its detail); ``row``: the example the result shows as one :class:`Comparison` -- the witness, else (a filter, an
     odometer) the worst example -- judged with the check's verdict (``peer`` is left empty: the caller's to name);
     an ``error`` / ``adapter-error`` / ``incomplete`` result's row carries why.  Not part of :meth:`as_json`."""
 
@@ -177,6 +178,7 @@ class CheckResult:
     limits: int = 0
     groups: int = 0
     row: Comparison | None = field(default=None, compare=False, repr=False)
+    slow: dict[str, Any] | None = None  # the first input a peer call did not answer within its time limit
 
     @property
     def sound(self) -> bool:
@@ -202,7 +204,8 @@ class CheckResult:
                 "margin": self.margin if self.margin is None or math.isfinite(self.margin) else None,
                 "detail": self.detail, "counts": self.counts, "skipped": self.skipped, "seed": self.seed,
                 "stopped": self.stopped, "unanswered": self.unanswered, "budget": self.budget,
-                "limits": self.limits, "groups": self.groups, "reproducer": self.reproducer}
+                "limits": self.limits, "groups": self.groups, "reproducer": self.reproducer,
+                **({"slow": self.slow} if self.slow else {})}
 
 
 def _jsonable(v: Any) -> Any:
