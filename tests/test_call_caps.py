@@ -129,3 +129,37 @@ def test_a_slow_corner_makes_the_search_incomplete_with_its_input_and_the_audit_
     assert s["slow"]["rho"] > 10 and "within the call time limit of 1 s" in s["detail"]
     assert any("fake.slow_above_10" in line and "incomplete" in line for line in not_judged([res]))
     assert exit_status([res], "never") == 2
+
+
+def test_searches_left_no_time_by_the_peers_timeout_say_so_one_by_one(monkeypatch):
+    # a peer audited whole in one child (--jobs 1) ends its searches before its --timeout: a search with no time left
+    # is not started, and its summary says so (incomplete: ours, exit 2), one line per function -- not one generic
+    # timeout row for the whole peer with every result lost
+    import time
+
+    from dpbounds.audit.engine import SearchOptions, audit_declarations
+    from dpbounds.audit.run import not_judged
+    from tests.fake_peers import slow_start
+    res = audit_declarations(slow_start, search=SearchOptions(seconds=2, deadline=time.time() + 1.0))
+    assert [s["function"] for s in res.search] == ["fake.eps", "fake.slow_eps", "fake.slow_above_10"]
+    for s in res.search:
+        assert s["verdict"] == "incomplete" and s["examples"] == 0 and "--timeout came first" in s["detail"]
+    lines = not_judged([res])
+    assert all(any(f"`{s['function']}` (search): incomplete" in x for x in lines) for s in res.search)
+
+
+def test_the_peers_deadline_goes_to_its_child_only_when_it_runs_whole(monkeypatch):
+    # the child of a whole peer gets the deadline of its --timeout (less a margin for its rows and its answer); a unit
+    # of --jobs is a child of its own, whose timeout names its function already: no deadline
+    import time
+
+    from dpbounds.audit import run
+    from dpbounds.audit.engine import SearchOptions
+    sent = []
+    monkeypatch.setattr(run, "_child", lambda spec, timeout: sent.append(spec) or {"error": "stub"})
+    t0 = time.time()
+    run._run_isolated("m", False, None, label="m", cwd_first=False, timeout=400, search=SearchOptions(seconds=2))
+    run._run_isolated("m", False, None, label="m", cwd_first=False, timeout=400, search=SearchOptions(seconds=2),
+                      part=3)
+    whole, unit = (s["search"]["deadline"] for s in sent)
+    assert t0 + 400 - 60 <= whole <= time.time() + 400 - 60 and unit is None
