@@ -102,7 +102,7 @@ def _audit(monkeypatch, part=None, **env):
 
 
 def _shown(res):
-    return ([{k: v for k, v in s.items() if k != "seconds"} for s in res.search],
+    return ([{k: v for k, v in s.items() if k not in ("seconds", "search_seconds")} for s in res.search],
             [c.as_json() for c in res.comparisons])
 
 

@@ -212,8 +212,10 @@ def _finding_key(f: dict[str, Any]) -> tuple[Any, ...]:
             json.dumps(w["inputs"], sort_keys=True), w.get("peer_value"), w.get("peer_output"), ends)
 
 
+#: what the machine decides in every search summary: its wall-clock seconds
+CLOCK = ("seconds", "search_seconds")
 #: what a time limit decides in a search summary (besides its seconds)
-TIMED = ("examples", "skipped", "unanswered", "stopped", "worst_margin")
+TIMED = ("examples", "skipped", "unanswered", "stopped", "worst_margin", "slow")
 
 
 def _timed(s: dict[str, Any]) -> bool:
@@ -224,7 +226,7 @@ def _search_key(doc: dict[str, Any], timed: set[int] = frozenset()) -> list[tupl
     """(peer, summary without seconds) per search summary; those at the positions ``timed`` also without TIMED."""
     out = []
     for i, (p, s) in enumerate((p, s) for p in doc["peers"] for s in p.get("search") or []):
-        drop = ("seconds",) + (TIMED if i in timed else ())
+        drop = CLOCK + (TIMED if i in timed else ())
         out.append((p["peer"], json.dumps({k: v for k, v in s.items() if k not in drop}, sort_keys=True)))
     return out
 

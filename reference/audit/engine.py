@@ -530,6 +530,7 @@ def search_task(module: str, index: int, seed: int, seconds: float, max_examples
             out["laws"] = _laws(decl, python, seconds, seed, left())
             return out
         out = r.as_json()
+        out["search_seconds"] = round(time.perf_counter() - t0, 2)  # (the warm-up and the search; not the laws)
         out["row"] = to_wire(r.row)  # the witness's row (CheckResult.row), across the process boundary as JSON
         out["laws"] = _laws(decl, python, seconds, seed, left())
     out["declaration"] = index
@@ -626,6 +627,9 @@ def search_peer(mod: ModuleType, decls: list[Any], opts: SearchOptions, python: 
                            "skipped": sum(r.get("skipped") or 0 for r in rs),
                            "unanswered": sum(r.get("unanswered") or 0 for r in rs),
                            "seconds": round(sum(r.get("seconds", 0.0) for r in rs), 2),
+                           "search_seconds": round(sum(r.get("search_seconds", 0.0) for r in rs), 2),
+                           "groups": sum(r.get("groups") or 0 for r in rs),
+                           "limits": sum(r.get("limits") or 0 for r in rs),
                            "stopped": sorted({r.get("stopped", "examples") for r in rs}),
                            "worst_margin": min(margins) if margins else None, "witness": worst["witness"],
                            "worst_example": worst.get("worst"), "budget": sum(r.get("budget") or 0 for r in rs),
