@@ -177,7 +177,10 @@ def sgm_declarations():  # the DP-SGD / Gaussian-composition paths (issue 28)
              cites="Doroshenko et al. 2022, arXiv:2207.04380v1 (pessimistic connect-the-dots)", against="truth"),
         decl(PEER.name, "dp_accounting.pld.PLDAccountant.get_delta", __name__ + ".calls:pld_delta",
              "composition.sgm.delta", batched(sgm_domain("eps_g", DISCRETIZED_STEPS, **DISCRETIZED)),
-             examples=({"q": 1.0, "sigma": 1.0, "k": 10, "eps_g": 3.0},),
+             examples=({"q": 1.0, "sigma": 1.0, "k": 10, "eps_g": 3.0},
+                       # the DP-SGD search's finding: 3.7818099e-13 where the certified delta is in
+                       # [3.783556e-13, 3.788416e-13] (4.6e-4 low: the tiny-delta under-report of get_epsilon)
+                       {"q": 0.05, "sigma": 5.0, "k": 200, "eps_g": 1.0}),
              cites="Doroshenko et al. 2022", against="truth"),
     ]
 
@@ -267,7 +270,10 @@ def mechanism_declarations() -> list[Declaration]:
                  ("RdpAccountant.get_delta_and_optimal_order", "rdp_delta_and_order")):
         out.append(decl(PEER.name, f"dp_accounting.rdp.rdp_privacy_accountant.{f}", m + c, "composition.sgm.delta",
                         sgm_delta, examples=({"q": 1.0, "sigma": 1.0, "k": 10, "eps_g": 3.0},
-                                             {"q": 1.0, "sigma": 2.0, "k": 100, "eps_g": 5.0}),
+                                             {"q": 1.0, "sigma": 2.0, "k": 100, "eps_g": 5.0},
+                                             # the search's finding: 0.0 where the truth is 6.55e-1557 (below
+                                             # the least float: a delta bound rounds up to 5e-324, not down)
+                                             {"q": 0.001, "sigma": 5.0, "k": 1, "eps_g": 10.0}),
                         cites="MTZ19 + CKS20 Prop. 12 (delta form)", against="truth"))
     out.append(decl(PEER.name, "dp_accounting.rdp.rdp_privacy_accountant.RdpAccountant.get_epsilon_and_optimal_order",
                     m + "rdp_epsilon_and_order", "composition.sgm.eps", batched(SGM_EPS),
