@@ -10,6 +10,7 @@ nonnegative measures that are not probabilities; lowering a p_j or raising a q_j
 from __future__ import annotations
 
 import itertools
+import math
 import random
 from fractions import Fraction as F
 
@@ -679,12 +680,16 @@ def lower_split_surplus() -> Verdict:
                  "by term near eps, and from the first j with s_j > eps certainly on as S1 - e^eps S2 with the suffix "
                  "sums S1 = sum_{i >= j} m_i and S2 = sum_{i >= j} m_i e^{-s_i} bounded by Higham's recursive-summation "
                  "bound (exact <= fl (1 + 4 n_j u) + n_j 2^-1074 and >= fl (1 - 4 n_j u) - n_j 2^-1074), every "
-                 "product and difference rounded the safe way -- is >= V for an upper grid and <= V for a lower one",
+                 "product and difference rounded the safe way, e^eps and e^{-s_j} taken as e^{eps - R} and "
+                 "e^{R - s_j} for an integer reference R (0 below eps 512, else the multiple of 256 at or below eps: "
+                 "no factor it reads leaves float range at any eps) -- is >= V for an upper grid and <= V for a "
+                 "lower one, and at eps beyond e^709's range still within a small relative distance of V",
        source="Higham, Accuracy and Stability of Numerical Algorithms, 2nd ed. (SIAM 2002), eq. (4.4) (recursive "
               "summation); the split of the sum is dpbounds' own",
        method="50-digit mpmath values of V on random grids (masses over 12 decades, huge masses below eps, eps "
-              "anywhere on the grid, both sides) against the computed bounds; a planted fault (the suffix bound "
-              "without its error term, on a grid whose float sums err) caught",
+              "anywhere on the grid, both sides; grids at losses 600 to 70000 with eps among them) against the "
+              "computed bounds; planted faults (the suffix bound without its error term, on a grid whose float sums "
+              "err; weights at reference R + 1 read as R's) caught",
        unquoted="a textbook theorem (not among the seed texts), checked on instances")
 def suffix_sum_value() -> Verdict:
     import mpmath
@@ -692,22 +697,33 @@ def suffix_sum_value() -> Verdict:
     old = ctx.dps
     ctx.dps = 50
     rng = np.random.default_rng(5)
-    bad, checked, worst = 0, 0, 0.0
-    try:
-        for trial in range(40):
+
+    def trials(count: int, far: bool) -> tuple[int, int, float, bool]:
+        """(wrong side, values, largest relative distance, planted reference fault caught) over ``count`` grids;
+        ``far``: grids far up the loss axis (the k-fold loss of q 0.5, sigma 0.5 sits near 880, 7e3, 7e4 at k 1e3 ..
+        1e5), where e^eps and e^{-s} alone leave float range and the referenced factors do not (the lower end must
+        not collapse to 0 as with unreferenced weights)."""
+        bad, checked, worst, planted = 0, 0, 0.0, False
+        for trial in range(count):
             n = int(rng.integers(5, 2000))
             h = F(1, int(rng.integers(10, 2000)))
             m = rng.random(n) ** 3 * 10.0 ** rng.uniform(-12, 0, n)
             if trial % 5 == 0:
                 m[: n // 2] = 1.0        # the one-transform route's capped masses below eps
-            off = int(rng.integers(-n, n))
+            if far:
+                off = int(float(10.0 ** rng.uniform(math.log10(600), math.log10(70000))) / float(h))
+            else:
+                off = int(rng.integers(-n, n))
             upper = bool(trial % 2)
             g = S.GridPLD(h, off, m, 1e-9 if upper else 0.0, upper)
             w = S.weights(g)
             hm = ctx.mpf(h.numerator) / h.denominator
             top = (off + n) * float(h)
             for _ in range(5):
-                e = F(float(rng.uniform(0, top + 0.5))) if top > 0 else F(0)
+                if far:
+                    e = F(float((off + rng.uniform(-0.1, 0.9) * n) * float(h)))
+                else:
+                    e = F(float(rng.uniform(0, top + 0.5))) if top > 0 else F(0)
                 got = S.delta_bound(g, w, e)
                 em = ctx.mpf(e.numerator) / e.denominator
                 V = ctx.fsum(ctx.mpf(float(m[j])) * max(0, 1 - ctx.exp(em - (off + j) * hm)) for j in range(n)) + g.inf
@@ -715,6 +731,17 @@ def suffix_sum_value() -> Verdict:
                 bad += int(got < V) if upper else int(got > V)
                 if V > 0:
                     worst = max(worst, abs(float((got - V) / V)))
+                if far and upper and not planted and S._ref_for(e) > 0:
+                    # planted fault: weights at R + 1 read as R's (each e^{eps - s} read e times too small)
+                    R = S._ref_for(e)
+                    wf = S.weights(g, R + 1)
+                    wf.ref = R
+                    planted = S.delta_bound(g, wf, e) < V
+        return bad, checked, worst, planted
+
+    try:
+        bad, checked, worst, _ = trials(40, False)
+        big_bad, big_checked, big_worst, planted_ref = trials(20, True)
         # planted fault: float suffix sums of a long array of equal masses err below the exact sum; without the
         # error term the "upper" suffix sum falls below it
         x = np.full(1 << 16, 0.3)
@@ -722,10 +749,14 @@ def suffix_sum_value() -> Verdict:
         caught = F(fl) < F(0.3) * (1 << 16) <= F(float(S._suffix_bounds(x, True)[0]))
     finally:
         ctx.dps = old
-    if bad == 0 and caught:
+    if bad == 0 and big_bad == 0 and caught and planted_ref and big_worst <= 1e-6:
         return Verdict("verified", f"{checked} values on 40 random grids (both sides, masses over 12 decades, half the "
                        f"grid at mass 1 below eps in 8 of them): every bound on its side of the 50-digit V (largest "
-                       f"relative distance {worst:.2g}); the float suffix sum of 2^16 masses 0.3 is below the exact "
-                       f"sum and its bound is not", "mpmath")
-    return Verdict("refuted" if bad else "inconclusive", f"{bad} of {checked} bounds on the wrong side; planted fault "
-                   f"caught: {caught}", "mpmath")
+                       f"relative distance {worst:.2g}); {big_checked} values on 20 grids at losses 600 to 70000 "
+                       f"(beyond e^709): every bound on its side, largest relative distance {big_worst:.2g}; the float "
+                       f"suffix sum of 2^16 masses 0.3 is below the exact sum and its bound is not; weights at R + 1 "
+                       f"read as R's give an upper bound below V", "mpmath")
+    return Verdict("refuted" if bad or big_bad else "inconclusive",
+                   f"{bad} of {checked} and {big_bad} of {big_checked} (losses 600 .. 70000) bounds on the wrong side, "
+                   f"largest relative distance there {big_worst:.2g}; planted faults caught: {caught}, {planted_ref}",
+                   "mpmath")

@@ -1115,19 +1115,44 @@ def compose(parts: list, tau: float = TAU) -> GridPLD:
 
 @dataclass
 class Weights:
-    """Certified float bounds E_lo <= e^{-s_j} <= E_hi of the grid losses s_j = (off + j) h; ``suffix``: the suffix
-    sums of :func:`delta_bound` for one grid's masses (filled on first use)."""
+    """Certified float bounds E_lo <= e^{ref - s_j} <= E_hi of the grid losses s_j = (off + j) h + origin, relative
+    to the integer reference loss ``ref``; ``suffix``: the suffix sums of :func:`delta_bound` for one grid's masses
+    (filled on first use); ``shifted``: the same grid's weights at other references (filled by delta_bound)."""
 
     lo: np.ndarray
     hi: np.ndarray
     suffix: tuple | None = None
+    ref: int = 0
+    shifted: dict | None = None
 
 
-def weights(g: GridPLD) -> Weights:
-    """Certified float bounds of e^{-s_j} for the grid losses s_j (two arb tables, one product: _exp_grid)."""
+def weights(g: GridPLD, ref: int = 0) -> Weights:
+    """Certified float bounds of e^{ref - s_j} for the grid losses s_j (two arb tables, one product: _exp_grid)."""
     with arb_prec(_BITS):
-        lo, hi = _exp_grid(-g.loss(0), -_a(g.h), g.m.size)
-    return Weights(lo, hi)
+        lo, hi = _exp_grid(ref - g.loss(0), -_a(g.h), g.m.size)
+    return Weights(lo, hi, ref=ref)
+
+
+#: delta_bound's reference loss R: 0 for eps below _REF_FROM, else the multiple of _REF_STEP at or below eps, so that
+#: e^{eps - R} < e^{_REF_STEP} and the weights e^{R - s} it reads (s > eps - 3h) stay inside float64's range
+#: (e^709.78) whatever eps is; an eps bisection's evaluations fall in a few such R, each one weight table
+_REF_FROM = 512
+_REF_STEP = 256
+
+
+def _ref_for(eps: Fraction) -> int:
+    return 0 if eps < _REF_FROM else _REF_STEP * (math.floor(eps) // _REF_STEP)
+
+
+def _weights_at(g: GridPLD, w: Weights, ref: int) -> Weights:
+    """w's grid's weights at reference ``ref`` (w itself, or computed once and kept on w: at most 4 kept)."""
+    if ref == w.ref:
+        return w
+    if w.shifted is None or len(w.shifted) >= 4 and ref not in w.shifted:
+        w.shifted = {}
+    if ref not in w.shifted:
+        w.shifted[ref] = weights(g, ref)
+    return w.shifted[ref]
 
 
 def _suffix_bounds(x: np.ndarray, upper: bool) -> np.ndarray:
@@ -1153,9 +1178,12 @@ def delta_bound(g: GridPLD, w: Weights, eps: Fraction) -> float:
     suffix sums S1 = sum_{i >= jA} m_i, S2 = sum_{i >= jA} m_i e^{-s_i}, each bounded once per grid
     (:func:`_suffix_bounds`: upper: S1 up, S2 from m E_lo rounded down, down; lower the reverse) -- each evaluation
     then costs a few terms, not the grid (the eps bisection evaluates a grid dozens of times).  The difference's
-    relative error is about 8 n u S1 / V: small while the mass above eps is not 1e7 times delta."""
+    relative error is about 8 n u S1 / V: small while the mass above eps is not 1e7 times delta.  Every e^eps and
+    e^{-s} here is scaled by the reference R of :func:`_ref_for` (e^{eps - R} and e^{R - s_j}, their product the
+    same), so that no factor overflows or underflows where it matters at any eps (past e^709 e^eps alone would)."""
+    w = _weights_at(g, w, _ref_for(eps))
     with arb_prec(_BITS):
-        ee = _a(eps).exp()
+        ee = (_a(eps) - w.ref).exp()        # e^{eps - R}: the weights below are e^{R - s_j}
         e_lo, e_hi = float_down(ee), float_up(ee)
         x = (_a(eps) - g.origin()) / _a(g.h) - g.off     # s_j > eps iff j > x
         j0 = max(0, math.floor(float_down(x)) - 2)
@@ -1408,11 +1436,6 @@ def _loss_variance(q: float, sigma: float) -> float:
     return _loss_moments(q, sigma)[1]
 
 
-#: the largest eps the bracket's float weights reach: e^{eps - s} and e^eps in float64 (past log(max float) = 709.78
-#: the lower end's weights vanish, so no lower end above it is ever found)
-_EPS_FLOAT_MAX = 709.0
-
-
 #: the finest grid step the model proposes (the one-step grid's length, loss range / h, is what is bounded)
 _H_MIN = 1e-9
 
@@ -1439,15 +1462,28 @@ def _h_model(q: Fraction, sigma: Fraction, k: int, rel_tol: float, delta: float 
                 return None
             e_ = _gdp_eps(sd, delta)
             if e_ is None:
-                return None
+                # beyond mu-GDP's model range (eps > 512: q 0.5, sigma 0.5 at k >= 1e3): the k-fold loss's mean plus
+                # z of its standard deviations (its normal approximation)
+                e_ = k * _loss_moments(qf, sf)[0] + math.sqrt(2 * math.log(1 / delta)) * sd
             d_ = delta
             target = 0.7 * rel_tol * e_
         elif eps is not None:
             d_ = _gdp_delta(sd, eps)
             d2 = _gdp_delta(sd, eps + 1e-3)
-            if not d_ > 0 or not d2 > 0:
+            if (not d_ > 0 or not d2 > 0) and eps > _REF_FROM:
+                # beyond mu-GDP's model range: the k-fold loss as N(k m, sd^2), whose density f falls like e^{-a t}
+                # past eps (a = (eps - k m)/sd^2), so delta ~ f(eps)/(a (1 + a)) with -d log delta/d eps about
+                # a + (1/a + 1/(1 + a))/sd^2
+                zz = (eps - k * _loss_moments(qf, sf)[0]) / sd
+                if not zz > 0:
+                    return None
+                a = zz / sd
+                d_ = max(math.exp(-zz * zz / 2) / (sd * math.sqrt(2 * math.pi) * a * (1 + a)), 1e-300)
+                slope = a + (1 / a + 1 / (1 + a)) / (sd * sd)
+            elif not d_ > 0 or not d2 > 0:
                 return None
-            slope = math.log(d_ / d2) / 1e-3
+            else:
+                slope = math.log(d_ / d2) / 1e-3
             target = 0.7 * rel_tol / max(slope, 1e-3)
         else:
             return None
@@ -1574,18 +1610,6 @@ def _refine(q: Fraction, sigma: Fraction, k: int, rel_tol: float, width_of, what
     # dominated (lower) pair needs h <= q: its sweep from the loss support's hard edge log(1 - q) merges lower
     # sets, whose loss is <= 0, so with the first grid point above 0 (h/2 > -log(1 - q), measured to fail already
     # at h = 1.67 q) no group certifies and the lower end is 0 (q = 1e-4, k = 1e5 spent minutes convolving zeros)
-    if delta is not None and 0 < delta < 0.5:
-        # eps beyond the float weights' range: refused at once (a bracket there takes minutes and certifies no
-        # lower end).  The model: the k-fold remove loss L has mean k m and variance k v; by Cantelli,
-        # P(L > k m - 3 sqrt(k v)) >= 9/10, so delta(e) >= 0.9 (1 - e^-1) > 1/2 > delta at e = k m - 3 sqrt(k v) - 1,
-        # and eps(delta) exceeds that e (the moments are a float Riemann sum: a refusal, never a bound)
-        with contextlib.suppress(ValueError, OverflowError, ZeroDivisionError):
-            mean, var = _loss_moments(float(q), float(sigma))
-            e_min = k * mean - 3 * math.sqrt(k * var) - 1
-            if e_min > _EPS_FLOAT_MAX:
-                raise CertificationError(f"{what}: eps(delta) is about {e_min:.4g} or more here (the k-fold loss's "
-                                         f"mean less 3 standard deviations), beyond the {_EPS_FLOAT_MAX:g} the "
-                                         f"bracket's float weights e^(eps - s) reach; not attempted")
     cap = Fraction(1, math.ceil(1 / q)) if q < 1 else Fraction(1)
     h = h0 = min(_h_model(q, sigma, k, rel_tol, delta, eps) or _h_for(0.75, k, rel_tol), cap)
     # the truncation budget from delta rounded down to a power of ten, so that nearby questions share a cached
@@ -1620,10 +1644,6 @@ def _refine(q: Fraction, sigma: Fraction, k: int, rel_tol: float, width_of, what
     for _ in range(6):
         b = cached_bracket(q, sigma, k, h, budget, power, z)
         w, res = width_of(b)
-        if delta is not None and w > rel_tol and res[1] > _EPS_FLOAT_MAX:
-            raise CertificationError(f"{what}: certified only to [{res[0]:.6g}, {res[1]:.6g}]: an eps above "
-                                     f"{_EPS_FLOAT_MAX:g} is beyond the bracket's float weights e^(eps - s); not "
-                                     f"refined")
         if delta is None and budget is None and res[0] > 0:
             # delta(eps): the first (coarse) bracket's certified lower end sizes the truncation budget of the finer
             # ones, a twentieth of the width asked as for eps(delta) (tightness and speed only; every bound stays
@@ -1937,7 +1957,7 @@ PEER_BENCH_POINTS = [
     ("DP-SGD composed eps, k=1e5", "composition.sgm.eps",
      {"q": "0.0001", "sigma": "10", "k": 100000, "delta": "1e-5"}, 1e-3),
     # the rest of the range's corners, q in {1e-4, 0.5} x sigma in {0.5, 10} at each k (q 0.5, sigma 0.5: eps(1e-5)
-    # is about 880, 7e3, 7e4 -- beyond the bracket's float weights, refused with the reason)
+    # is about 877, 7.3e3, 6.8e4 -- past float64's e^709, delta_bound's referenced weights)
     ("DP-SGD composed eps, k=1e4", "composition.sgm.eps",
      {"q": "0.0001", "sigma": "0.5", "k": 10000, "delta": "1e-5"}, 1e-3),
     ("DP-SGD composed eps, k=1e4", "composition.sgm.eps",
