@@ -393,6 +393,14 @@ _DMNS = "Dwork, McSherry, Nissim, Smith, TCC 2006 (Laplace: eps = d_in / scale, 
 _GRS = "Ghosh, Roughgarden, Sundararajan, STOC 2009 (two-sided geometric: eps = d_in / alpha, attained)"
 
 
+#: search examples a second at most (``Declaration.rate``) of the calls that cost tmlt.core tens of milliseconds,
+#: so that a search's budget is judged within its cap (``--search 60``: 90 s) rather than cut by it: measured in one
+#: full ``--search 60`` audit with one job (load 4-6), examples judged per second of search -- the partition
+#: selection's (a Spark-domain measurement built per call, about 40 ms) 10-13, the zCDP relation's (sympy) 22,
+#: ApproxDPBudget's spend check 17 -- with room for a busier machine
+RATES = {"partition_selection": 6, "pure_to_zcdp_relation": 12, "approx_budget_largest_eps": 10}
+
+
 def declarations():
     from dpbounds.audit.peers._common import decl
     from dpbounds.spec.papers import paper
@@ -450,7 +458,7 @@ def declarations():
              "conversions.bs16.pure_to_zcdp", {"eps": (1e-4, 20.0)},
              examples=({"eps": 0.1}, {"eps": 1.0}, {"eps": 0.7}, {"eps": 3.0}),
              cites=f"{bs16}, Prop. 1.4 (eps-DP => eps^2/2-zCDP)", against="cited",
-             check="the smallest rho accepted at d_in 1 (eps-DP Laplace)"),
+             check="the smallest rho accepted at d_in 1 (eps-DP Laplace)", rate=RATES["pure_to_zcdp_relation"]),
         fwd(_M + "converters.PureDPToApproxDP(AddLaplaceNoise).privacy_function [epsilon]", "pure_to_approx_eps",
             check="epsilon of (epsilon, 0) at d_in"),
         decl(n, _M + "converters.PureDPToApproxDP(AddLaplaceNoise).privacy_relation", c + "pure_to_approx_relation",
@@ -494,10 +502,11 @@ def declarations():
     sel = _M + "spark_measurements.GeometricPartitionSelection.privacy_function"
     out += [
         decl(n, sel + " [epsilon]", c + "partition_selection_eps", partition_eps, part, examples=part_ex,
-             cites=_GRS, against="truth", check="epsilon at d_in 1"),
+             cites=_GRS, against="truth", check="epsilon at d_in 1", rate=RATES["partition_selection"]),
         decl(n, sel + " [delta]", c + "partition_selection_delta", partition_delta, part, examples=part_ex,
              cites="the release rule (a key's noisy count >= threshold is released): P(Z >= threshold - 1) for a "
-                   "key on one side only", against="truth", check="delta at d_in 1 (its epsilon 1/alpha)"),
+                   "key on one side only", against="truth", check="delta at d_in 1 (its epsilon 1/alpha)",
+             rate=RATES["partition_selection"]),
     ]
     bud = {"total_epsilon": (0.5, 10.0), "total_delta": (1e-6, 0.5), "eps": (0.0, 0.5), "delta": (0.0, 1e-6)}
     bud_ex = ({"total_epsilon": 1.0, "total_delta": 1e-6, "eps": 0.3, "delta": 1e-7},
@@ -512,7 +521,8 @@ def declarations():
              {k: bud[k] for k in ("total_epsilon", "total_delta", "delta")}, claim="lower",
              examples=({"total_epsilon": 1.0, "total_delta": 1e-6, "delta": 1e-7},
                        {"total_epsilon": 0.7, "total_delta": 0.01, "delta": 0.0}),
-             cites=rruv, against="cited", check="the largest epsilon a spend may take (delta <= total_delta)"),
+             cites=rruv, against="cited", check="the largest epsilon a spend may take (delta <= total_delta)",
+             rate=RATES["approx_budget_largest_eps"]),
         decl(n, _M + "interactive_measurements.PrivacyAccountant.privacy_budget", c + "accountant_budget",
              accountant_remaining, {"total_epsilon": (1.0, 10.0), "eps": (1e-3, 0.09), "n": (1, 10)}, claim="lower",
              # n eps < 1 <= total_epsilon over the whole domain (the float 0.1 is above 1/10: ten of it exceed 1)
