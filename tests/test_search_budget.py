@@ -24,6 +24,9 @@ from dpbounds.testing.strategies import points
 
 
 def _draws(strategy, n, s=0):
+    """The first n draws of ``strategy`` at seed s, by the seed alone (as the searches draw: whatever local modules
+    the test process imported before, see testing.strategies.isolated_generation)."""
+    from dpbounds.testing.strategies import isolated_generation
     out = []
 
     @seed(s)
@@ -31,7 +34,8 @@ def _draws(strategy, n, s=0):
     @given(strategy)
     def run(x):
         out.append(x)
-    run()
+    with isolated_generation():
+        run()
     return out
 
 
