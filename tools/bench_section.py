@@ -121,11 +121,15 @@ def readme_lines(rec: dict[str, Any]) -> str:
         default = [r for r in composed if r not in equal and r.get("ratio") is not None]
         refused = [r for r in composed if r.get("ratio") is None]
         above = sum(r.get("peer_side") == "above (conservative)" for r in default)
+        inside = [r for r in equal if r.get("peer_side") == "inside"]
+        where = ("" if len(inside) == len(equal) else
+                 f"; at the other {len(equal) - len(inside)} its finest discretization within the time cap was "
+                 f"still above the certified upper end, the page says which")
         text = (f"the composed DP-SGD bracket (eps and delta at rel_tol 1e-3) at {len(equal)} points "
-                f"({_span(composed, 'k')}, {_span(composed, 'q')}, {_span(composed, 'sigma')}) "
-                f"{_ratio_span(equal)} dp_accounting PLDAccountant at equal width (its value inside the certified "
-                f"enclosure at each), {_ratio_span(default)} against its default discretization (its value above "
-                f"the certified upper end at {above} of them)")
+                f"({_span(composed, 'k')}, {_span(composed, 'q')}, {_span(composed, 'sigma')}): "
+                f"{_ratio_span(inside)} dp_accounting PLDAccountant at equal width at the {len(inside)} where its "
+                f"value lies inside the certified enclosure{where}; {_ratio_span(default)} against its default "
+                f"discretization (its value above the certified upper end at {above} of them)")
         if refused:
             text += ("; refused with the reason at (q, sigma, k) = "
                      + ", ".join("(" + ", ".join(_point(r)[n] for n in ("q", "sigma", "k")) + ")" for r in refused))
